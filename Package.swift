@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Release builds link the Swift runtime statically so the daemon carries no
+/// shared Swift libraries and stays small in memory.
+let staticStdlib: [LinkerSetting] = [
+  .unsafeFlags(["-static-stdlib"], .when(configuration: .release))
+]
+
+let package = Package(
+  name: "orientd",
+  products: [
+    .executable(name: "orientd", targets: ["orientd"])
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CIIO",
+      pkgConfig: "libiio",
+      providers: [.apt(["libiio-dev"])]
+    ),
+    .systemLibrary(
+      name: "CUdev",
+      pkgConfig: "libudev",
+      providers: [.apt(["libudev-dev"])]
+    ),
+    .target(name: "CLinux"),
+    .target(
+      name: "OrientCore",
+      // Rounding and square roots come from libm, which nothing else links in.
+      linkerSettings: [.linkedLibrary("m")]
+    ),
+    .target(
+      name: "OrientIO",
+      dependencies: ["OrientCore", "CIIO", "CUdev", "CLinux"]
+    ),
+    .executableTarget(
+      name: "orientd",
+      dependencies: ["OrientCore", "OrientIO"],
+      linkerSettings: staticStdlib
+    ),
+    .testTarget(
+      name: "OrientCoreTests",
+      dependencies: ["OrientCore"]
+    ),
+    .testTarget(
+      name: "OrientdTests",
+      dependencies: ["OrientCore", "orientd"]
+    ),
+  ]
+)

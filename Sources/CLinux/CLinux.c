@@ -1,0 +1,65 @@
+#define _GNU_SOURCE
+#include "CLinux.h"
+
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+int clinux_signalfd(const sigset_t *mask) {
+  return signalfd(-1, mask, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int clinux_signalfd_read(int fd) {
+  struct signalfd_siginfo info;
+  ssize_t n = read(fd, &info, sizeof info);
+  if (n != (ssize_t)sizeof info) return -1;
+  return (int)info.ssi_signo;
+}
+
+int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token) {
+  struct epoll_event event = {.events = events, .data.u64 = token};
+  return epoll_ctl(epfd, op, fd, &event);
+}
+
+int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int timeout_ms) {
+  struct epoll_event ready[64];
+  if (max > 64) max = 64;
+  int n = epoll_wait(epfd, ready, max, timeout_ms);
+  for (int i = 0; i < n; i++) {
+    events[i] = ready[i].events;
+    tokens[i] = ready[i].data.u64;
+  }
+  return n;
+}
+
+int clinux_accept(int fd) {
+  return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int clinux_timerfd_create(void) {
+  return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int clinux_timerfd_set(int fd, uint64_t first_ns, uint64_t interval_ns) {
+  struct itimerspec spec = {
+      .it_value = {.tv_sec = (time_t)(first_ns / 1000000000u), .tv_nsec = (long)(first_ns % 1000000000u)},
+      .it_interval = {.tv_sec = (time_t)(interval_ns / 1000000000u),
+                      .tv_nsec = (long)(interval_ns % 1000000000u)},
+  };
+  return timerfd_settime(fd, 0, &spec, NULL);
+}
+
+uint64_t clinux_timerfd_read(int fd) {
+  uint64_t count = 0;
+  if (read(fd, &count, sizeof count) != (ssize_t)sizeof count) return 0;
+  return count;
+}
+
+uint64_t clinux_monotonic_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}

@@ -1,0 +1,39 @@
+#ifndef ORIENTD_CLINUX_H
+#define ORIENTD_CLINUX_H
+
+#include <stdint.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+/* Thin wrappers over Linux calls that Swift's Glibc module does not import,
+   or imports awkwardly (epoll_event is a packed struct on x86_64). */
+
+/* signalfd(2) for the given signals, non-blocking and close-on-exec. */
+int clinux_signalfd(const sigset_t *mask);
+
+/* Reads one signalfd_siginfo and returns its signal number, or -1. */
+int clinux_signalfd_read(int fd);
+
+/* epoll_ctl(2) with a 64-bit token as the event's user data. */
+int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token);
+
+/* epoll_wait(2) that splits events into parallel arrays of flags and tokens. */
+int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int timeout_ms);
+
+/* accept4(2) with SOCK_NONBLOCK and SOCK_CLOEXEC. */
+int clinux_accept(int fd);
+
+/* timerfd_create(2) on CLOCK_MONOTONIC, non-blocking and close-on-exec. */
+int clinux_timerfd_create(void);
+
+/* Arms a timerfd: first expiry after first_ns, then every interval_ns (0: once).
+   Both zero disarms it. */
+int clinux_timerfd_set(int fd, uint64_t first_ns, uint64_t interval_ns);
+
+/* Reads a timerfd's expiry count; 0 when none is pending. */
+uint64_t clinux_timerfd_read(int fd);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t clinux_monotonic_ns(void);
+
+#endif

@@ -1,0 +1,45 @@
+/// A set of screen orientations, such as the ones the screen may take.
+public struct AllowedOrientations: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt8
+
+  public init(rawValue: UInt8) { self.rawValue = rawValue & 0b1111 }
+
+  /// The set holding just `orientation`.
+  public init(_ orientation: ScreenOrientation) {
+    self.init(rawValue: 1 << orientation.rawValue)
+  }
+
+  /// All four orientations, the default.
+  public static let all = AllowedOrientations(rawValue: 0b1111)
+
+  /// Whether `orientation` is in the set.
+  public func contains(_ orientation: ScreenOrientation) -> Bool {
+    contains(AllowedOrientations(orientation))
+  }
+
+  /// The members in clockwise order: normal, left-up, bottom-up, right-up.
+  public var members: [ScreenOrientation] {
+    ScreenOrientation.allCases.filter { contains($0) }
+  }
+
+  /// The comma-separated names in clockwise order, e.g. `normal,left-up`.
+  public var listText: String {
+    members.map(\.name).joined(separator: ",")
+  }
+
+  /// Parses a non-empty comma-separated list such as `normal, left-up`.
+  public static func parse(_ text: some StringProtocol) throws(ValueError) -> AllowedOrientations {
+    var result = AllowedOrientations()
+    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let name = item.trimmingSpaces
+      guard let orientation = ScreenOrientation(name: name) else {
+        if name.isEmpty { throw ValueError("empty orientation in list '\(text)'") }
+        throw ValueError(
+          "unknown screen orientation '\(name)' (expected normal, left-up, bottom-up or right-up)")
+      }
+      result.insert(AllowedOrientations(orientation))
+    }
+    guard !result.isEmpty else { throw ValueError("the allowed list is empty") }
+    return result
+  }
+}

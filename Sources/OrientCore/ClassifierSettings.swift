@@ -1,0 +1,37 @@
+/// The tunables of the orientation classifier, all in g except `settle`.
+public struct ClassifierSettings: Equatable, Sendable {
+  /// A component must reach this to propose a new orientation.
+  public var threshold: Double
+  /// The current orientation holds while its component stays at or above `threshold - hysteresis`.
+  public var hysteresis: Double
+  /// Samples whose magnitude is outside `[1 - shakeTolerance, 1 + shakeTolerance]` are ignored.
+  public var shakeTolerance: Double
+  /// How long a new proposal must hold before it becomes current, in microseconds.
+  public var settleMicroseconds: Int64
+
+  /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 300 ms settle.
+  public static let defaults = ClassifierSettings(
+    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settleMicroseconds: 300_000)
+
+  /// Creates settings; `validate()` reports values that make no sense.
+  public init(threshold: Double, hysteresis: Double, shakeTolerance: Double, settleMicroseconds: Int64) {
+    self.threshold = threshold
+    self.hysteresis = hysteresis
+    self.shakeTolerance = shakeTolerance
+    self.settleMicroseconds = settleMicroseconds
+  }
+
+  /// Throws when a value is out of range, naming the option it belongs to.
+  public func validate() throws(ValueError) {
+    guard threshold > 0, threshold <= 1 else {
+      throw ValueError("threshold must be above 0 and at most 1 g, got \(threshold)")
+    }
+    guard hysteresis >= 0, hysteresis < threshold else {
+      throw ValueError("hysteresis must be at least 0 and below the threshold (\(threshold) g), got \(hysteresis)")
+    }
+    guard shakeTolerance >= 0, shakeTolerance <= 4 else {
+      throw ValueError("shake tolerance must be between 0 and 4 g, got \(shakeTolerance)")
+    }
+    guard settleMicroseconds >= 0 else { throw ValueError("settle must not be negative") }
+  }
+}

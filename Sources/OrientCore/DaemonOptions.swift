@@ -1,0 +1,175 @@
+/// What `orientd` was asked to do.
+public enum DaemonAction: Equatable, Sendable {
+  /// Run the pipeline (daemon mode, or `--dump`).
+  case run
+  /// List accelerometers and exit.
+  case list
+  /// Print the help and exit.
+  case help
+  /// Print the version and exit.
+  case version
+}
+
+/// Where samples come from.
+public enum SampleSourceChoice: Equatable, Sendable {
+  /// An IIO accelerometer through libiio.
+  case iio
+  /// A trace file replayed.
+  case replay(path: String)
+  /// The built-in demo trace, looped.
+  case demo
+}
+
+/// A command-line mistake; orientd prints it and exits 64.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var message: String
+
+  /// Creates an error with its message, which names the option.
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// The parsed command line of `orientd`.
+public struct DaemonOptions: Equatable, Sendable {
+  public var action = DaemonAction.run
+  public var source = SampleSourceChoice.iio
+  /// Print one line per published change to stdout.
+  public var dump = false
+  /// The libiio context URI; nil means the local context.
+  public var uri: String?
+  /// A device id, name or label to use instead of the automatic choice.
+  public var device: String?
+  /// The polling period in milliseconds.
+  public var intervalMilliseconds = 200
+  public var settings = ClassifierSettings.defaults
+  public var allowed = AllowedOrientations.all
+  /// A mount matrix that overrides every other source, as given.
+  public var mountMatrix: Matrix3?
+  /// A trace file to append every corrected sample to.
+  public var recordPath: String?
+  /// Log samples and decisions too.
+  public var verbose = false
+
+  /// Creates the defaults.
+  public init() {}
+
+  /// Parses arguments (without the program name); `--name value` and `--name=value` both work.
+  public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions {
+    var options = DaemonOptions()
+    var sources: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      guard argument.hasPrefix("--") else {
+        throw UsageError("unexpected argument '\(argument)'")
+      }
+      var name = argument
+      var inlineValue: String?
+      if let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      func value() throws(UsageError) -> String {
+        if let inlineValue { return inlineValue }
+        guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+        index += 1
+        return arguments[index - 1]
+      }
+      func flag() throws(UsageError) {
+        if inlineValue != nil { throw UsageError("\(name) takes no value") }
+      }
+      switch name {
+      case "--help":
+        try flag()
+        options.action = .help
+      case "--version":
+        try flag()
+        options.action = .version
+      case "--list":
+        try flag()
+        options.action = .list
+      case "--dump":
+        try flag()
+        options.dump = true
+      case "--verbose":
+        try flag()
+        options.verbose = true
+      case "--demo":
+        try flag()
+        options.source = .demo
+        sources.append(name)
+      case "--replay":
+        let path = try value()
+        guard !path.isEmpty else { throw UsageError("--replay needs a file name") }
+        options.source = .replay(path: path)
+        sources.append(name)
+      case "--record":
+        let path = try value()
+        guard !path.isEmpty else { throw UsageError("--record needs a file name") }
+        options.recordPath = path
+      case "--uri":
+        let uri = try value()
+        guard !uri.isEmpty else { throw UsageError("--uri needs a libiio URI such as ip:192.168.1.2") }
+        options.uri = uri
+      case "--device":
+        let device = try value()
+        guard !device.isEmpty else { throw UsageError("--device needs an id, name or label") }
+        options.device = device
+      case "--interval":
+        options.intervalMilliseconds = try milliseconds(try value(), option: name, minimum: 1)
+      case "--settle":
+        options.settings.settleMicroseconds = Int64(try milliseconds(try value(), option: name, minimum: 0)) * 1000
+      case "--threshold":
+        options.settings.threshold = try gravity(try value(), option: name)
+      case "--hysteresis":
+        options.settings.hysteresis = try gravity(try value(), option: name)
+      case "--shake-tolerance":
+        options.settings.shakeTolerance = try gravity(try value(), option: name)
+      case "--allowed":
+        let text = try value()
+        do {
+          options.allowed = try AllowedOrientations.parse(text)
+        } catch {
+          throw UsageError("--allowed: \(error.message)")
+        }
+      case "--mount-matrix":
+        let text = try value()
+        do {
+          options.mountMatrix = try MountMatrix.parse(text)
+        } catch {
+          throw UsageError("--mount-matrix: \(error.message)")
+        }
+      default:
+        throw UsageError("unknown option '\(name)'")
+      }
+    }
+    if sources.count > 1 {
+      throw UsageError("\(sources.joined(separator: " and ")) cannot be combined: choose one sample source")
+    }
+    do {
+      try options.settings.validate()
+    } catch {
+      throw UsageError(error.message)
+    }
+    if options.action == .list, options.source != .iio {
+      throw UsageError("--list lists IIO sensors and cannot be combined with \(sources[0])")
+    }
+    return options
+  }
+
+  private static func milliseconds(_ text: String, option: String, minimum: Int) throws(UsageError) -> Int {
+    guard let value = NumberParsing.unsignedInteger(text, maximum: 3_600_000), value >= minimum else {
+      throw UsageError("\(option): expected whole milliseconds from \(minimum) to 3600000, got '\(text)'")
+    }
+    return value
+  }
+
+  private static func gravity(_ text: String, option: String) throws(UsageError) -> Double {
+    guard let value = NumberParsing.finiteDouble(text), value >= 0 else {
+      throw UsageError("\(option): expected a non-negative number in g, got '\(text)'")
+    }
+    return value
+  }
+}

@@ -1,0 +1,92 @@
+/// Which way to turn the screen on a rotate command.
+public enum RotationDirection: Sendable {
+  case clockwise
+  case counterClockwise
+}
+
+/// Why a screen-policy command was refused.
+public enum PolicyError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The target orientation is not in the allowed set.
+  case notAllowed(ScreenOrientation, AllowedOrientations)
+
+  public var description: String {
+    switch self {
+    case .notAllowed(let target, let allowed):
+      return "\(target.name) is not allowed (allowed: \(allowed.listText))"
+    }
+  }
+}
+
+/// Decides the screen orientation from the device orientation, the lock and the allowed set.
+///
+/// Unlocked, the screen takes the most recent four-way device orientation that is allowed;
+/// face-up and face-down never change it. Locked, it stays on the lock while detection goes on.
+/// Every method returns the changes it caused, a `lock` or `allowed` change before the
+/// `orientation` change that follows from it.
+public struct ScreenPolicy: Sendable {
+  /// The allowed screen orientations.
+  public private(set) var allowed: AllowedOrientations
+  /// The orientation the screen is locked to, or nil when it follows the device.
+  public private(set) var lock: ScreenOrientation?
+  /// The screen orientation; nil (undefined) until the device first takes an allowed one.
+  public private(set) var orientation: ScreenOrientation?
+  /// Four-way device orientations seen, most recent first, each at most once.
+  private var recent: [ScreenOrientation] = []
+
+  /// Creates a policy; a lock given here (e.g. restored from disk) applies at once.
+  public init(allowed: AllowedOrientations = .all, lock: ScreenOrientation? = nil) {
+    self.allowed = allowed.isEmpty ? .all : allowed
+    self.lock = lock
+    self.orientation = lock
+  }
+
+  /// The orientation the screen follows when unlocked.
+  public var following: ScreenOrientation? {
+    recent.first(where: { allowed.contains($0) })
+  }
+
+  /// Records a new device orientation.
+  public mutating func deviceChanged(to device: DeviceOrientation?) -> [StateChange] {
+    guard let screen = device?.screen else { return [] }
+    recent.removeAll(where: { $0 == screen })
+    recent.insert(screen, at: 0)
+    return resolve()
+  }
+
+  /// Locks the screen to `target`, or to the current orientation (normal if undefined).
+  public mutating func lock(to target: ScreenOrientation? = nil) throws(PolicyError) -> [StateChange] {
+    let chosen = target ?? orientation ?? .normal
+    guard allowed.contains(chosen) else { throw .notAllowed(chosen, allowed) }
+    guard lock != chosen else { return [] }
+    lock = chosen
+    return [.lock(chosen)] + resolve()
+  }
+
+  /// Unlocks; the screen at once follows the device again.
+  public mutating func unlock() -> [StateChange] {
+    guard lock != nil else { return [] }
+    lock = nil
+    return [.lock(nil)] + resolve()
+  }
+
+  /// Locks to the next orientation clockwise or counter-clockwise from the current one.
+  public mutating func rotate(_ direction: RotationDirection) throws(PolicyError) -> [StateChange] {
+    let from = orientation ?? .normal
+    let target = direction == .clockwise ? from.clockwise : from.counterClockwise
+    return try lock(to: target)
+  }
+
+  /// Replaces the allowed set; an empty set is ignored (the caller rejects it first).
+  public mutating func allow(_ newAllowed: AllowedOrientations) -> [StateChange] {
+    guard !newAllowed.isEmpty, newAllowed != allowed else { return [] }
+    allowed = newAllowed
+    return [.allowed(newAllowed)] + resolve()
+  }
+
+  private mutating func resolve() -> [StateChange] {
+    let target = lock ?? following
+    guard target != orientation else { return [] }
+    orientation = target
+    return [.orientation(target)]
+  }
+}

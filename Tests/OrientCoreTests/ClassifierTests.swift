@@ -1,0 +1,165 @@
+import OrientCore
+import Testing
+
+@Suite("Classifying device orientation")
+struct ClassifierTests {
+  @Test(
+    "Each of the six gravity directions classifies as its orientation",
+    arguments: DeviceOrientation.allCases)
+  func sixDirections(orientation: DeviceOrientation) {
+    #expect(classify([orientation.gravity]) == [orientation])
+  }
+
+  @Test("The orientation starts undefined")
+  func startsUndefined() {
+    #expect(OrientationClassifier().current == nil)
+  }
+
+  @Test("Tilting from normal towards left-up switches near 60 degrees, and back near 30 degrees")
+  func hysteresisBand() throws {
+    let forward = (0...90).map { uprightTilt(degrees: Double($0)) }
+    let there = classify(forward)
+    // normal holds while cos(angle) >= T - H = 0.5, that is up to 60 degrees.
+    let firstLeftUp = try #require(there.firstIndex(of: .leftUp))
+    #expect((60...61).contains(firstLeftUp))
+    #expect(there[..<firstLeftUp].allSatisfy { $0 == .normal })
+    #expect(there[firstLeftUp...].allSatisfy { $0 == .leftUp })
+
+    var classifier = OrientationClassifier(settings: instant)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: .zero)
+    var switchedBackAt: Int?
+    for degrees in stride(from: 90, through: 0, by: -1) {
+      _ = classifier.add(uprightTilt(degrees: Double(degrees)), at: SampleTime(milliseconds: Int64(100 - degrees)))
+      if classifier.current == .normal, switchedBackAt == nil { switchedBackAt = degrees }
+    }
+    // left-up holds while sin(angle) >= 0.5, that is down to 30 degrees.
+    #expect((29...30).contains(try #require(switchedBackAt)))
+  }
+
+  @Test("45 degrees never flips once an orientation is held")
+  func noFlappingAtFortyFive() {
+    let wobble = (0..<200).map { uprightTilt(degrees: 45 + ($0 % 2 == 0 ? 4 : -4)) }
+    let results = classify([DeviceOrientation.normal.gravity] + wobble)
+    #expect(results.allSatisfy { $0 == .normal })
+  }
+
+  @Test("In the dead zone, where no component reaches the threshold, the previous orientation stays")
+  func deadZone() {
+    let tilted = Vector3(0.55, -0.55, -0.55)  // |v| = 0.95: passes the gate, no component >= 0.6
+    #expect(classify([tilted]) == [nil])
+    #expect(classify([DeviceOrientation.rightUp.gravity, tilted]) == [.rightUp, .rightUp])
+    #expect(classify([DeviceOrientation.faceUp.gravity, tilted]) == [.faceUp, .faceUp])
+  }
+
+  @Test("Samples far from 1 g are not classified")
+  func shakeGate() {
+    #expect(classify([Vector3(1.5, 0, 0)]) == [nil])
+    #expect(classify([Vector3(0.5, 0, 0)]) == [nil])
+    #expect(classify([Vector3(1.39, 0, 0)]) == [.leftUp])
+    #expect(classify([Vector3(0.61, 0, 0)]) == [.leftUp])
+    #expect(classify([DeviceOrientation.normal.gravity, Vector3(2, 0, 0)]) == [.normal, .normal])
+  }
+
+  @Test("A change settles only after every gated sample has proposed it for the settle time")
+  func settleTiming() {
+    var classifier = OrientationClassifier(settings: .defaults)
+    var changed = false
+    changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 0))
+    #expect(changed == false)
+    changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 299))
+    #expect(changed == false)
+    changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 300))
+    #expect(changed == true)
+    #expect(classifier.current == .normal)
+
+    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000))
+
+    #expect(changed == false)
+    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1200))
+    #expect(changed == false)
+    // One sample back to normal cancels the pending change; the clock starts again.
+    changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 1250))
+    #expect(changed == false)
+    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300))
+    #expect(changed == false)
+    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1599))
+    #expect(changed == false)
+    #expect(classifier.current == .normal)
+    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1600))
+    #expect(changed == true)
+    #expect(classifier.current == .leftUp)
+  }
+
+  @Test("A shaken sample restarts a pending settle")
+  func shakeRestartsSettle() {
+    var classifier = OrientationClassifier(settings: .defaults)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0))
+    _ = classifier.add(Vector3(0, 0, 3), at: SampleTime(milliseconds: 200))
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 300))
+    #expect(classifier.current == nil)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 599))
+    #expect(classifier.current == nil)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 600))
+    #expect(classifier.current == .leftUp)
+  }
+
+  @Test("A different proposal during settle restarts the clock for the new one")
+  func proposalSwitchRestarts() {
+    var classifier = OrientationClassifier(settings: .defaults)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0))
+    _ = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 200))
+    _ = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 400))
+    #expect(classifier.current == nil)
+    _ = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 500))
+    #expect(classifier.current == .rightUp)
+  }
+
+  @Test("With settle 0 a proposal becomes current at once")
+  func settleZero() {
+    var classifier = OrientationClassifier(settings: instant)
+    let changed = classifier.add(DeviceOrientation.faceDown.gravity, at: .zero)
+    #expect(changed)
+    #expect(classifier.current == .faceDown)
+  }
+
+  @Test("Lying flat is face-up, and stays so while picked up until the face component drops below 0.5 g")
+  func flatThenPickedUp() {
+    let angles: [Double] = [90, 45, 35, 31, 29]
+    let results = classify(angles.map { backwardTilt(degrees: $0) })
+    #expect(results == [.faceUp, .faceUp, .faceUp, .faceUp, .normal])
+  }
+
+  @Test("New settings keep the current orientation")
+  func updateSettings() {
+    var classifier = OrientationClassifier(settings: instant)
+    _ = classifier.add(DeviceOrientation.normal.gravity, at: .zero)
+    classifier.update(settings: ClassifierSettings(threshold: 0.9, hysteresis: 0, shakeTolerance: 0.1, settleMicroseconds: 0))
+    #expect(classifier.current == .normal)
+    _ = classifier.add(uprightTilt(degrees: 30), at: SampleTime(milliseconds: 1))
+    #expect(classifier.current == .normal)  // dead zone at the new threshold
+    #expect(classifier.settings.threshold == 0.9)
+  }
+
+  @Test(
+    "Settings out of range are rejected",
+    arguments: [
+      ClassifierSettings(threshold: 0, hysteresis: 0, shakeTolerance: 0.4, settleMicroseconds: 0),
+      ClassifierSettings(threshold: 1.2, hysteresis: 0, shakeTolerance: 0.4, settleMicroseconds: 0),
+      ClassifierSettings(threshold: 0.6, hysteresis: 0.6, shakeTolerance: 0.4, settleMicroseconds: 0),
+      ClassifierSettings(threshold: 0.6, hysteresis: 0.1, shakeTolerance: 5, settleMicroseconds: 0),
+      ClassifierSettings(threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settleMicroseconds: -1),
+    ])
+  func invalidSettings(settings: ClassifierSettings) {
+    #expect(throws: ValueError.self) { try settings.validate() }
+  }
+
+  @Test("The defaults are 0.6 g, 0.1 g, 0.4 g and 300 ms, and valid")
+  func defaults() throws {
+    let defaults = ClassifierSettings.defaults
+    #expect(defaults.threshold == 0.6)
+    #expect(defaults.hysteresis == 0.1)
+    #expect(defaults.shakeTolerance == 0.4)
+    #expect(defaults.settleMicroseconds == 300_000)
+    try defaults.validate()
+  }
+}

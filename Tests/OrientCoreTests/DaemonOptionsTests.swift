@@ -1,0 +1,73 @@
+import OrientCore
+import Testing
+
+@Suite("Parsing orientd's command line")
+struct DaemonOptionsTests {
+  @Test("No arguments give the defaults: local IIO, 200 ms polling, default tunables")
+  func defaults() throws {
+    let options = try DaemonOptions.parse([])
+    #expect(options.action == .run)
+    #expect(options.source == .iio)
+    #expect(options.intervalMilliseconds == 200)
+    #expect(options.settings == .defaults)
+    #expect(options.allowed == .all)
+    #expect(!options.dump)
+  }
+
+  @Test("Every option takes its value separately or after '='")
+  func values() throws {
+    let options = try DaemonOptions.parse([
+      "--dump", "--uri", "ip:127.0.0.1", "--device=accel_3d", "--interval", "50", "--settle=0",
+      "--threshold", "0.7", "--hysteresis", "0.05", "--shake-tolerance", "0.3",
+      "--allowed", "normal,left-up", "--mount-matrix", "0, 1, 0; -1, 0, 0; 0, 0, 1",
+      "--record", "out.trace", "--verbose",
+    ])
+    #expect(options.dump)
+    #expect(options.uri == "ip:127.0.0.1")
+    #expect(options.device == "accel_3d")
+    #expect(options.intervalMilliseconds == 50)
+    #expect(options.settings.settleMicroseconds == 0)
+    #expect(options.settings.threshold == 0.7)
+    #expect(options.settings.hysteresis == 0.05)
+    #expect(options.settings.shakeTolerance == 0.3)
+    #expect(options.allowed.listText == "normal,left-up")
+    #expect(options.mountMatrix?.row1 == Vector3(-1, 0, 0))
+    #expect(options.recordPath == "out.trace")
+    #expect(options.verbose)
+  }
+
+  @Test("Sources and actions are recognised")
+  func sources() throws {
+    #expect(try DaemonOptions.parse(["--replay", "a.trace"]).source == .replay(path: "a.trace"))
+    #expect(try DaemonOptions.parse(["--demo"]).source == .demo)
+    #expect(try DaemonOptions.parse(["--list"]).action == .list)
+    #expect(try DaemonOptions.parse(["--help"]).action == .help)
+    #expect(try DaemonOptions.parse(["--version"]).action == .version)
+  }
+
+  @Test(
+    "Mistakes are errors that name the option",
+    arguments: [
+      (["--bogus"], "unknown option '--bogus'"),
+      (["--interval"], "--interval needs a value"),
+      (["--interval", "0"], "--interval: expected whole milliseconds"),
+      (["--interval", "fast"], "--interval: expected whole milliseconds"),
+      (["--settle", "-5"], "--settle: expected whole milliseconds"),
+      (["--threshold", "abc"], "--threshold: expected a non-negative number"),
+      (["--threshold", "1.5"], "threshold must be above 0 and at most 1 g"),
+      (["--hysteresis", "0.7"], "hysteresis must be at least 0 and below the threshold"),
+      (["--allowed", "up"], "--allowed: unknown screen orientation 'up'"),
+      (["--mount-matrix", "1,0,0"], "--mount-matrix: expected 3 rows"),
+      (["--demo", "--replay", "x"], "--demo and --replay cannot be combined"),
+      (["--list", "--demo"], "--list lists IIO sensors"),
+      (["--dump=yes"], "--dump takes no value"),
+      (["stray"], "unexpected argument 'stray'"),
+    ])
+  func mistakes(arguments: [String], expected: String) {
+    #expect {
+      try DaemonOptions.parse(arguments)
+    } throws: { error in
+      (error as? UsageError)?.message.hasPrefix(expected) == true
+    }
+  }
+}

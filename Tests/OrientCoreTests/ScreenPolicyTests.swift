@@ -1,0 +1,136 @@
+import OrientCore
+import Testing
+
+@Suite("Deciding the screen orientation")
+struct ScreenPolicyTests {
+  @Test("The screen follows four-way device orientations and starts undefined")
+  func follows() {
+    var policy = ScreenPolicy()
+    #expect(policy.orientation == nil)
+    #expect(policy.deviceChanged(to: .leftUp) == [.orientation(.leftUp)])
+    #expect(policy.deviceChanged(to: .bottomUp) == [.orientation(.bottomUp)])
+  }
+
+  @Test("Face-up and face-down never change the screen orientation")
+  func flatKeepsScreen() {
+    var policy = ScreenPolicy()
+    #expect(policy.deviceChanged(to: .faceUp) == [])
+    #expect(policy.orientation == nil)
+    _ = policy.deviceChanged(to: .rightUp)
+    #expect(policy.deviceChanged(to: .faceDown) == [])
+    #expect(policy.orientation == .rightUp)
+  }
+
+  @Test("A device orientation outside the allowed set leaves the screen where it was")
+  func allowedSet() throws {
+    var policy = ScreenPolicy(allowed: try AllowedOrientations.parse("normal, left-up"))
+    _ = policy.deviceChanged(to: .leftUp)
+    #expect(policy.deviceChanged(to: .bottomUp) == [])
+    #expect(policy.orientation == .leftUp)
+    #expect(policy.deviceChanged(to: .normal) == [.orientation(.normal)])
+  }
+
+  @Test("Widening the allowed set moves the screen to the latest device orientation now allowed")
+  func wideningAllowed() throws {
+    var policy = ScreenPolicy(allowed: AllowedOrientations(.normal))
+    _ = policy.deviceChanged(to: .normal)
+    _ = policy.deviceChanged(to: .rightUp)
+    #expect(policy.orientation == .normal)
+    #expect(policy.allow(.all) == [.allowed(.all), .orientation(.rightUp)])
+  }
+
+  @Test("Narrowing the allowed set falls back to the latest device orientation still allowed")
+  func narrowingAllowed() {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .leftUp)
+    _ = policy.deviceChanged(to: .bottomUp)
+    let leftOnly = AllowedOrientations(.leftUp)
+    #expect(policy.allow(leftOnly) == [.allowed(leftOnly), .orientation(.leftUp)])
+  }
+
+  @Test("Locked, the screen stays put while the device turns; unlock follows the device again")
+  func lockAndUnlock() throws {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .normal)
+    #expect(try policy.lock() == [.lock(.normal)])
+    #expect(policy.deviceChanged(to: .leftUp) == [])
+    #expect(policy.orientation == .normal)
+    #expect(policy.unlock() == [.lock(nil), .orientation(.leftUp)])
+    #expect(policy.unlock() == [])
+  }
+
+  @Test("Locking to another orientation reports the lock before the orientation it causes")
+  func lockOrder() throws {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .normal)
+    #expect(try policy.lock(to: .bottomUp) == [.lock(.bottomUp), .orientation(.bottomUp)])
+    #expect(try policy.lock(to: .bottomUp) == [])
+  }
+
+  @Test("Locking with no orientation known locks to normal")
+  func lockWhenUndefined() throws {
+    var policy = ScreenPolicy()
+    #expect(try policy.lock() == [.lock(.normal), .orientation(.normal)])
+  }
+
+  @Test("Rotating clockwise goes normal, left-up, bottom-up, right-up and round again")
+  func rotateClockwise() throws {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .normal)
+    var seen: [ScreenOrientation?] = []
+    for _ in 0..<4 {
+      _ = try policy.rotate(.clockwise)
+      seen.append(policy.orientation)
+    }
+    #expect(seen == [.leftUp, .bottomUp, .rightUp, .normal])
+    #expect(policy.lock == .normal)
+  }
+
+  @Test("Rotating counter-clockwise goes the other way")
+  func rotateCounterClockwise() throws {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .normal)
+    #expect(try policy.rotate(.counterClockwise) == [.lock(.rightUp), .orientation(.rightUp)])
+    #expect(try policy.rotate(.counterClockwise) == [.lock(.bottomUp), .orientation(.bottomUp)])
+  }
+
+  @Test("Rotating to an orientation that is not allowed is refused and changes nothing")
+  func rotateNotAllowed() throws {
+    let allowed = try AllowedOrientations.parse("normal,right-up")
+    var policy = ScreenPolicy(allowed: allowed)
+    _ = policy.deviceChanged(to: .normal)
+    #expect(throws: PolicyError.notAllowed(.leftUp, allowed)) { try policy.rotate(.clockwise) }
+    #expect(policy.lock == nil)
+    #expect(policy.orientation == .normal)
+    #expect(try policy.rotate(.counterClockwise) == [.lock(.rightUp), .orientation(.rightUp)])
+  }
+
+  @Test("Locking to an orientation that is not allowed is refused")
+  func lockNotAllowed() {
+    var policy = ScreenPolicy(allowed: AllowedOrientations(.normal))
+    #expect(throws: PolicyError.self) { try policy.lock(to: .leftUp) }
+    #expect(policy.lock == nil)
+  }
+
+  @Test("A lock given at start applies at once")
+  func restoredLock() {
+    let policy = ScreenPolicy(allowed: .all, lock: .rightUp)
+    #expect(policy.orientation == .rightUp)
+    #expect(policy.lock == .rightUp)
+  }
+}
+
+@Suite("Parsing allowed sets")
+struct AllowedOrientationsTests {
+  @Test("Lists print in clockwise order whatever order they were given in")
+  func clockwiseOrder() throws {
+    let allowed = try AllowedOrientations.parse("right-up, normal,bottom-up")
+    #expect(allowed.listText == "normal,bottom-up,right-up")
+    #expect(AllowedOrientations.all.listText == "normal,left-up,bottom-up,right-up")
+  }
+
+  @Test("Unknown names, face orientations and empty lists are rejected", arguments: ["", "up", "face-up", "normal,,left-up"])
+  func rejects(text: String) {
+    #expect(throws: ValueError.self) { try AllowedOrientations.parse(text) }
+  }
+}
