@@ -1,1 +1,4 @@
-print("x")
+import Glibc
+import OrientIO
+
+exit(OrientdCommand.main(Array(CommandLine.arguments.dropFirst())))

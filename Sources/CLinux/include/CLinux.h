@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 
 /* Thin wrappers over Linux calls that Swift's Glibc module does not import,

@@ -1,0 +1,72 @@
+import OrientCore
+
+/// orientd's version.
+public let orientdVersion = "0.1.0"
+
+/// The `orientd` command: parses arguments, runs the chosen action, returns the exit status.
+public enum OrientdCommand {
+  /// Runs orientd with `arguments` (without the program name).
+  public static func main(_ arguments: [String]) -> Int32 {
+    ignoreBrokenPipes()
+    let options: DaemonOptions
+    do {
+      options = try DaemonOptions.parse(arguments)
+    } catch {
+      FileDescriptor.standardError.writeAll("orientd: \(error.message)\nTry 'orientd --help'.\n")
+      return ExitCode.usage.rawValue
+    }
+    if options.verbose { Log.threshold = .debug }
+    do {
+      switch options.action {
+      case .help:
+        FileDescriptor.standardOutput.writeAll(helpText)
+        return 0
+      case .version:
+        FileDescriptor.standardOutput.writeAll("orientd \(orientdVersion)\n")
+        return 0
+      case .list:
+        FileDescriptor.standardOutput.writeAll(try SensorListing.run(options: options))
+        return 0
+      case .run:
+        return try Daemon(options: options).run().rawValue
+      }
+    } catch {
+      FileDescriptor.standardError.writeAll("orientd: \(error.message)\n")
+      return error.exitCode.rawValue
+    }
+  }
+
+  static let helpText = """
+    Usage: orientd [OPTION]...
+    Reads an IIO accelerometer and publishes which way the screen is up.
+
+    Actions:
+      --dump                 print one line per change: '<t> device <o>' or '<t> orientation <o>'
+      --list                 list accelerometers with scale, mount matrix and reading, then exit
+      --help                 show this help and exit
+      --version              show the version and exit
+
+    Sample source (default: the accelerometer found through libiio):
+      --uri URI              libiio context URI, e.g. ip:192.168.1.2 (default local:)
+      --device ID|NAME|LABEL use this IIO device instead of the automatic choice
+      --interval MS          polling period in milliseconds (default 200)
+      --mount-matrix M       override the mount matrix: 'x1, y1, z1; x2, y2, z2; x3, y3, z3'
+      --replay FILE          replay a trace file (as fast as possible with --dump)
+      --demo                 loop a built-in trace through all six orientations
+      --record FILE          append every corrected sample to a trace file
+
+    Classifier:
+      --threshold G          component needed to propose an orientation (default 0.6)
+      --hysteresis G         the current orientation holds down to threshold - G (default 0.1)
+      --shake-tolerance G    ignore samples whose magnitude is off 1 g by more (default 0.4)
+      --settle MS            how long a new orientation must hold (default 300)
+      --allowed LIST         screen orientations to take, e.g. normal,left-up (default all)
+
+    Other:
+      --verbose              log every sample and what it proposes
+
+    Orientations: normal, bottom-up, left-up, right-up, face-up, face-down.
+    Exit status: 0 ok, 64 usage, 65 bad data, 66 missing input, 69 no sensor, 73 cannot create.
+
+    """
+}

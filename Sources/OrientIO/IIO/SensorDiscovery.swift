@@ -1,0 +1,37 @@
+import OrientCore
+
+/// Finds accelerometers in an IIO context and picks the one that drives orientation.
+public enum SensorDiscovery {
+  /// Every device with accel x, y and z raw channels, in libiio's order.
+  public static func accelerometers(in context: IIOContext, udev: UdevProperties?) -> [Accelerometer] {
+    context.devices.compactMap { Accelerometer(device: $0, udev: udev) }
+  }
+
+  /// Picks by `--device` (id, name or label), else the first display sensor, else the first
+  /// sensor not in the base. Throws a failure (exit 69) that says where it looked.
+  public static func choose(
+    from sensors: [Accelerometer], selector: String?, context: IIOContext
+  ) throws(Failure) -> Accelerometer {
+    let found = sensors.isEmpty
+      ? "no accelerometer"
+      : "only " + sensors.map { "\($0.summary) [\($0.location.rawValue)]" }.joined(separator: ", ")
+    if let selector {
+      if let match = sensors.first(where: {
+        $0.device.id == selector || $0.device.name == selector || $0.device.label == selector
+      }) {
+        return match
+      }
+      throw Failure(
+        "no accelerometer matches --device \(selector) in IIO context \(context.uri) (found \(found)); "
+          + "run orientd --list to see them", exitCode: .unavailable)
+    }
+    if let display = sensors.first(where: { $0.location == .display }) { return display }
+    if let other = sensors.first(where: { $0.location != .base }) { return other }
+    let devices = context.devices.count
+    throw Failure(
+      "no usable accelerometer in IIO context \(context.uri): \(devices) IIO device(s), \(found)"
+        + (sensors.isEmpty ? "" : " (base sensors are skipped)")
+        + "; try --uri ip:HOST for a remote iiod, --device ID to pick one, or --demo",
+      exitCode: .unavailable)
+  }
+}

@@ -1,0 +1,63 @@
+import Glibc
+
+/// Log severities; each message is one line on stderr, where journald picks it up.
+public enum LogLevel: Int, Comparable, Sendable {
+  case debug = 7
+  case info = 6
+  case warning = 4
+  case error = 3
+
+  public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue > rhs.rawValue }
+
+  var label: String {
+    switch self {
+    case .debug: return "debug"
+    case .info: return "info"
+    case .warning: return "warning"
+    case .error: return "error"
+    }
+  }
+}
+
+/// Writes log lines to stderr with write(2), so a line is never split or held in a buffer.
+public enum Log {
+  /// The least severe level written. Set once at start-up, before any thread exists.
+  nonisolated(unsafe) public static var threshold = LogLevel.info
+
+  /// Whether `debug` messages are written.
+  public static var isVerbose: Bool { threshold == .debug }
+
+  /// Writes `message` at `level`, e.g. `orientd: warning: ...`.
+  public static func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    guard level >= threshold else { return }
+    let text = "orientd: \(level.label): \(message())\n"
+    FileDescriptor.standardError.writeAll(text)
+  }
+
+  public static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+  public static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+  public static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+  public static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
+}
+
+/// Lets a repeating warning through at most once per period, counting the ones held back.
+public struct RateLimitedWarning: Sendable {
+  private let periodNanoseconds: UInt64
+  private var lastNanoseconds: UInt64?
+  private var suppressed = 0
+
+  /// Creates a limiter that allows one message per `seconds`.
+  public init(seconds: UInt64 = 10) { periodNanoseconds = seconds * 1_000_000_000 }
+
+  /// Logs `message` unless one was logged within the period.
+  public mutating func warn(_ message: @autoclosure () -> String, now: UInt64 = Clock.monotonicNanoseconds) {
+    if let last = lastNanoseconds, now - last < periodNanoseconds {
+      suppressed += 1
+      return
+    }
+    let note = suppressed > 0 ? " (\(suppressed) similar messages suppressed)" : ""
+    Log.warning(message() + note)
+    lastNanoseconds = now
+    suppressed = 0
+  }
+}
