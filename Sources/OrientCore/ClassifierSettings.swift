@@ -27,7 +27,8 @@ public struct ClassifierSettings: Equatable, Sendable {
       throw ValueError("threshold must be above 0 and at most 1 g, got \(threshold)")
     }
     guard hysteresis >= 0, hysteresis < threshold else {
-      throw ValueError("hysteresis must be at least 0 and below the threshold (\(threshold) g), got \(hysteresis)")
+      throw ValueError(
+        "hysteresis must be at least 0 and below the threshold (\(threshold) g), got \(hysteresis)")
     }
     guard shakeTolerance >= 0, shakeTolerance <= 4 else {
       throw ValueError("shake tolerance must be between 0 and 4 g, got \(shakeTolerance)")

@@ -120,7 +120,8 @@ public struct DaemonOptions: Equatable, Sendable {
       case "--interval":
         options.intervalMilliseconds = try milliseconds(try value(), option: name, minimum: 1)
       case "--settle":
-        options.settings.settleMicroseconds = Int64(try milliseconds(try value(), option: name, minimum: 0)) * 1000
+        options.settings.settleMicroseconds =
+          Int64(try milliseconds(try value(), option: name, minimum: 0)) * 1000
       case "--threshold":
         options.settings.threshold = try gravity(try value(), option: name)
       case "--hysteresis":

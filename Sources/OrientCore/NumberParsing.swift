@@ -71,3 +71,75 @@ public enum NumberParsing {
     return SampleTime(microseconds: Int64(whole) * 1_000_000 + Int64(micros))
   }
 }
+
+extension NumberParsing {
+  /// Parses a finite decimal number from raw bytes, such as a sysfs value `-256\n`,
+  /// without building a String. Surrounding spaces and newlines are allowed.
+  ///
+  /// Integers (what IIO `raw` attributes hold) are exact; decimals are computed from
+  /// their digits and scaled by a power of ten, accurate to about one part in 10^15.
+  public static func finiteDouble(bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    var index = 0
+    let count = bytes.count
+    func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
+    while index < count, isBlank(bytes[index]) { index += 1 }
+    var end = count
+    while end > index, isBlank(bytes[end - 1]) || bytes[end - 1] == 0 { end -= 1 }
+    guard index < end else { return nil }
+
+    var negative = false
+    if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+      negative = bytes[index] == UInt8(ascii: "-")
+      index += 1
+    }
+    var mantissa: UInt64 = 0
+    var exponent = 0
+    var digits = 0
+    var sawDot = false
+    while index < end {
+      let byte = bytes[index]
+      if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+        if mantissa < 1_000_000_000_000_000_000 {
+          mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+          if sawDot { exponent -= 1 }
+        } else if !sawDot {
+          exponent += 1  // digits past 19 only scale the value
+        }
+        digits += 1
+      } else if byte == UInt8(ascii: "."), !sawDot {
+        sawDot = true
+      } else {
+        break
+      }
+      index += 1
+    }
+    guard digits > 0 else { return nil }
+    if index < end {
+      guard bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") else { return nil }
+      index += 1
+      var exponentNegative = false
+      if index < end, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+        exponentNegative = bytes[index] == UInt8(ascii: "-")
+        index += 1
+      }
+      var written = 0
+      var exponentDigits = 0
+      while index < end, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+        if written < 10_000 { written = written * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
+        exponentDigits += 1
+        index += 1
+      }
+      guard exponentDigits > 0, index == end else { return nil }
+      exponent += exponentNegative ? -written : written
+    }
+    var value = Double(mantissa)
+    if exponent != 0, mantissa != 0 {
+      guard exponent > -400, exponent < 400 else { return exponent < 0 ? (negative ? -0.0 : 0) : nil }
+      var scale = 1.0
+      for _ in 0..<abs(exponent) { scale *= 10 }
+      value = exponent < 0 ? value / scale : value * scale
+    }
+    guard value.isFinite else { return nil }
+    return negative ? -value : value
+  }
+}

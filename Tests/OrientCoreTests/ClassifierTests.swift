@@ -29,7 +29,8 @@ struct ClassifierTests {
     _ = classifier.add(DeviceOrientation.leftUp.gravity, at: .zero)
     var switchedBackAt: Int?
     for degrees in stride(from: 90, through: 0, by: -1) {
-      _ = classifier.add(uprightTilt(degrees: Double(degrees)), at: SampleTime(milliseconds: Int64(100 - degrees)))
+      _ = classifier.add(
+        uprightTilt(degrees: Double(degrees)), at: SampleTime(milliseconds: Int64(100 - degrees)))
       if classifier.current == .normal, switchedBackAt == nil { switchedBackAt = degrees }
     }
     // left-up holds while sin(angle) >= 0.5, that is down to 30 degrees.
@@ -133,7 +134,8 @@ struct ClassifierTests {
   func updateSettings() {
     var classifier = OrientationClassifier(settings: instant)
     _ = classifier.add(DeviceOrientation.normal.gravity, at: .zero)
-    classifier.update(settings: ClassifierSettings(threshold: 0.9, hysteresis: 0, shakeTolerance: 0.1, settleMicroseconds: 0))
+    classifier.update(
+      settings: ClassifierSettings(threshold: 0.9, hysteresis: 0, shakeTolerance: 0.1, settleMicroseconds: 0))
     #expect(classifier.current == .normal)
     _ = classifier.add(uprightTilt(degrees: 30), at: SampleTime(milliseconds: 1))
     #expect(classifier.current == .normal)  // dead zone at the new threshold

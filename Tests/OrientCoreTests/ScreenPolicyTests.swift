@@ -129,7 +129,9 @@ struct AllowedOrientationsTests {
     #expect(AllowedOrientations.all.listText == "normal,left-up,bottom-up,right-up")
   }
 
-  @Test("Unknown names, face orientations and empty lists are rejected", arguments: ["", "up", "face-up", "normal,,left-up"])
+  @Test(
+    "Unknown names, face orientations and empty lists are rejected",
+    arguments: ["", "up", "face-up", "normal,,left-up"])
   func rejects(text: String) {
     #expect(throws: ValueError.self) { try AllowedOrientations.parse(text) }
   }

@@ -6,8 +6,10 @@ struct TrackerTests {
   @Test("When one sample changes both, the device change comes before the screen change")
   func deviceBeforeScreen() {
     var tracker = OrientationTracker(settings: instant)
-    #expect(tracker.add(DeviceOrientation.leftUp.gravity, at: .zero) == [.device(.leftUp), .orientation(.leftUp)])
-    #expect(tracker.add(DeviceOrientation.faceUp.gravity, at: SampleTime(milliseconds: 1)) == [.device(.faceUp)])
+    #expect(
+      tracker.add(DeviceOrientation.leftUp.gravity, at: .zero) == [.device(.leftUp), .orientation(.leftUp)])
+    #expect(
+      tracker.add(DeviceOrientation.faceUp.gravity, at: SampleTime(milliseconds: 1)) == [.device(.faceUp)])
   }
 
   @Test("Detection goes on while the screen is locked")
@@ -15,7 +17,8 @@ struct TrackerTests {
     var tracker = OrientationTracker(settings: instant)
     _ = tracker.add(DeviceOrientation.normal.gravity, at: .zero)
     _ = try tracker.apply { (policy: inout ScreenPolicy) throws(PolicyError) in try policy.lock() }
-    #expect(tracker.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 1)) == [.device(.rightUp)])
+    #expect(
+      tracker.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 1)) == [.device(.rightUp)])
     #expect(tracker.orientation == .normal)
     let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.unlock() }
     #expect(changes == [.lock(nil), .orientation(.rightUp)])

@@ -18,7 +18,8 @@ struct IIOPollingTests {
     #expect(run.process.waitForLines(5).last.map(dropTime) == "device face-up")
 
     try run.setRaw(-256, 0, 0)
-    #expect(run.process.waitForLines(7).suffix(2).map(dropTime) == ["device right-up", "orientation right-up"])
+    #expect(
+      run.process.waitForLines(7).suffix(2).map(dropTime) == ["device right-up", "orientation right-up"])
 
     #expect(run.stop() == 0)
     let lines = run.process.stdoutLines
@@ -123,7 +124,8 @@ struct IIOPollingTests {
     #expect(automatic.process.waitForLines(1).first.map(dropTime) == "device right-up")
     #expect(automatic.stop() == 0)
 
-    let chosen = try FakeSensorRun(devices: [base, display], arguments: fastPolling + ["--device", "accel-base"])
+    let chosen = try FakeSensorRun(
+      devices: [base, display], arguments: fastPolling + ["--device", "accel-base"])
     #expect(chosen.process.waitForLines(1).first.map(dropTime) == "device left-up")
     #expect(chosen.stop() == 0)
   }
@@ -167,7 +169,8 @@ struct IIOPollingTests {
     try run.write("in_accel_x_raw", "abc")
     #expect(run.process.waitFor("holds 'abc', not a raw reading", inStderr: true))
     try run.setRaw(0, 256, 0)
-    #expect(run.process.waitForLines(4).suffix(2).map(dropTime) == ["device bottom-up", "orientation bottom-up"])
+    #expect(
+      run.process.waitForLines(4).suffix(2).map(dropTime) == ["device bottom-up", "orientation bottom-up"])
     #expect(run.stop() == 0)
   }
 

@@ -2,6 +2,7 @@
 #define ORIENTD_CLINUX_H
 
 #include <stdint.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>

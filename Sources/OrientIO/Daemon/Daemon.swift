@@ -15,6 +15,7 @@ public final class Daemon {
   private var context: IIOContext?
   private var exitCode = ExitCode.success
   private var outputClosed = false
+  private var startupPagesReleased = false
 
   /// Prepares the daemon; opening the loop or the record file can fail.
   public init(options: DaemonOptions) throws(Failure) {
@@ -107,7 +108,14 @@ public final class Daemon {
           + "\(DecimalFormatting.fixed(g.y, decimals: 3)) \(DecimalFormatting.fixed(g.z, decimals: 3)) "
           + "proposes \(orientationName(tracker.classifier.proposal(for: g)))")
     }
-    publish(tracker.add(sample.gravity, at: sample.time), at: sample.time)
+    let changes = tracker.add(sample.gravity, at: sample.time)
+    publish(changes, at: sample.time)
+    if !startupPagesReleased, !changes.isEmpty {
+      // The first change has run the whole path once: what start-up touched beyond it can go.
+      startupPagesReleased = true
+      let released = StartupPages.release()
+      Log.debug("released \(released) KiB of start-up code pages")
+    }
   }
 
   private func publish(_ changes: [StateChange], at time: SampleTime) {

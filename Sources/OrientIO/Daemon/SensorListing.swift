@@ -20,7 +20,8 @@ public enum SensorListing {
       let setup = SensorSetup(
         accelerometer: sensor, matrixOption: options.mountMatrix, udev: udev, warn: { warnings.append($0) })
       let marker = chosen?.device.id == sensor.device.id ? "* " : "  "
-      report += marker + sensor.device.id + "  " + (sensor.device.name.isEmpty ? "(no name)" : sensor.device.name)
+      report +=
+        marker + sensor.device.id + "  " + (sensor.device.name.isEmpty ? "(no name)" : sensor.device.name)
       report += chosen?.device.id == sensor.device.id ? "  (would be used)\n" : "\n"
       let locationSource = sensor.locationSource.map { " (\($0))" } ?? ""
       report += "    location: \(sensor.location.rawValue)\(locationSource)"

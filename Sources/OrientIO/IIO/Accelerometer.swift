@@ -41,13 +41,18 @@ public struct Accelerometer {
   /// Where the sensor sits, and what said so.
   public let location: SensorLocation
   public let locationSource: String?
+  private let rawReader: RawSampleReader
 
   static let axes = ["x", "y", "z"]
 
   /// Recognises an accelerometer: it needs `in_accel_{x,y,z}_raw`.
   init?(device: IIODevice, udev: UdevProperties?) {
-    guard Self.axes.allSatisfy({ device.has("in_accel_\($0)_raw") }) else { return nil }
+    guard let rawReader = RawSampleReader(device: device, files: Self.axes.map { "in_accel_\($0)_raw" })
+    else {
+      return nil
+    }
     self.device = device
+    self.rawReader = rawReader
     (location, locationSource) = Self.locate(device, udev: udev)
   }
 
@@ -81,14 +86,17 @@ public struct Accelerometer {
       let scale = firstNumber(
         ["in_accel_\(axis)_scale", "in_accel_scale"], valid: { $0 > 0 }, warn: warn)
       if scale == nil { unscaled.append(axis) }
-      let offset = firstNumber(["in_accel_\(axis)_offset", "in_accel_offset"], valid: { _ in true }, warn: warn)
+      let offset = firstNumber(
+        ["in_accel_\(axis)_offset", "in_accel_offset"], valid: { _ in true }, warn: warn)
       return AxisSetup(
         calibration: AxisCalibration(scale: scale?.value ?? 1, offset: offset?.value ?? 0),
         scaleFile: scale?.file, offsetFile: offset?.file)
     }
     if !unscaled.isEmpty {
       let files = unscaled.map { "in_accel_\($0)_scale" } + ["in_accel_scale"]
-      warn("\(summary): no usable scale for axis \(unscaled.joined(separator: ", ")) (\(files.joined(separator: ", "))); assuming 1.0")
+      warn(
+        "\(summary): no usable scale for axis \(unscaled.joined(separator: ", ")) (\(files.joined(separator: ", "))); assuming 1.0"
+      )
     }
     return setups
   }
@@ -131,20 +139,5 @@ public struct Accelerometer {
   }
 
   /// Reads the three raw attributes once.
-  public func readRaw() -> Result<(Double, Double, Double), RawReadError> {
-    var values: [Double] = []
-    for axis in Self.axes {
-      let file = "in_accel_\(axis)_raw"
-      switch device.read(file) {
-      case .missing: return .failure(.missing(file: file))
-      case .failed(let code): return .failure(.readFailed(file: file, code: code))
-      case .text(let text):
-        guard let value = NumberParsing.finiteDouble(text.trimmingSpaces), abs(value) < 1e12 else {
-          return .failure(.garbage(file: file, value: text))
-        }
-        values.append(value)
-      }
-    }
-    return .success((values[0], values[1], values[2]))
-  }
+  public func readRaw() -> Result<(Double, Double, Double), RawReadError> { rawReader.read() }
 }

@@ -64,6 +64,9 @@ public struct IIODevice {
     (0..<iio_device_get_channels_count(pointer)).compactMap { iio_device_get_channel(pointer, $0) }
   }
 
+  /// How to read the sysfs attribute file `fileName`, if the device has it.
+  func handle(for fileName: String) -> AttributeHandle? { attributes[fileName] }
+
   /// Whether the device has the sysfs attribute file `fileName`.
   public func has(_ fileName: String) -> Bool { attributes[fileName] != nil }
 
@@ -84,6 +87,7 @@ public struct IIODevice {
       }
     }
     guard count >= 0 else { return .failed(Int32(-count)) }
-    return .text(String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    return .text(
+      String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
   }
 }

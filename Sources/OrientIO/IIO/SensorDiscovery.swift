@@ -12,7 +12,8 @@ public enum SensorDiscovery {
   public static func choose(
     from sensors: [Accelerometer], selector: String?, context: IIOContext
   ) throws(Failure) -> Accelerometer {
-    let found = sensors.isEmpty
+    let found =
+      sensors.isEmpty
       ? "no accelerometer"
       : "only " + sensors.map { "\($0.summary) [\($0.location.rawValue)]" }.joined(separator: ", ")
     if let selector {

@@ -65,7 +65,8 @@ public final class TraceRecorder {
 
   /// Appends one sample; a failed write is logged (rate-limited) and recording goes on.
   public func record(_ sample: Sample) {
-    let entry = TraceSample(time: sample.time.advanced(byMicroseconds: timeOffsetMicroseconds), gravity: sample.gravity)
+    let entry = TraceSample(
+      time: sample.time.advanced(byMicroseconds: timeOffsetMicroseconds), gravity: sample.gravity)
     if case .failure(let error) = descriptor.writeAll(TraceFormat.line(for: entry) + "\n") {
       writeWarning.warn("cannot record to \(path): \(error)")
     }

@@ -11,7 +11,9 @@ public struct FileDescriptor: Hashable, Sendable {
   public static let standardError = FileDescriptor(rawValue: 2)
 
   /// Opens `path` with `flags`, close-on-exec.
-  public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> FileDescriptor {
+  public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError)
+    -> FileDescriptor
+  {
     let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
     guard fd >= 0 else { throw SystemError("open \(path)") }
     return FileDescriptor(rawValue: fd)

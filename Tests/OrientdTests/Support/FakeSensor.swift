@@ -11,7 +11,8 @@ struct FakeDevice {
   /// An accelerometer named `name` whose raw readings are (x, y, z), with a shared scale
   /// that makes 256 raw units 1 g.
   static func accelerometer(
-    path: String = "/devices/platform/accel/iio:device0", id: String = "iio:device0", name: String = "accel_3d",
+    path: String = "/devices/platform/accel/iio:device0", id: String = "iio:device0",
+    name: String = "accel_3d",
     raw: (Int, Int, Int) = (0, -256, 0)
   ) -> FakeDevice {
     FakeDevice(
@@ -54,13 +55,16 @@ final class FakeSensorRun {
 
   /// Starts `orientd ARGUMENTS` under umockdev-run with `devices`, and waits for the testbed.
   init(devices: [FakeDevice], arguments: [String]) throws {
-    let umockdev = try #require(TestPaths.which("umockdev-run"), "umockdev-run is missing: apt-get install umockdev")
+    let umockdev = try #require(
+      TestPaths.which("umockdev-run"), "umockdev-run is missing: apt-get install umockdev")
     let directory = try TestPaths.scratchDirectory()
     let deviceFile = directory + "/devices.umockdev"
-    try devices.map(\.umockdevText).joined(separator: "\n").write(toFile: deviceFile, atomically: true, encoding: .utf8)
+    try devices.map(\.umockdevText).joined(separator: "\n").write(
+      toFile: deviceFile, atomically: true, encoding: .utf8)
     let testbedFile = directory + "/testbed"
     let deviceArguments = devices.isEmpty ? [] : ["--device", deviceFile]
-    let command = "printf %s \"$UMOCKDEV_DIR\" > \(testbedFile).tmp && mv \(testbedFile).tmp \(testbedFile) && exec \"$@\""
+    let command =
+      "printf %s \"$UMOCKDEV_DIR\" > \(testbedFile).tmp && mv \(testbedFile).tmp \(testbedFile) && exec \"$@\""
     process = try TestProcess(
       [umockdev] + deviceArguments + ["--", "/bin/sh", "-c", command, "sh", TestPaths.orientd] + arguments)
     let deadline = Date().addingTimeInterval(10)

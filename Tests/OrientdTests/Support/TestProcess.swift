@@ -66,7 +66,8 @@ final class TestProcess {
   /// The complete lines on stdout so far.
   var stdoutLines: [String] {
     let text = stdout
-    let complete = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
+    let complete =
+      text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
     return complete.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
   }
 
@@ -120,6 +121,7 @@ func runToCompletion(
   _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 30
 ) throws -> (status: Int32, stdout: String, stderr: String) {
   let process = try TestProcess(arguments, environment: environment)
-  let status = try #require(process.waitForExit(timeout: timeout), "\(arguments) did not finish in \(timeout) s")
+  let status = try #require(
+    process.waitForExit(timeout: timeout), "\(arguments) did not finish in \(timeout) s")
   return (status, process.stdout, process.stderr)
 }
