@@ -174,6 +174,27 @@ struct IIOPollingTests {
     #expect(run.stop() == 0)
   }
 
+  @Test("--record appends corrected live samples to a trace that replays")
+  func recordLive() throws {
+    let path = try TestPaths.scratchDirectory() + "/live.trace"
+    let device = FakeDevice.accelerometer(raw: (256, 0, 0))
+      .with(property: "ACCEL_MOUNT_MATRIX", "0, 1, 0; -1, 0, 0; 0, 0, 1")
+    let run = try FakeSensorRun(devices: [device], arguments: fastPolling + ["--record", path])
+    #expect(run.process.waitForLines(2).count == 2)
+    #expect(run.stop() == 0)
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+    #expect(lines.first == "# orientd-trace 1")
+    #expect(lines.count > 3)
+    // Raw +x through the matrix is corrected (0, -1, 0).
+    #expect(lines.dropFirst().allSatisfy { $0.hasSuffix(" 0.0000 -1.0000 0.0000") }, "\(lines.prefix(3))")
+    let replay = try runToCompletion([TestPaths.orientd, "--dump", "--settle", "0", "--replay", path])
+    #expect(replay.status == 0)
+    #expect(
+      replay.stdout.split(separator: "\n").map { dropTime(String($0)) } == [
+        "device normal", "orientation normal",
+      ])
+  }
+
   @Test("--list shows every accelerometer with its scale, matrix and reading")
   func listing() throws {
     let device = FakeDevice.accelerometer(raw: (0, -256, 0)).with(attribute: "label", "accel-display")
