@@ -10,7 +10,8 @@ let staticStdlib: [LinkerSetting] = [
 let package = Package(
   name: "orientd",
   products: [
-    .executable(name: "orientd", targets: ["orientd"])
+    .executable(name: "orientd", targets: ["orientd"]),
+    .executable(name: "orientctl", targets: ["orientctl"]),
   ],
   targets: [
     .systemLibrary(
@@ -30,8 +31,21 @@ let package = Package(
       linkerSettings: [.linkedLibrary("m")]
     ),
     .target(
+      name: "OrientSystem",
+      dependencies: ["CLinux"]
+    ),
+    .target(
       name: "OrientIO",
-      dependencies: ["OrientCore", "CIIO", "CUdev", "CLinux"]
+      dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev", "CLinux"]
+    ),
+    .target(
+      name: "OrientClient",
+      dependencies: ["OrientCore", "OrientSystem"]
+    ),
+    .executableTarget(
+      name: "orientctl",
+      dependencies: ["OrientClient"],
+      linkerSettings: staticStdlib
     ),
     .executableTarget(
       name: "orientd",
@@ -44,7 +58,7 @@ let package = Package(
     ),
     .testTarget(
       name: "OrientdTests",
-      dependencies: ["OrientCore", "orientd"]
+      dependencies: ["OrientCore", "orientd", "orientctl"]
     ),
   ]
 )

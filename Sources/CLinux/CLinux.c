@@ -2,6 +2,8 @@
 #include "CLinux.h"
 
 #include <errno.h>
+#include <string.h>
+#include <sys/un.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
@@ -62,4 +64,47 @@ uint64_t clinux_monotonic_ns(void) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+int clinux_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
+  struct ucred credentials;
+  socklen_t length = sizeof credentials;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+  *pid = credentials.pid;
+  *uid = credentials.uid;
+  *gid = credentials.gid;
+  return 0;
+}
+
+int clinux_unix_socket(int nonblocking) {
+  return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
+}
+
+static int fill_address(struct sockaddr_un *address, const char *path) {
+  size_t length = strlen(path);
+  if (length == 0 || length >= sizeof address->sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memset(address, 0, sizeof *address);
+  address->sun_family = AF_UNIX;
+  memcpy(address->sun_path, path, length + 1);
+  return 0;
+}
+
+int clinux_unix_bind(int fd, const char *path) {
+  struct sockaddr_un address;
+  if (fill_address(&address, path) != 0) return -1;
+  return bind(fd, (struct sockaddr *)&address, sizeof address);
+}
+
+int clinux_unix_connect(int fd, const char *path) {
+  struct sockaddr_un address;
+  if (fill_address(&address, path) != 0) return -1;
+  return connect(fd, (struct sockaddr *)&address, sizeof address);
+}
+
+int clinux_unix_path_max(void) {
+  struct sockaddr_un address;
+  return (int)sizeof address.sun_path - 1;
 }

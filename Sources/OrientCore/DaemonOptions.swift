@@ -43,13 +43,34 @@ public struct DaemonOptions: Equatable, Sendable {
   /// The polling period in milliseconds.
   public var intervalMilliseconds = 200
   public var settings = ClassifierSettings.defaults
-  public var allowed = AllowedOrientations.all
+  /// The allowed screen orientations given with `--allowed`; nil leaves the saved or default set.
+  public var allowed: AllowedOrientations?
   /// A mount matrix that overrides every other source, as given.
   public var mountMatrix: Matrix3?
   /// A trace file to append every corrected sample to.
   public var recordPath: String?
   /// Log samples and decisions too.
   public var verbose = false
+  /// The Unix socket clients connect to.
+  public var socketPath = "/run/orientd/orientd.sock"
+  /// Whether `--socket` was given (it turns the socket on even with `--dump`).
+  public var socketGiven = false
+  /// The socket file's permissions.
+  public var socketMode: UInt32 = 0o666
+  /// The group whose members may run control commands; nil lets every client.
+  public var controlGroup: String?
+  /// The most clients served at once.
+  public var maxClients = 256
+  /// Where the lock and allowed set are kept across restarts.
+  public var statePath = "/var/lib/orientd/state"
+  /// Whether `--state` was given (it turns persistence on even with `--dump`).
+  public var stateGiven = false
+
+  /// Whether orientd serves the socket: always, except for `--dump` without `--socket`.
+  public var servesSocket: Bool { !dump || socketGiven }
+
+  /// Whether orientd loads and saves the state file.
+  public var persistsState: Bool { servesSocket || stateGiven }
 
   /// Creates the defaults.
   public init() {}
@@ -135,6 +156,35 @@ public struct DaemonOptions: Equatable, Sendable {
         } catch {
           throw UsageError("--allowed: \(error.message)")
         }
+      case "--socket":
+        let path = try value()
+        guard !path.isEmpty else { throw UsageError("--socket needs a path") }
+        options.socketPath = path
+        options.socketGiven = true
+      case "--socket-mode":
+        let text = try value()
+        guard text.utf8.count <= 5,
+          let mode = UInt32(text.hasPrefix("0o") ? String(text.dropFirst(2)) : text, radix: 8),
+          mode <= 0o7777
+        else {
+          throw UsageError("--socket-mode: expected an octal mode such as 0660, got '\(text)'")
+        }
+        options.socketMode = mode
+      case "--control-group":
+        let group = try value()
+        guard !group.isEmpty else { throw UsageError("--control-group needs a group name") }
+        options.controlGroup = group
+      case "--max-clients":
+        let text = try value()
+        guard let count = NumberParsing.unsignedInteger(text, maximum: 100_000), count >= 1 else {
+          throw UsageError("--max-clients: expected a whole number from 1 to 100000, got '\(text)'")
+        }
+        options.maxClients = count
+      case "--state":
+        let path = try value()
+        guard !path.isEmpty else { throw UsageError("--state needs a path") }
+        options.statePath = path
+        options.stateGiven = true
       case "--mount-matrix":
         let text = try value()
         do {

@@ -36,3 +36,46 @@ public enum StateChange: Equatable, Sendable {
   /// The text protocol line without its newline, e.g. `orientation left-up`.
   public var line: String { key + " " + valueText }
 }
+
+extension StateChange {
+  /// Parses a text protocol state line such as `orientation left-up`; nil for anything else.
+  public init?(line: some StringProtocol) {
+    let parts = line.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2 else { return nil }
+    let value = parts[1]
+    switch parts[0] {
+    case "sensor":
+      guard value == "online" || value == "offline" else { return nil }
+      self = .sensor(online: value == "online")
+    case "device":
+      if value == "undefined" {
+        self = .device(nil)
+      } else if let device = DeviceOrientation(name: value) {
+        self = .device(device)
+      } else {
+        return nil
+      }
+    case "orientation":
+      if value == "undefined" {
+        self = .orientation(nil)
+      } else if let screen = ScreenOrientation(name: value) {
+        self = .orientation(screen)
+      } else {
+        return nil
+      }
+    case "lock":
+      if value == "off" {
+        self = .lock(nil)
+      } else if let screen = ScreenOrientation(name: value) {
+        self = .lock(screen)
+      } else {
+        return nil
+      }
+    case "allowed":
+      guard let allowed = try? AllowedOrientations.parse(value) else { return nil }
+      self = .allowed(allowed)
+    default:
+      return nil
+    }
+  }
+}

@@ -10,7 +10,12 @@ struct DaemonOptionsTests {
     #expect(options.source == .iio)
     #expect(options.intervalMilliseconds == 200)
     #expect(options.settings == .defaults)
-    #expect(options.allowed == .all)
+    #expect(options.allowed == nil)
+    #expect(options.servesSocket)
+    #expect(options.socketPath == "/run/orientd/orientd.sock")
+    #expect(options.socketMode == 0o666)
+    #expect(options.maxClients == 256)
+    #expect(options.statePath == "/var/lib/orientd/state")
     #expect(!options.dump)
   }
 
@@ -30,10 +35,33 @@ struct DaemonOptionsTests {
     #expect(options.settings.threshold == 0.7)
     #expect(options.settings.hysteresis == 0.05)
     #expect(options.settings.shakeTolerance == 0.3)
-    #expect(options.allowed.listText == "normal,left-up")
+    #expect(options.allowed?.listText == "normal,left-up")
     #expect(options.mountMatrix?.row1 == Vector3(-1, 0, 0))
     #expect(options.recordPath == "out.trace")
     #expect(options.verbose)
+  }
+
+  @Test("Socket options set the path, mode, group, client limit and state file")
+  func socketOptions() throws {
+    let options = try DaemonOptions.parse([
+      "--socket", "/tmp/o.sock", "--socket-mode", "0660", "--control-group", "video", "--max-clients", "5",
+      "--state", "/tmp/state",
+    ])
+    #expect(options.socketPath == "/tmp/o.sock")
+    #expect(options.socketMode == 0o660)
+    #expect(options.controlGroup == "video")
+    #expect(options.maxClients == 5)
+    #expect(options.statePath == "/tmp/state")
+  }
+
+  @Test("--dump runs without the socket or state file unless they are asked for")
+  func dumpWithoutSocket() throws {
+    let dump = try DaemonOptions.parse(["--dump"])
+    #expect(!dump.servesSocket)
+    #expect(!dump.persistsState)
+    let both = try DaemonOptions.parse(["--dump", "--socket", "/tmp/x.sock"])
+    #expect(both.servesSocket)
+    #expect(both.persistsState)
   }
 
   @Test("Sources and actions are recognised")
@@ -62,6 +90,10 @@ struct DaemonOptionsTests {
       (["--list", "--demo"], "--list lists IIO sensors"),
       (["--dump=yes"], "--dump takes no value"),
       (["stray"], "unexpected argument 'stray'"),
+      (["--socket-mode", "999"], "--socket-mode: expected an octal mode"),
+      (["--socket-mode", "rw"], "--socket-mode: expected an octal mode"),
+      (["--max-clients", "0"], "--max-clients: expected a whole number"),
+      (["--socket", ""], "--socket needs a path"),
     ])
   func mistakes(arguments: [String], expected: String) {
     #expect {

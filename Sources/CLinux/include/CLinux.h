@@ -25,6 +25,21 @@ int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int
 /* accept4(2) with SOCK_NONBLOCK and SOCK_CLOEXEC. */
 int clinux_accept(int fd);
 
+/* Credentials of the peer of a connected Unix socket (SO_PEERCRED); 0 on success. */
+int clinux_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+
+/* socket(AF_UNIX, SOCK_STREAM) with close-on-exec, and non-blocking if asked. */
+int clinux_unix_socket(int nonblocking);
+
+/* bind(2) a Unix socket to a path; -1 with errno ENAMETOOLONG if it does not fit sun_path. */
+int clinux_unix_bind(int fd, const char *path);
+
+/* connect(2) a Unix socket to a path. */
+int clinux_unix_connect(int fd, const char *path);
+
+/* The longest path sun_path can hold, without its NUL. */
+int clinux_unix_path_max(void);
+
 /* timerfd_create(2) on CLOCK_MONOTONIC, non-blocking and close-on-exec. */
 int clinux_timerfd_create(void);
 

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// orientd's version.
 public let orientdVersion = "0.1.0"
@@ -54,6 +55,13 @@ public enum OrientdCommand {
       --replay FILE          replay a trace file (as fast as possible with --dump)
       --demo                 loop a built-in trace through all six orientations
       --record FILE          append every corrected sample to a trace file
+
+    Socket (served unless --dump runs without --socket):
+      --socket PATH          the Unix socket clients connect to (default /run/orientd/orientd.sock)
+      --socket-mode OCTAL    the socket file's permissions (default 0666)
+      --control-group GROUP  only root, orientd's user and GROUP may lock, unlock, rotate and allow
+      --max-clients N        the most clients served at once (default 256)
+      --state PATH           where the lock and allowed set persist (default /var/lib/orientd/state)
 
     Classifier:
       --threshold G          component needed to propose an orientation (default 0.6)

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// The `--list` report: every accelerometer with its calibration, matrix and live reading.
 public enum SensorListing {

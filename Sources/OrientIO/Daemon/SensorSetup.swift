@@ -1,5 +1,6 @@
 import Glibc
 import OrientCore
+import OrientSystem
 
 /// An accelerometer made ready to sample: calibrated, with its mount matrix chosen.
 public struct SensorSetup {

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// Where an accelerometer sits in a convertible: in the display lid or in the keyboard base.
 public enum SensorLocation: String, Sendable {

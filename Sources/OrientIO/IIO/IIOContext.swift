@@ -1,5 +1,6 @@
 import CIIO
 import Glibc
+import OrientSystem
 
 /// An open libiio context: the local sysfs backend, or a remote one such as `ip:HOST`.
 public final class IIOContext {

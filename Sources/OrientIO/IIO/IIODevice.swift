@@ -1,5 +1,6 @@
 import CIIO
 import Glibc
+import OrientSystem
 
 /// How to read one sysfs attribute through libiio.
 enum AttributeHandle {

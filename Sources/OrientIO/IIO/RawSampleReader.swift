@@ -1,6 +1,7 @@
 import CIIO
 import Glibc
 import OrientCore
+import OrientSystem
 
 /// Reads the x, y and z raw attributes on every poll without building any String.
 ///

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// Finds accelerometers in an IIO context and picks the one that drives orientation.
 public enum SensorDiscovery {

@@ -1,4 +1,5 @@
 import CUdev
+import OrientSystem
 
 /// udev database properties of IIO devices, such as `ACCEL_MOUNT_MATRIX` from systemd's hwdb.
 ///

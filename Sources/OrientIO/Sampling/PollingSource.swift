@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// Reads an accelerometer's raw attributes once per interval on a periodic timerfd.
 ///

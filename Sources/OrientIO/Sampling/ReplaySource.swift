@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// Plays trace samples in real time on a one-shot timer, optionally looping.
 ///

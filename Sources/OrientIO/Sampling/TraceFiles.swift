@@ -1,5 +1,6 @@
 import Glibc
 import OrientCore
+import OrientSystem
 
 /// Loads a whole trace file; a missing file exits 66, a malformed one 65 with file:line.
 public func loadTrace(_ path: String) throws(Failure) -> [TraceSample] {

@@ -1,0 +1,100 @@
+import Glibc
+import OrientCore
+import OrientSystem
+
+/// How `monitor` prints changes.
+enum MonitorStyle: Equatable {
+  case text
+  case json
+  case iioSensorProxy
+}
+
+/// A parsed orientctl command line.
+struct Invocation: Equatable {
+  enum Command: Equatable {
+    case get(json: Bool)
+    case monitor(MonitorStyle)
+    /// A control command, as the line sent to orientd.
+    case control(String)
+    case help
+    case version
+  }
+
+  var socket: String
+  var command: Command
+
+  /// Parses arguments; the socket defaults to `$ORIENTD_SOCKET`, then the system path.
+  static func parse(_ arguments: [String], environmentSocket: String? = environmentValue("ORIENTD_SOCKET"))
+    throws(UsageError) -> Invocation
+  {
+    var socket = environmentSocket.flatMap { $0.isEmpty ? nil : $0 } ?? OrientctlCommand.defaultSocket
+    var rest = arguments[...]
+    while let first = rest.first, first.hasPrefix("--") {
+      rest = rest.dropFirst()
+      switch first {
+      case "--help": return Invocation(socket: socket, command: .help)
+      case "--version": return Invocation(socket: socket, command: .version)
+      case "--socket":
+        guard let path = rest.first, !path.isEmpty else { throw UsageError("--socket needs a path") }
+        socket = path
+        rest = rest.dropFirst()
+      default:
+        if first.hasPrefix("--socket=") {
+          socket = String(first.dropFirst("--socket=".count))
+          guard !socket.isEmpty else { throw UsageError("--socket needs a path") }
+        } else {
+          throw UsageError("unknown option '\(first)'")
+        }
+      }
+    }
+    guard let verb = rest.first else {
+      throw UsageError("no command given (get, monitor, lock, unlock, rotate, allow)")
+    }
+    let arguments = Array(rest.dropFirst())
+    func noArguments() throws(UsageError) {
+      guard arguments.isEmpty else { throw UsageError("\(verb) takes no argument") }
+    }
+    let command: Command
+    switch verb {
+    case "get":
+      guard arguments.isEmpty || arguments == ["--json"] else { throw UsageError("usage: get [--json]") }
+      command = .get(json: arguments == ["--json"])
+    case "monitor":
+      switch arguments {
+      case []: command = .monitor(.text)
+      case ["--json"]: command = .monitor(.json)
+      case ["--iio-sensor-proxy"]: command = .monitor(.iioSensorProxy)
+      default: throw UsageError("usage: monitor [--json|--iio-sensor-proxy]")
+      }
+    case "lock":
+      guard arguments.count <= 1 else { throw UsageError("usage: lock [ORIENTATION]") }
+      if let name = arguments.first, ScreenOrientation(name: name) == nil {
+        throw UsageError("lock: unknown orientation '\(name)' (normal, left-up, bottom-up or right-up)")
+      }
+      command = .control((["lock"] + arguments).joined(separator: " "))
+    case "unlock":
+      try noArguments()
+      command = .control("unlock")
+    case "rotate":
+      guard arguments == ["cw"] || arguments == ["ccw"] else { throw UsageError("usage: rotate cw|ccw") }
+      command = .control("rotate " + arguments[0])
+    case "allow":
+      guard !arguments.isEmpty else { throw UsageError("usage: allow LIST") }
+      let list = arguments.joined(separator: " ")
+      do {
+        _ = try AllowedOrientations.parse(list)
+      } catch {
+        throw UsageError("allow: \(error.message)")
+      }
+      command = .control("allow " + list)
+    default:
+      throw UsageError("unknown command '\(verb)'")
+    }
+    return Invocation(socket: socket, command: command)
+  }
+}
+
+/// The value of an environment variable, if set.
+func environmentValue(_ name: String) -> String? {
+  getenv(name).map { String(cString: $0) }
+}

@@ -1,0 +1,69 @@
+import Glibc
+import OrientCore
+import OrientSystem
+
+/// The `orientctl` client: query, monitor and control orientd over its socket.
+public enum OrientctlCommand {
+  static let defaultSocket = "/run/orientd/orientd.sock"
+
+  /// Runs orientctl with `arguments` (without the program name) and returns the exit status.
+  public static func main(_ arguments: [String]) -> Int32 {
+    ignoreBrokenPipes()
+    let invocation: Invocation
+    do {
+      invocation = try Invocation.parse(arguments)
+    } catch {
+      FileDescriptor.standardError.writeAll("orientctl: \(error.message)\nTry 'orientctl --help'.\n")
+      return ExitCode.usage.rawValue
+    }
+    switch invocation.command {
+    case .help:
+      FileDescriptor.standardOutput.writeAll(helpText)
+      return 0
+    case .version:
+      FileDescriptor.standardOutput.writeAll("orientctl \(orientctlVersion)\n")
+      return 0
+    default:
+      break
+    }
+    let connection: LineConnection
+    do {
+      connection = try LineConnection(path: invocation.socket)
+    } catch {
+      FileDescriptor.standardError.writeAll(
+        "orientctl: cannot reach orientd at \(invocation.socket): \(errorText(error.code))\n")
+      return ExitCode.unavailable.rawValue
+    }
+    let session = Session(connection: connection, socket: invocation.socket)
+    switch invocation.command {
+    case .get(let json): return session.get(json: json)
+    case .monitor(let style): return session.monitor(style: style)
+    case .control(let line): return session.control(line)
+    case .help, .version: return 0
+    }
+  }
+
+  static let helpText = """
+    Usage: orientctl [--socket PATH] COMMAND
+    Queries and controls orientd over its Unix socket.
+
+    Commands:
+      get [--json]                       print the current state
+      monitor [--json|--iio-sensor-proxy] print changes until interrupted
+      lock [ORIENTATION]                 lock the screen orientation (default: the current one)
+      unlock                             follow the device again
+      rotate cw|ccw                      lock to the next orientation clockwise or counter-clockwise
+      allow LIST                         set the allowed screen orientations, e.g. normal,left-up
+
+    Options:
+      --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else /run/orientd/orientd.sock)
+      --help, --version
+
+    --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer.
+    Exit status: 0 ok, 1 orientd refused the command, 64 usage, 69 orientd unreachable.
+
+    """
+}
+
+/// orientctl's version.
+public let orientctlVersion = "0.1.0"

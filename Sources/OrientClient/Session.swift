@@ -1,0 +1,122 @@
+import Glibc
+import OrientCore
+import OrientSystem
+
+/// One orientctl run over a connection: a query, a control command or a monitor.
+struct Session {
+  let connection: LineConnection
+  let socket: String
+
+  /// Prints the state: the latest value of each of the five keys once `get` is answered.
+  func get(json: Bool) -> Int32 {
+    guard connection.send("get") else { return lost() }
+    var latest: [String: StateChange] = [:]
+    var order: [String] = []
+    while let line = connection.readLine() {
+      if let change = StateChange(line: line) {
+        if latest[change.key] == nil { order.append(change.key) }
+        latest[change.key] = change
+        continue
+      }
+      guard line == "ok" else { return refused(line) }
+      let text = order.compactMap { latest[$0] }.map {
+        ProtocolRendering.line(for: $0, format: json ? .json : .text)
+      }
+      _ = write(text.joined())
+      return 0
+    }
+    return lost()
+  }
+
+  /// Sends one control line and waits for its reply, skipping events that come first.
+  func control(_ line: String) -> Int32 {
+    guard connection.send(line) else { return lost() }
+    while let reply = connection.readLine() {
+      if StateChange(line: reply) != nil { continue }
+      return reply == "ok" ? 0 : refused(reply)
+    }
+    return lost()
+  }
+
+  /// Prints every state line until interrupted, or until nobody reads the output.
+  func monitor(style: MonitorStyle) -> Int32 {
+    if style == .json {
+      guard connection.send("format json") else { return lost() }
+    }
+    var sawSnapshot = false
+    var pending: [StateChange] = []
+    while let line = connection.readLine(watchingOutput: true) {
+      switch style {
+      case .text:
+        guard StateChange(line: line) != nil else { continue }
+        guard write(line + "\n") else { return 0 }
+      case .json:
+        guard line.hasPrefix("{\"event\"") else { continue }
+        guard write(line + "\n") else { return 0 }
+      case .iioSensorProxy:
+        guard let change = StateChange(line: line) else { continue }
+        if !sawSnapshot {
+          // The five lines sent on connect form the initial state.
+          pending.append(change)
+          guard pending.count == 5 else { continue }
+          sawSnapshot = true
+          guard write(MonitorSensorFormat.initial(pending)) else { return 0 }
+          continue
+        }
+        if let text = MonitorSensorFormat.line(for: change) {
+          guard write(text) else { return 0 }
+        }
+      }
+    }
+    guard outputIsOpen else { return 0 }
+    FileDescriptor.standardError.writeAll("orientctl: orientd at \(socket) closed the connection\n")
+    return ExitCode.unavailable.rawValue
+  }
+
+  /// Whether stdout still has a reader (a closed pipe reports POLLERR).
+  private var outputIsOpen: Bool {
+    var output = pollfd(fd: 1, events: 0, revents: 0)
+    return poll(&output, 1, 0) <= 0 || output.revents & Int16(POLLERR | POLLHUP) == 0
+  }
+
+  private func write(_ text: String) -> Bool {
+    if case .failure = FileDescriptor.standardOutput.writeAll(text) { return false }
+    return true
+  }
+
+  private func refused(_ reply: String) -> Int32 {
+    let detail = reply.hasPrefix("error ") ? String(reply.dropFirst(6)) : reply
+    FileDescriptor.standardError.writeAll("orientctl: orientd refused: \(detail)\n")
+    return 1
+  }
+
+  private func lost() -> Int32 {
+    FileDescriptor.standardError.writeAll("orientctl: orientd at \(socket) closed the connection\n")
+    return ExitCode.unavailable.rawValue
+  }
+}
+
+/// The accelerometer lines monitor-sensor (from iio-sensor-proxy) prints.
+enum MonitorSensorFormat {
+  /// The first line, from the initial state.
+  static func initial(_ state: [StateChange]) -> String {
+    var online = false
+    var orientation: ScreenOrientation?
+    for change in state {
+      if case .sensor(let value) = change { online = value }
+      if case .orientation(let value) = change { orientation = value }
+    }
+    return online
+      ? "=== Has accelerometer (orientation: \(orientationName(orientation)))\n" : "=== No accelerometer\n"
+  }
+
+  /// The line for a later change, if monitor-sensor prints one for it.
+  static func line(for change: StateChange) -> String? {
+    switch change {
+    case .orientation(let value): return "    Accelerometer orientation changed: \(orientationName(value))\n"
+    case .sensor(online: true): return "+++ Accelerometer appeared\n"
+    case .sensor(online: false): return "--- Accelerometer disappeared\n"
+    default: return nil
+    }
+  }
+}

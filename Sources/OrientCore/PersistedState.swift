@@ -1,0 +1,52 @@
+/// The part of the state that survives a restart: the lock and the allowed set.
+public struct PersistedState: Equatable, Sendable {
+  public var lock: ScreenOrientation?
+  public var allowed: AllowedOrientations
+
+  /// Creates a state.
+  public init(lock: ScreenOrientation? = nil, allowed: AllowedOrientations = .all) {
+    self.lock = lock
+    self.allowed = allowed
+  }
+
+  /// The file's first line.
+  public static let header = "# orientd-state 1"
+
+  /// The file contents, e.g. `# orientd-state 1\nlock off\nallowed normal,left-up\n`.
+  public var fileText: String {
+    "\(Self.header)\nlock \(lock?.name ?? "off")\nallowed \(allowed.listText)\n"
+  }
+
+  /// Parses a state file; any defect is an error, and the caller falls back to the defaults.
+  public static func parse(_ text: String) throws(ValueError) -> PersistedState {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { $0.trimmingSpaces }
+    guard lines.first == Substring(header) else { throw ValueError("missing '\(header)' header") }
+    lines.removeFirst()
+    var lock: ScreenOrientation??
+    var allowed: AllowedOrientations?
+    for (index, line) in lines.enumerated() {
+      let parts = line.split(separator: " ", maxSplits: 1)
+      guard parts.count == 2 else { throw ValueError("line \(index + 2) is not 'key value'") }
+      switch parts[0] {
+      case "lock" where lock == nil:
+        if parts[1] == "off" {
+          lock = .some(nil)
+        } else if let target = ScreenOrientation(name: parts[1]) {
+          lock = .some(target)
+        } else {
+          throw ValueError("line \(index + 2): bad lock '\(parts[1])'")
+        }
+      case "allowed" where allowed == nil:
+        do {
+          allowed = try AllowedOrientations.parse(parts[1])
+        } catch {
+          throw ValueError("line \(index + 2): \(error.message)")
+        }
+      default:
+        throw ValueError("line \(index + 2): unexpected '\(parts[0])'")
+      }
+    }
+    guard let lock, let allowed else { throw ValueError("lock or allowed is missing") }
+    return PersistedState(lock: lock, allowed: allowed)
+  }
+}

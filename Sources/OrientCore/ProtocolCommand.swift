@@ -1,0 +1,132 @@
+/// The wire format of one connection.
+public enum MessageFormat: Sendable {
+  /// `orientation left-up`, `ok`, `error not-allowed ...`.
+  case text
+  /// `{"event":"orientation","value":"left-up"}`, `{"reply":"ok"}`.
+  case json
+}
+
+/// A line a client sent, parsed.
+public enum ClientCommand: Equatable, Sendable {
+  case get
+  case lock(ScreenOrientation?)
+  case unlock
+  case rotate(RotationDirection)
+  case allow(AllowedOrientations)
+  case format(MessageFormat)
+  case ping
+  case help
+  case quit
+
+  /// Whether the command changes the screen policy, which needs the control permission.
+  public var isControl: Bool {
+    switch self {
+    case .lock, .unlock, .rotate, .allow: return true
+    default: return false
+    }
+  }
+
+  /// The commands and what they do, one line each, as `help` sends them.
+  public static let helpLines = [
+    "get: the five state lines, then ok",
+    "lock [ORIENTATION]: lock the screen to ORIENTATION, or to the current one",
+    "unlock: follow the device again",
+    "rotate cw|ccw: lock to the next orientation clockwise or counter-clockwise",
+    "allow LIST: set the allowed screen orientations, e.g. allow normal,left-up",
+    "format json|text: switch this connection's format",
+    "ping: reply pong",
+    "help: this list",
+    "quit: close the connection",
+  ]
+
+  /// Parses one line without its newline; the command word is case-sensitive, as documented.
+  public static func parse(_ line: Substring) throws(ProtocolError) -> ClientCommand {
+    let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    guard let verb = words.first else { throw ProtocolError(.unknownCommand, "empty command") }
+    let arguments = words.dropFirst()
+    func noArguments(_ command: ClientCommand) throws(ProtocolError) -> ClientCommand {
+      guard arguments.isEmpty else { throw ProtocolError(.badArgument, "\(verb) takes no argument") }
+      return command
+    }
+    func oneArgument(_ usage: String) throws(ProtocolError) -> Substring {
+      guard arguments.count == 1, let argument = arguments.first else {
+        throw ProtocolError(.badArgument, "usage: \(usage)")
+      }
+      return argument
+    }
+    switch verb {
+    case "get": return try noArguments(.get)
+    case "unlock": return try noArguments(.unlock)
+    case "ping": return try noArguments(.ping)
+    case "help": return try noArguments(.help)
+    case "quit": return try noArguments(.quit)
+    case "lock":
+      guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "usage: lock [ORIENTATION]") }
+      guard let name = arguments.first else { return .lock(nil) }
+      guard let target = ScreenOrientation(name: name) else {
+        throw ProtocolError(
+          .badArgument,
+          "unknown screen orientation '\(ProtocolError.printable(name))' "
+            + "(expected normal, left-up, bottom-up or right-up)")
+      }
+      return .lock(target)
+    case "rotate":
+      switch try oneArgument("rotate cw|ccw") {
+      case "cw": return .rotate(.clockwise)
+      case "ccw": return .rotate(.counterClockwise)
+      case let other:
+        throw ProtocolError(.badArgument, "expected cw or ccw, got '\(ProtocolError.printable(other))'")
+      }
+    case "allow":
+      // The list may be written with spaces after the commas.
+      guard !arguments.isEmpty else { throw ProtocolError(.badArgument, "usage: allow LIST") }
+      do {
+        return .allow(try AllowedOrientations.parse(arguments.joined(separator: " ")))
+      } catch {
+        throw ProtocolError(.badArgument, ProtocolError.printable(Substring(error.message)))
+      }
+    case "format":
+      switch try oneArgument("format json|text") {
+      case "json": return .format(.json)
+      case "text": return .format(.text)
+      case let other:
+        throw ProtocolError(.badArgument, "expected json or text, got '\(ProtocolError.printable(other))'")
+      }
+    default:
+      throw ProtocolError(.unknownCommand, "'\(ProtocolError.printable(verb))' (try help)")
+    }
+  }
+}
+
+/// An error reply: a code clients can match and a message people can read.
+public struct ProtocolError: Error, Equatable, Sendable {
+  /// The machine-readable error codes.
+  public enum Code: String, Sendable {
+    case unknownCommand = "unknown-command"
+    case badArgument = "bad-argument"
+    case notAllowed = "not-allowed"
+    case permissionDenied = "permission-denied"
+    case lineTooLong = "line-too-long"
+    case badEncoding = "bad-encoding"
+    case tooManyClients = "too-many-clients"
+    case internalError = "internal-error"
+  }
+
+  public var code: Code
+  public var message: String
+
+  /// Creates an error reply.
+  public init(_ code: Code, _ message: String = "") {
+    self.code = code
+    self.message = message
+  }
+
+  /// Client text made safe to echo: printable ASCII only, at most 40 characters.
+  public static func printable(_ text: Substring) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars.prefix(40) {
+      result.unicodeScalars.append(scalar.value >= 0x20 && scalar.value < 0x7f ? scalar : "?")
+    }
+    return text.unicodeScalars.count > 40 ? result + "..." : result
+  }
+}

@@ -1,0 +1,4 @@
+import Glibc
+import OrientClient
+
+exit(OrientctlCommand.main(Array(CommandLine.arguments.dropFirst())))
