@@ -58,7 +58,7 @@ let package = Package(
     ),
     .testTarget(
       name: "OrientdTests",
-      dependencies: ["OrientCore", "orientd", "orientctl"]
+      dependencies: ["OrientCore", "CLinux", "orientd", "orientctl"]
     ),
   ]
 )

@@ -108,3 +108,7 @@ int clinux_unix_path_max(void) {
   struct sockaddr_un address;
   return (int)sizeof address.sun_path - 1;
 }
+
+int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+  return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}

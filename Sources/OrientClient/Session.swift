@@ -41,7 +41,8 @@ struct Session {
   /// Prints every state line until interrupted, or until nobody reads the output.
   func monitor(style: MonitorStyle) -> Int32 {
     if style == .json {
-      guard connection.send("format json") else { return lost() }
+      // The state sent on connect is text; ask for it again in JSON.
+      guard connection.send("format json"), connection.send("get") else { return lost() }
     }
     var sawSnapshot = false
     var pending: [StateChange] = []

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <malloc.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
@@ -49,6 +50,9 @@ int clinux_timerfd_set(int fd, uint64_t first_ns, uint64_t interval_ns);
 
 /* Reads a timerfd's expiry count; 0 when none is pending. */
 uint64_t clinux_timerfd_read(int fd);
+
+/* Makes posix_spawn close every descriptor from `lowest` up in the child. */
+int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t clinux_monotonic_ns(void);

@@ -16,6 +16,9 @@ enum TestPaths {
   /// The built `orientd`.
   static var orientd: String { buildDirectory.appendingPathComponent("orientd").path }
 
+  /// The built `orientctl`.
+  static var orientctl: String { buildDirectory.appendingPathComponent("orientctl").path }
+
   /// A fresh, short scratch directory under /tmp (socket paths must stay short).
   static func scratchDirectory() throws -> String {
     var template = Array("/tmp/ot.XXXXXX".utf8CString)

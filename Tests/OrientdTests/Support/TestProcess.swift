@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import Testing
 
@@ -12,16 +13,21 @@ final class TestProcess {
   private(set) var exitStatus: Int32?
 
   /// Starts `arguments[0]` (a path) with the rest as arguments; stdin is /dev/null unless given.
-  init(_ arguments: [String], environment: [String: String]? = nil, stdinPath: String = "/dev/null") throws {
+  init(
+    _ arguments: [String], environment: [String: String]? = nil, stdinPath: String = "/dev/null",
+    stdinFlags: Int32 = O_RDONLY
+  ) throws {
     let directory = try TestPaths.scratchDirectory()
     stdoutPath = directory + "/stdout"
     stderrPath = directory + "/stderr"
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, stdinPath, stdinFlags, 0)
     posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    // Tests run in parallel: without this a child inherits other tests' sockets and files.
+    clinux_spawn_close_from(&actions, 3)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

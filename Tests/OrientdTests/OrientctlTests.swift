@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@Suite("The orientctl client")
+struct OrientctlTests {
+  @Test("get prints the five state lines; get --json prints them as JSON objects")
+  func get() throws {
+    let daemon = try ServedDaemon(holding: (1, 0, 0))
+    let text = try daemon.orientctl("get")
+    #expect(text.status == 0)
+    #expect(
+      text.stdout == "sensor online\ndevice left-up\norientation left-up\nlock off\n"
+        + "allowed normal,left-up,bottom-up,right-up\n")
+    let json = try daemon.orientctl("get", "--json")
+    #expect(json.status == 0)
+    #expect(json.stdout.split(separator: "\n")[2] == #"{"event":"orientation","value":"left-up"}"#)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("monitor prints the state and then every change; --json prints objects")
+  func monitor() throws {
+    let daemon = try ServedDaemon()
+    let text = try TestProcess([TestPaths.orientctl, "--socket", daemon.socket, "monitor"])
+    let json = try TestProcess([TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--json"])
+    #expect(text.waitForLines(5) == normalSnapshot)
+    #expect(json.waitForLines(5).count == 5)
+    #expect(try daemon.orientctl("rotate", "ccw").status == 0)
+    #expect(text.waitForLines(7).suffix(2) == ["lock right-up", "orientation right-up"])
+    #expect(
+      json.waitForLines(7).suffix(2) == [
+        #"{"event":"lock","value":"right-up"}"#, #"{"event":"orientation","value":"right-up"}"#,
+      ])
+    #expect(!json.stdout.contains("reply"), "replies are not events")
+    #expect(daemon.stop() == 0)
+    #expect(text.waitForExit(timeout: 5) == 69)
+    #expect(text.stderr.contains("closed the connection"))
+  }
+
+  @Test("monitor --iio-sensor-proxy prints monitor-sensor's accelerometer lines")
+  func monitorSensorLines() throws {
+    let daemon = try ServedDaemon()
+    let monitor = try TestProcess([
+      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy",
+    ])
+    #expect(monitor.waitForLines(1) == ["=== Has accelerometer (orientation: normal)"])
+    #expect(try daemon.orientctl("lock", "left-up").status == 0)
+    #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
+    #expect(
+      monitor.waitForLines(3) == [
+        "=== Has accelerometer (orientation: normal)",
+        "    Accelerometer orientation changed: left-up",
+        "    Accelerometer orientation changed: bottom-up",
+      ])
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("orientctl monitor | head -1 exits cleanly at once")
+  func monitorIntoHead() throws {
+    let daemon = try ServedDaemon()
+    let bash = try #require(TestPaths.which("bash"))
+    let started = Date()
+    let result = try runToCompletion(
+      [
+        bash, "-c", "set -o pipefail; \"$0\" --socket \"$1\" monitor | head -1", TestPaths.orientctl,
+        daemon.socket,
+      ],
+      timeout: 10)
+    #expect(result.status == 0)
+    #expect(result.stdout == "sensor online\n")
+    #expect(result.stderr.isEmpty)
+    #expect(Date().timeIntervalSince(started) < 5, "it must not wait for another event")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("An unreachable daemon exits 69 naming the socket path")
+  func unreachable() throws {
+    let path = try TestPaths.scratchDirectory() + "/nothing.sock"
+    let result = try runToCompletion([TestPaths.orientctl, "--socket", path, "get"])
+    #expect(result.status == 69)
+    #expect(result.stderr.contains(path))
+  }
+
+  @Test("The socket defaults to $ORIENTD_SOCKET")
+  func socketFromEnvironment() throws {
+    let daemon = try ServedDaemon()
+    var environment = ProcessInfo.processInfo.environment
+    environment["ORIENTD_SOCKET"] = daemon.socket
+    let result = try runToCompletion([TestPaths.orientctl, "get"], environment: environment)
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("sensor online"))
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test(
+    "Bad usage exits 64 before connecting",
+    arguments: [
+      ["frob"], [], ["lock", "face-up"], ["rotate"], ["rotate", "left"], ["allow"], ["allow", "up"],
+      ["--bogus", "get"],
+      ["monitor", "--xml"], ["unlock", "now"],
+    ])
+  func badUsage(arguments: [String]) throws {
+    let result = try runToCompletion([TestPaths.orientctl, "--socket", "/nonexistent/s"] + arguments)
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("Try 'orientctl --help'."))
+  }
+
+  @Test("--help prints the commands")
+  func help() throws {
+    let result = try runToCompletion([TestPaths.orientctl, "--help"])
+    #expect(result.status == 0)
+    for command in ["get", "monitor", "lock", "unlock", "rotate", "allow"] {
+      #expect(result.stdout.contains(command))
+    }
+  }
+}

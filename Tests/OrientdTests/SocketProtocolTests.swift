@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@Suite("Serving the orientation protocol on the socket")
+struct SocketProtocolTests {
+  @Test("A socat subscriber gets the state on connect, then each change as it happens")
+  func subscriberGetsStateThenChanges() throws {
+    let directory = try TestPaths.scratchDirectory()
+    let socket = directory + "/s"
+    let run = try FakeSensorRun(
+      devices: [.accelerometer(raw: (0, -256, 0))],
+      arguments: ["--interval", "10", "--settle", "50", "--socket", socket, "--state", directory + "/state"])
+    #expect(run.process.waitFor("info: orientation normal", inStderr: true))
+    let subscriber = try SocatClient(socket: socket)
+    #expect(subscriber.process.waitForLines(5) == normalSnapshot)
+
+    try run.setRaw(256, 0, 0)
+    #expect(subscriber.process.waitForLines(7).suffix(2) == ["device left-up", "orientation left-up"])
+    try run.setRaw(0, 0, -256)
+    #expect(subscriber.process.waitForLines(8).last == "device face-up")
+    #expect(run.stop() == 0)
+    #expect(subscriber.process.waitForExit(timeout: 5) != nil, "socat should see the daemon close")
+  }
+
+  @Test("Locked, device events keep flowing while the orientation stays; unlock resyncs at once")
+  func lockKeepsOrientation() throws {
+    let directory = try TestPaths.scratchDirectory()
+    let socket = directory + "/s"
+    let run = try FakeSensorRun(
+      devices: [.accelerometer(raw: (0, -256, 0))],
+      arguments: ["--interval", "10", "--settle", "50", "--socket", socket, "--state", directory + "/state"])
+    #expect(run.process.waitFor("info: orientation normal", inStderr: true))
+    let subscriber = try TestClient(path: socket)
+    #expect(subscriber.readLines(5) == normalSnapshot)
+
+    let lock = try runToCompletion([TestPaths.orientctl, "--socket", socket, "lock"])
+    #expect(lock.status == 0)
+    #expect(subscriber.readLine() == "lock normal")
+
+    try run.setRaw(256, 0, 0)
+    #expect(subscriber.readLine() == "device left-up")
+    try run.setRaw(0, 256, 0)
+    #expect(subscriber.readLine() == "device bottom-up")
+    let state = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
+    #expect(state.stdout.contains("device bottom-up\norientation normal\nlock normal\n"))
+
+    #expect(try runToCompletion([TestPaths.orientctl, "--socket", socket, "unlock"]).status == 0)
+    #expect(subscriber.readLines(2) == ["lock off", "orientation bottom-up"])
+    #expect(run.stop() == 0)
+  }
+
+  @Test("rotate cw and ccw lock to the neighbours; a target outside the allowed set is refused")
+  func rotate() throws {
+    let daemon = try ServedDaemon()
+    let subscriber = try TestClient(path: daemon.socket)
+    #expect(subscriber.readLines(5) == normalSnapshot)
+
+    #expect(try daemon.orientctl("rotate", "cw").status == 0)
+    #expect(subscriber.readLines(2) == ["lock left-up", "orientation left-up"])
+    #expect(try daemon.orientctl("rotate", "cw").status == 0)
+    #expect(subscriber.readLines(2) == ["lock bottom-up", "orientation bottom-up"])
+    #expect(try daemon.orientctl("rotate", "ccw").status == 0)
+    #expect(try daemon.orientctl("rotate", "ccw").status == 0)
+    #expect(
+      subscriber.readLines(4) == ["lock left-up", "orientation left-up", "lock normal", "orientation normal"])
+
+    #expect(try daemon.orientctl("allow", "normal,left-up").status == 0)
+    #expect(subscriber.readLine() == "allowed normal,left-up")
+    let refused = try daemon.orientctl("rotate", "ccw")
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("not-allowed"))
+    #expect(refused.stderr.contains("right-up"))
+    #expect(try daemon.orientctl("get").stdout.contains("orientation normal\nlock normal\n"))
+    #expect(subscriber.readLine(timeout: 0.3) == nil, "a refused rotate must change nothing")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("A change is published to everyone, the commander included, before the command's reply")
+  func changeBeforeReply() throws {
+    let daemon = try ServedDaemon()
+    let commander = try TestClient(path: daemon.socket)
+    #expect(commander.readLines(5) == normalSnapshot)
+    commander.send("allow normal,right-up\nlock right-up\nping\nlock\n")
+    // The last `lock` finds the screen already locked: it changes nothing and only replies.
+    #expect(
+      commander.readLines(7) == [
+        "allowed normal,right-up", "ok", "lock right-up", "orientation right-up", "ok", "pong", "ok",
+      ])
+    commander.send("get\nunlock\n")
+    #expect(
+      commander.readLines(9) == [
+        "sensor online", "device normal", "orientation right-up", "lock right-up", "allowed normal,right-up",
+        "ok",
+        "lock off", "orientation normal", "ok",
+      ])
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("JSON format: events as objects, allowed as an array, replies and errors as objects")
+  func json() throws {
+    let daemon = try ServedDaemon()
+    let client = try TestClient(path: daemon.socket)
+    _ = client.readLines(5)
+    client.send("format json\nrotate cw\nping\nrotate\nbogus\n")
+    #expect(
+      client.readLines(6) == [
+        #"{"reply":"ok"}"#,
+        #"{"event":"lock","value":"left-up"}"#,
+        #"{"event":"orientation","value":"left-up"}"#,
+        #"{"reply":"ok"}"#,
+        #"{"reply":"pong"}"#,
+        #"{"reply":"error","code":"bad-argument","message":"usage: rotate cw|ccw"}"#,
+      ])
+    #expect(client.readLine()?.hasPrefix(#"{"reply":"error","code":"unknown-command""#) == true)
+    client.send("allow normal, left-up\nformat text\nget\n")
+    #expect(
+      client.readLines(3) == [#"{"event":"allowed","value":["normal","left-up"]}"#, #"{"reply":"ok"}"#, "ok"])
+    #expect(client.readLines(through: "ok").contains("allowed normal,left-up"))
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("help lists the commands, then ok; quit closes the connection")
+  func helpAndQuit() throws {
+    let daemon = try ServedDaemon()
+    let client = try TestClient(path: daemon.socket)
+    _ = client.readLines(5)
+    client.send("help\n")
+    let help = client.readLines(through: "ok")
+    #expect(help.last == "ok")
+    for command in ["get", "lock", "unlock", "rotate", "allow", "format", "ping", "help", "quit"] {
+      #expect(help.contains { $0.hasPrefix(command) }, "help must mention \(command)")
+    }
+    client.send("quit\n")
+    #expect(client.waitForClose())
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("echo get | socat prints the state and ok, then socat exits")
+  func oneShotSocat() throws {
+    let daemon = try ServedDaemon()
+    let socat = try #require(TestPaths.which("socat"))
+    let sh = try #require(TestPaths.which("sh"))
+    let result = try runToCompletion([sh, "-c", "echo get | \(socat) - UNIX-CONNECT:\(daemon.socket)"])
+    #expect(result.status == 0)
+    #expect(result.stdout == (normalSnapshot + normalSnapshot + ["ok"]).joined(separator: "\n") + "\n")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("SIGTERM closes the clients, removes the socket file and exits 0")
+  func cleanExit() throws {
+    let daemon = try ServedDaemon()
+    let client = try TestClient(path: daemon.socket)
+    _ = client.readLines(5)
+    #expect(daemon.stop() == 0)
+    #expect(client.waitForClose())
+    #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+  }
+}
