@@ -12,6 +12,7 @@ let package = Package(
   products: [
     .executable(name: "orientd", targets: ["orientd"]),
     .executable(name: "orientctl", targets: ["orientctl"]),
+    .executable(name: "orientd-bench", targets: ["orientd-bench"]),
   ],
   targets: [
     .systemLibrary(
@@ -51,6 +52,10 @@ let package = Package(
       name: "orientd",
       dependencies: ["OrientCore", "OrientIO"],
       linkerSettings: staticStdlib
+    ),
+    .executableTarget(
+      name: "orientd-bench",
+      dependencies: ["OrientCore", "OrientSystem", "CLinux"]
     ),
     .testTarget(
       name: "OrientCoreTests",

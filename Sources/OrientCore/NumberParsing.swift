@@ -55,20 +55,42 @@ public enum NumberParsing {
 
   /// Parses non-negative decimal seconds such as `12.345` into microseconds, rounding past 6 places.
   public static func seconds<S: StringProtocol>(_ text: S) -> SampleTime? {
-    let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    guard let whole = unsignedInteger(parts[0], maximum: 1_000_000_000_000) else { return nil }
-    var micros = 0
-    if parts.count == 2 {
-      let fraction = parts[1]
-      guard !fraction.isEmpty, fraction.utf8.count <= 12, unsignedInteger(fraction) != nil else {
-        return nil
-      }
-      var digits = Array(fraction.utf8.map { Int($0 - UInt8(ascii: "0")) })
-      let roundUp = digits.count > 6 && digits[6] >= 5
-      digits = Array(digits.prefix(6)) + Array(repeating: 0, count: max(0, 6 - digits.count))
-      micros = digits.reduce(0) { $0 * 10 + $1 } + (roundUp ? 1 : 0)
+    var copy = String(text)
+    return copy.withUTF8 { seconds(bytes: $0) }
+  }
+
+  /// Parses non-negative decimal seconds from bytes, e.g. `12.345`: digits, then optionally a
+  /// dot and more digits. Up to 12 whole digits; fraction digits past 6 round the last one.
+  public static func seconds(bytes: UnsafeBufferPointer<UInt8>) -> SampleTime? {
+    let zero = UInt8(ascii: "0")
+    var index = 0
+    var whole: Int64 = 0
+    while index < bytes.count, bytes[index] >= zero, bytes[index] <= zero + 9 {
+      guard index < 12 else { return nil }
+      whole = whole * 10 + Int64(bytes[index] - zero)
+      index += 1
     }
-    return SampleTime(microseconds: Int64(whole) * 1_000_000 + Int64(micros))
+    guard index > 0 else { return nil }
+    var micros: Int64 = 0
+    if index < bytes.count {
+      guard bytes[index] == UInt8(ascii: ".") else { return nil }
+      index += 1
+      var digits = 0
+      var roundUp = false
+      while index < bytes.count, bytes[index] >= zero, bytes[index] <= zero + 9 {
+        if digits < 6 {
+          micros = micros * 10 + Int64(bytes[index] - zero)
+        } else if digits == 6 {
+          roundUp = bytes[index] >= zero + 5
+        }
+        digits += 1
+        index += 1
+      }
+      guard digits > 0, digits <= 12, index == bytes.count else { return nil }
+      for _ in digits..<max(digits, 6) { micros *= 10 }
+      if roundUp { micros += 1 }
+    }
+    return SampleTime(microseconds: whole * 1_000_000 + micros)
   }
 }
 

@@ -31,66 +31,117 @@ public enum TraceFormat {
   /// Parses a whole trace; any malformed line fails the whole trace, so a replay
   /// never starts on a file it cannot finish.
   public static func parse(_ text: String, source: String) throws(TraceError) -> [TraceSample] {
-    guard !text.isEmpty else {
-      throw TraceError(source: source, line: 1, message: "empty file, expected '\(header)'")
+    var text = text
+    let result = text.withUTF8 { parse(bytes: $0, source: source) }
+    return try result.get()
+  }
+
+  /// Parses a trace from its UTF-8 bytes, line by line, without building strings.
+  public static func parse(bytes: UnsafeBufferPointer<UInt8>, source: String) -> Result<
+    [TraceSample], TraceError
+  > {
+    guard !bytes.isEmpty else {
+      return .failure(TraceError(source: source, line: 1, message: "empty file, expected '\(header)'"))
     }
     var samples: [TraceSample] = []
     var lineNumber = 0
     var previous: SampleTime?
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    var lineStart = 0
+    while lineStart <= bytes.count {
+      var lineEnd = lineStart
+      while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
       lineNumber += 1
+      let line = trimmed(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
+      lineStart = lineEnd + 1
       if lineNumber == 1 {
-        try checkHeader(rawLine, source: source)
+        if let message = headerProblem(line) {
+          return .failure(TraceError(source: source, line: 1, message: message))
+        }
         continue
       }
-      let line = rawLine.trimmingSpaces
-      if line.isEmpty || line.hasPrefix("#") { continue }
+      if line.isEmpty || line[0] == UInt8(ascii: "#") { continue }
       let sample: TraceSample
-      do {
-        sample = try parseSample(line)
-      } catch {
-        throw TraceError(source: source, line: lineNumber, message: error.message)
+      switch parseSample(bytes: line) {
+      case .success(let parsed): sample = parsed
+      case .failure(let error):
+        return .failure(TraceError(source: source, line: lineNumber, message: error.message))
       }
       if let previous, sample.time < previous {
-        throw TraceError(
-          source: source, line: lineNumber,
-          message: "time \(sample.time.formatted(decimals: 6)) goes back before "
-            + "\(previous.formatted(decimals: 6))")
+        return .failure(
+          TraceError(
+            source: source, line: lineNumber,
+            message:
+              "time \(sample.time.formatted(decimals: 6)) goes back before \(previous.formatted(decimals: 6))"
+          ))
       }
       previous = sample.time
       samples.append(sample)
     }
-    return samples
+    return .success(samples)
   }
 
-  private static func checkHeader(_ line: Substring, source: String) throws(TraceError) {
-    let trimmed = line.trimmingSpaces
-    guard trimmed != header else { return }
-    let words = trimmed.split(separator: " ")
+  private static func headerProblem(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+    let text = String(decoding: line, as: UTF8.self)
+    guard text != header else { return nil }
+    let words = text.split(separator: " ")
     if words.count == 3, words[0] == "#", words[1] == "orientd-trace" {
-      throw TraceError(
-        source: source, line: 1, message: "unsupported trace version '\(words[2])' (this orientd reads 1)")
+      return "unsupported trace version '\(words[2])' (this orientd reads 1)"
     }
-    throw TraceError(source: source, line: 1, message: "not an orientd trace: expected '\(header)'")
+    return "not an orientd trace: expected '\(header)'"
+  }
+
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+
+  private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var start = 0
+    var end = bytes.count
+    while start < end, isBlank(bytes[start]) { start += 1 }
+    while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+    return UnsafeBufferPointer(rebasing: bytes[start..<end])
   }
 
   /// Parses one sample line `t x y z`.
   public static func parseSample(_ line: some StringProtocol) throws(ValueError) -> TraceSample {
-    let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-    guard fields.count == 4 else {
-      throw ValueError("expected 4 fields 't x y z', found \(fields.count)")
-    }
-    guard let time = NumberParsing.seconds(fields[0]) else {
-      throw ValueError("bad time '\(fields[0])' (expected non-negative seconds such as 1.250)")
-    }
-    var values: [Double] = []
-    for (axis, field) in zip(["x", "y", "z"], fields.dropFirst()) {
-      guard let value = NumberParsing.finiteDouble(field) else {
-        throw ValueError("bad \(axis) value '\(field)' (expected a finite number in g)")
+    var text = String(line)
+    return try text.withUTF8 { parseSample(bytes: trimmed($0)) }.get()
+  }
+
+  /// Parses one sample line `t x y z` from bytes without surrounding blanks.
+  static func parseSample(bytes line: UnsafeBufferPointer<UInt8>) -> Result<TraceSample, ValueError> {
+    var fields: [UnsafeBufferPointer<UInt8>] = []
+    fields.reserveCapacity(4)
+    var index = 0
+    while index < line.count {
+      while index < line.count, isBlank(line[index]) { index += 1 }
+      let start = index
+      while index < line.count, !isBlank(line[index]) { index += 1 }
+      if index > start {
+        guard fields.count < 4 else {
+          return .failure(ValueError("expected 4 fields 't x y z', found more"))
+        }
+        fields.append(UnsafeBufferPointer(rebasing: line[start..<index]))
       }
-      values.append(value)
     }
-    return TraceSample(time: time, gravity: Vector3(values[0], values[1], values[2]))
+    guard fields.count == 4 else {
+      return .failure(ValueError("expected 4 fields 't x y z', found \(fields.count)"))
+    }
+    func text(_ field: UnsafeBufferPointer<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
+    guard let time = NumberParsing.seconds(bytes: fields[0]) else {
+      return .failure(
+        ValueError("bad time '\(text(fields[0]))' (expected non-negative seconds such as 1.250)"))
+    }
+    var values = (0.0, 0.0, 0.0)
+    for (axis, field) in zip(["x", "y", "z"], fields.dropFirst()) {
+      guard let value = NumberParsing.finiteDouble(bytes: field) else {
+        return .failure(ValueError("bad \(axis) value '\(text(field))' (expected a finite number in g)"))
+      }
+      switch axis {
+      case "x": values.0 = value
+      case "y": values.1 = value
+      default: values.2 = value
+      }
+    }
+    return .success(TraceSample(time: time, gravity: Vector3(values.0, values.1, values.2)))
   }
 
   /// Formats a sample line without its newline, e.g. `1.250 0.0000 -1.0000 0.0000`.

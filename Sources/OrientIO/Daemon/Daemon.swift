@@ -174,7 +174,8 @@ public final class Daemon {
     server = try SocketServer(
       loop: loop, listener: listener, maxClients: options.maxClients, permission: permission,
       snapshot: { [unowned self] in self.tracker.snapshot },
-      control: { [unowned self] command in self.control(command) })
+      control: { [unowned self] command in self.control(command) },
+      commit: { [unowned self] in self.persist() })
     Log.info("listening on \(path)")
   }
 
@@ -201,7 +202,6 @@ public final class Daemon {
       return .failure(ProtocolError(.notAllowed, error.description))
     }
     if !changes.isEmpty {
-      persist()
       announce(changes, at: SampleTime(microseconds: Int64((Clock.monotonicNanoseconds - origin) / 1000)))
     }
     return .success(changes)

@@ -10,6 +10,8 @@ import OrientSystem
 public final class SocketServer {
   /// Runs a control command and returns what it changed, or the error to reply with.
   public typealias ControlHandler = (ClientCommand) -> Result<[StateChange], ProtocolError>
+  /// Makes applied changes durable; runs after they are published and before the reply.
+  public typealias CommitHandler = () -> Void
 
   private let loop: EventLoop
   private let listener: Int32
@@ -17,6 +19,7 @@ public final class SocketServer {
   private let permission: ControlPermission
   private let snapshot: () -> [StateChange]
   private let control: ControlHandler
+  private let commit: CommitHandler
   private var listenWatch: Watch?
   private var clients: [Int32: ClientConnection] = [:]
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
@@ -28,7 +31,8 @@ public final class SocketServer {
   /// Starts accepting on `listener`, a listening non-blocking socket.
   public init(
     loop: EventLoop, listener: Int32, maxClients: Int, permission: ControlPermission,
-    snapshot: @escaping () -> [StateChange], control: @escaping ControlHandler
+    snapshot: @escaping () -> [StateChange], control: @escaping ControlHandler,
+    commit: @escaping CommitHandler
   ) throws(SystemError) {
     self.loop = loop
     self.listener = listener
@@ -36,6 +40,7 @@ public final class SocketServer {
     self.permission = permission
     self.snapshot = snapshot
     self.control = control
+    self.commit = commit
     listenWatch = try loop.watch(listener) { [unowned self] _ in self.acceptClients() }
   }
 
@@ -176,7 +181,9 @@ public final class SocketServer {
       }
       switch control(command) {
       case .success(let changes):
+        // Subscribers hear of the change first; the commander's ok waits until it is durable.
         publish(changes)
+        if !changes.isEmpty { commit() }
         if clients[client.descriptor] != nil { reply(.ok, to: client) }
       case .failure(let error):
         reply(.error(error), to: client)

@@ -1,0 +1,66 @@
+import Glibc
+import OrientSystem
+
+// orientd-bench: prints throughput, publish latency and memory figures for orientd.
+// Run it as `swift run -c release orientd-bench`; every figure is a median after a warm-up.
+
+#if DEBUG
+  FileDescriptor.standardError.writeAll(
+    "orientd-bench: warning: this is a debug build; run `swift run -c release orientd-bench` for real figures\n"
+  )
+#endif
+
+let quick = CommandLine.arguments.contains("--quick")
+let runs = quick ? 1 : 5
+raiseOpenFileLimit(to: 4096)
+
+func row(_ name: String, _ value: String, _ target: String = "") {
+  let padded = name + String(repeating: " ", count: max(1, 46 - name.count))
+  let shown = value + String(repeating: " ", count: max(1, 22 - value.count))
+  FileDescriptor.standardOutput.writeAll(padded + shown + target + "\n")
+}
+
+func millis(_ seconds: Double) -> String { DecimalFormattingBench.fixed(seconds * 1000, 3) + " ms" }
+
+row("figure", "value", "target")
+row(
+  "classifier throughput", DecimalFormattingBench.millions(classifierThroughput(runs: runs)) + " samples/s",
+  ">= 50M samples/s")
+row(
+  "replay pipeline throughput", DecimalFormattingBench.millions(replayThroughput(runs: runs)) + " samples/s")
+
+let binary = String(cString: realpath("/proc/self/exe", nil)).split(separator: "/").dropLast().joined(
+  separator: "/")
+let orientd = "/" + binary + "/orientd"
+do {
+  for subscribers in [1, 100, 1000] {
+    var p50s: [Double] = []
+    var p99s: [Double] = []
+    for _ in 0..<runs {
+      let daemon = try DaemonProcess(binary: orientd, extra: ["--max-clients", "1100"])
+      defer { daemon.stop() }
+      let result = try publishLatency(daemon: daemon, subscribers: subscribers, iterations: quick ? 10 : 40)
+      p50s.append(result.p50)
+      p99s.append(result.p99)
+    }
+    let target = subscribers == 100 ? "p99 <= 1 ms" : ""
+    row("publish latency, \(subscribers) subscriber(s)", "p50 \(millis(median(p50s)))", "")
+    row("", "p99 \(millis(median(p99s)))", target)
+  }
+  var idles: [Double] = []
+  var loadeds: [Double] = []
+  for _ in 0..<runs {
+    let daemon = try DaemonProcess(binary: orientd, extra: ["--max-clients", "1100"])
+    defer { daemon.stop() }
+    let (idle, loaded) = try memoryPerClient(daemon: daemon, count: 1000)
+    idles.append(Double(idle))
+    loadeds.append(Double(loaded))
+  }
+  row("daemon resident memory, idle", "\(Int(median(idles))) KiB")
+  row("daemon resident memory, 1000 idle clients", "\(Int(median(loadeds))) KiB")
+  let perClient = (median(loadeds) - median(idles)) * 1024 / 1000
+  row("resident memory per idle client", "\(Int(perClient.rounded())) bytes", "<= 4096 bytes")
+} catch {
+  FileDescriptor.standardError.writeAll("orientd-bench: \(error)\n")
+  exit(1)
+}
