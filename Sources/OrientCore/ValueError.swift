@@ -10,9 +10,9 @@ public struct ValueError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension StringProtocol {
-  /// The text without leading and trailing spaces and tabs.
+  /// The text without leading and trailing spaces, tabs and line ends.
   public var trimmingSpaces: Substring {
-    let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+    let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
     let text = Substring(self)
     guard let start = text.firstIndex(where: { !isBlank($0) }) else { return text[text.endIndex...] }
     let end = text.lastIndex(where: { !isBlank($0) })!
