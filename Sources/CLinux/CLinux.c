@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/un.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -111,4 +112,31 @@ int clinux_unix_path_max(void) {
 
 int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
   return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+int clinux_eventfd(void) {
+  return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+void clinux_eventfd_signal(int fd) {
+  uint64_t one = 1;
+  while (write(fd, &one, sizeof one) < 0 && errno == EINTR) {
+  }
+}
+
+void clinux_eventfd_drain(int fd) {
+  uint64_t count;
+  while (read(fd, &count, sizeof count) < 0 && errno == EINTR) {
+  }
+}
+
+void clinux_thread_name(pthread_t thread, const char *name) {
+  pthread_setname_np(thread, name);
+}
+
+int clinux_thread_join(pthread_t thread, int seconds) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += seconds;
+  return pthread_timedjoin_np(thread, NULL, &deadline);
 }

@@ -20,6 +20,16 @@ public enum SampleSourceChoice: Equatable, Sendable {
   case demo
 }
 
+/// How an IIO sensor is read.
+public enum CaptureMode: String, Sendable {
+  /// Buffered capture when the buffer delivers a sample within 1 s, polling otherwise.
+  case auto
+  /// Read the raw attributes every `--interval`.
+  case poll
+  /// Buffered capture only.
+  case buffer
+}
+
 /// A command-line mistake; orientd prints it and exits 64.
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   public var message: String
@@ -42,6 +52,8 @@ public struct DaemonOptions: Equatable, Sendable {
   public var device: String?
   /// The polling period in milliseconds.
   public var intervalMilliseconds = 200
+  /// How the IIO sensor is read.
+  public var captureMode = CaptureMode.auto
   public var settings = ClassifierSettings.defaults
   /// The allowed screen orientations given with `--allowed`; nil leaves the saved or default set.
   public var allowed: AllowedOrientations?
@@ -140,6 +152,12 @@ public struct DaemonOptions: Equatable, Sendable {
         options.device = device
       case "--interval":
         options.intervalMilliseconds = try milliseconds(try value(), option: name, minimum: 1)
+      case "--mode":
+        let text = try value()
+        guard let mode = CaptureMode(rawValue: text) else {
+          throw UsageError("--mode: expected auto, poll or buffer, got '\(text)'")
+        }
+        options.captureMode = mode
       case "--settle":
         options.settings.settleMicroseconds =
           Int64(try milliseconds(try value(), option: name, minimum: 0)) * 1000

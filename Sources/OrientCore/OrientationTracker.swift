@@ -16,7 +16,7 @@ public struct OrientationTracker: Sendable {
   }
 
   /// The current device orientation.
-  public var device: DeviceOrientation? { classifier.current }
+  public private(set) var device: DeviceOrientation?
 
   /// The current screen orientation.
   public var orientation: ScreenOrientation? { policy.orientation }
@@ -33,7 +33,14 @@ public struct OrientationTracker: Sendable {
   /// screen change it causes.
   public mutating func add(_ gravity: Vector3, at time: SampleTime) -> [StateChange] {
     guard classifier.add(gravity, at: time) else { return [] }
-    return [.device(classifier.current)] + policy.deviceChanged(to: classifier.current)
+    return setDevice(classifier.current)
+  }
+
+  /// Takes a device orientation decided elsewhere (by a classifier on the sampling thread).
+  public mutating func setDevice(_ newDevice: DeviceOrientation?) -> [StateChange] {
+    guard newDevice != device else { return [] }
+    device = newDevice
+    return [.device(newDevice)] + policy.deviceChanged(to: newDevice)
   }
 
   /// Records whether the sensor is delivering samples.

@@ -51,6 +51,8 @@ struct DaemonOptionsTests {
     #expect(options.socketMode == 0o660)
     #expect(options.controlGroup == "video")
     #expect(options.maxClients == 5)
+    #expect(try DaemonOptions.parse(["--mode", "buffer"]).captureMode == .buffer)
+    #expect(try DaemonOptions.parse([]).captureMode == .auto)
     #expect(options.statePath == "/tmp/state")
   }
 
@@ -94,6 +96,7 @@ struct DaemonOptionsTests {
       (["--socket-mode", "rw"], "--socket-mode: expected an octal mode"),
       (["--max-clients", "0"], "--max-clients: expected a whole number"),
       (["--socket", ""], "--socket needs a path"),
+      (["--mode", "fast"], "--mode: expected auto, poll or buffer"),
     ])
   func mistakes(arguments: [String], expected: String) {
     #expect {

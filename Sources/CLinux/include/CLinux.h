@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <malloc.h>
 #include <signal.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -53,6 +54,21 @@ uint64_t clinux_timerfd_read(int fd);
 
 /* Makes posix_spawn close every descriptor from `lowest` up in the child. */
 int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
+/* eventfd(2), non-blocking and close-on-exec. */
+int clinux_eventfd(void);
+
+/* Adds one to an eventfd's counter, waking its reader. */
+void clinux_eventfd_signal(int fd);
+
+/* Resets an eventfd's counter. */
+void clinux_eventfd_drain(int fd);
+
+/* Names a thread (at most 15 bytes), for ps and debuggers. */
+void clinux_thread_name(pthread_t thread, const char *name);
+
+/* Joins a thread, giving up after `seconds`; 0 when it was joined. */
+int clinux_thread_join(pthread_t thread, int seconds);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t clinux_monotonic_ns(void);

@@ -12,9 +12,9 @@ public final class Daemon {
   private let stateStore: StateStore?
   private var recorder: TraceRecorder?
   private var signals: SignalWatcher?
-  private var polling: PollingSource?
-  private var replay: ReplaySource?
-  private var context: IIOContext?
+  private var sampler: SamplingThread?
+  private var samplerWatch: Watch?
+  private var failure: Failure?
   private var server: SocketServer?
   private var socketFile: (path: String, inode: ino_t)?
   private var exitCode = ExitCode.success
@@ -46,20 +46,25 @@ public final class Daemon {
   /// Runs until SIGINT or SIGTERM, or to the end of a `--dump --replay`; returns the exit status.
   public func run() throws(Failure) -> ExitCode {
     if options.dump, !options.servesSocket, case .replay(let path) = options.source {
-      let samples = try loadTrace(path)
-      publish(tracker.setSensor(online: true), at: samples.first?.time ?? .zero)
-      for sample in samples where !outputClosed { handle(Sample(sample)) }
-      return exitCode
+      return try replayAsFastAsPossible(path)
     }
     defer { shutDown() }
     do {
+      // Signals are blocked before the sampling thread starts, so it inherits the mask.
       signals = try SignalWatcher(loop: loop, signals: [SIGINT, SIGTERM]) { [unowned self] signal in
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), exiting")
         self.loop.stop()
       }
-      let start = try prepareSource()
+      var trace: [TraceSample]?
+      if case .replay(let path) = options.source { trace = try loadTrace(path) }
       if options.servesSocket { try openSocket() }
-      try start()
+      let sampler = try SamplingThread(
+        configuration: SamplerConfiguration(
+          options: options, origin: origin, trace: trace, recorder: recorder,
+          failIfNoSensor: !options.servesSocket))
+      recorder = nil
+      self.sampler = sampler
+      samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
       try loop.run()
     } catch let error as SystemError {
       throw Failure("\(error)", exitCode: .osError)
@@ -68,79 +73,43 @@ public final class Daemon {
     } catch {
       throw Failure("\(error)", exitCode: .software)
     }
+    if let failure { throw failure }
     return exitCode
   }
 
-  // MARK: Sources
-
-  /// Checks the source (trace file, sensor) and returns what starts it.
-  private func prepareSource() throws -> () throws -> Void {
-    let deliver: (Sample) -> Void = { [unowned self] sample in self.handle(sample) }
-    switch options.source {
-    case .demo:
-      return { [unowned self] in
-        Log.info("playing the built-in demo through all six orientations, looping")
-        let replay = ReplaySource(
-          samples: DemoTrace.samples, loopLengthMicroseconds: DemoTrace.loopMicroseconds, deliver: deliver)
-        self.publish(self.tracker.setSensor(online: true), at: .zero)
-        try replay.start(loop: self.loop)
-        self.replay = replay
-      }
-    case .replay(let path):
-      let samples = try loadTrace(path)
-      return { [unowned self] in
-        Log.info("replaying \(samples.count) samples from \(path) in real time")
-        let replay = ReplaySource(samples: samples, deliver: deliver) {
-          Log.info("replay of \(path) finished; keeping the last state")
-        }
-        self.publish(self.tracker.setSensor(online: true), at: samples.first?.time ?? .zero)
-        try replay.start(loop: self.loop)
-        self.replay = replay
-      }
-    case .iio:
-      let polling = try preparePolling(deliver: deliver)
-      return { [unowned self] in
-        try polling.start(loop: self.loop, intervalMilliseconds: self.options.intervalMilliseconds)
-        self.polling = polling
+  /// `--dump --replay`: the whole trace through the pipeline at once, no threads, no timers.
+  private func replayAsFastAsPossible(_ path: String) throws(Failure) -> ExitCode {
+    let samples = try loadTrace(path)
+    publish(tracker.setSensor(online: true), at: samples.first?.time ?? .zero)
+    var classifier = OrientationClassifier(settings: options.settings)
+    for sample in samples where !outputClosed {
+      recorder?.record(Sample(sample))
+      if classifier.add(sample.gravity, at: sample.time) {
+        publish(tracker.setDevice(classifier.current), at: sample.time)
       }
     }
+    return exitCode
   }
 
-  private func preparePolling(deliver: @escaping (Sample) -> Void) throws -> PollingSource {
-    let context = try openContext(uri: options.uri)
-    let udev = context.isLocal ? UdevProperties() : nil
-    let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
-    let sensor = try SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
-    let setup = SensorSetup(
-      accelerometer: sensor, matrixOption: options.mountMatrix, udev: udev, warn: { Log.warning($0) })
-    Log.info(
-      "using \(sensor.summary) in \(context.uri), location \(sensor.location.rawValue), "
-        + "scale \(setup.scaleText), mount matrix \(MountMatrix.format(setup.matrix.matrix)) "
-        + "from \(setup.matrix.source); polling every \(options.intervalMilliseconds) ms")
-    self.context = context
-    return PollingSource(accelerometer: sensor, converter: setup.converter, origin: origin) {
-      [unowned self] sample in
-      if !self.tracker.sensorOnline { self.publish(self.tracker.setSensor(online: true), at: sample.time) }
-      deliver(sample)
-    }
-  }
-
-  private func handle(_ sample: Sample) {
-    recorder?.record(sample)
-    if Log.isVerbose {
-      let g = sample.gravity
-      Log.debug(
-        "sample \(sample.time.secondsText) \(DecimalFormatting.fixed(g.x, decimals: 3)) "
-          + "\(DecimalFormatting.fixed(g.y, decimals: 3)) \(DecimalFormatting.fixed(g.z, decimals: 3)) "
-          + "proposes \(orientationName(tracker.classifier.proposal(for: g)))")
-    }
-    let changes = tracker.add(sample.gravity, at: sample.time)
-    publish(changes, at: sample.time)
-    if !startupPagesReleased, !changes.isEmpty {
-      // The first change has run the whole path once: what start-up touched beyond it can go.
-      startupPagesReleased = true
-      let released = StartupPages.release()
-      Log.debug("released \(released) KiB of start-up code pages")
+  private func handle(_ event: SamplerEvent) {
+    switch event {
+    case .sensor(let online, let time):
+      publish(tracker.setSensor(online: online), at: time)
+    case .device(let device, let time):
+      publish(tracker.setDevice(device), at: time)
+      if !startupPagesReleased {
+        // The first change has run the whole path once: what start-up touched beyond it can go.
+        startupPagesReleased = true
+        let released = StartupPages.release()
+        Log.debug("released \(released) KiB of start-up code pages")
+      }
+    case .sample:
+      break
+    case .finished:
+      break
+    case .failed(let failure):
+      self.failure = failure
+      loop.stop()
     }
   }
 
@@ -222,6 +191,8 @@ public final class Daemon {
   }
 
   private func shutDown() {
+    sampler?.stop()
+    sampler = nil
     server?.shutDown()
     server = nil
     if let socketFile {

@@ -25,6 +25,9 @@ public final class IIOContext {
     String(cString: iio_context_get_name(pointer)) == "local"
   }
 
+  /// Bounds how long a remote read may wait.
+  public func setTimeout(milliseconds: UInt32) { _ = iio_context_set_timeout(pointer, milliseconds) }
+
   /// Every device in the context, in libiio's order.
   public var devices: [IIODevice] {
     let count = iio_context_get_devices_count(pointer)

@@ -68,6 +68,30 @@ public struct IIODevice {
   /// How to read the sysfs attribute file `fileName`, if the device has it.
   func handle(for fileName: String) -> AttributeHandle? { attributes[fileName] }
 
+  /// Every attribute file name the device has.
+  public var attributeFiles: [String] { Array(attributes.keys) }
+
+  /// Writes the sysfs attribute file `fileName`; returns the errno on failure.
+  @discardableResult
+  public func write(_ fileName: String, _ value: String) -> Int32? {
+    guard let handle = attributes[fileName] else { return ENOENT }
+    let result: Int
+    switch handle {
+    case .device(let device, let name): result = iio_device_attr_write(device, name, value)
+    case .channel(let channel, let name): result = iio_channel_attr_write(channel, name, value)
+    }
+    return result < 0 ? Int32(-result) : nil
+  }
+
+  /// The device number, e.g. 3 for `iio:device3`.
+  public var number: Int? { id.hasPrefix("iio:device") ? Int(id.dropFirst("iio:device".count)) : nil }
+
+  /// Whether this is a trigger rather than a device.
+  public var isTrigger: Bool { iio_device_is_trigger(pointer) }
+
+  /// Finds an input channel by id, e.g. `accel_x`.
+  func channel(_ id: String) -> OpaquePointer? { iio_device_find_channel(pointer, id, false) }
+
   /// Whether the device has the sysfs attribute file `fileName`.
   public func has(_ fileName: String) -> Bool { attributes[fileName] != nil }
 

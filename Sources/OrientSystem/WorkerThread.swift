@@ -1,0 +1,36 @@
+import CLinux
+import Glibc
+
+/// A POSIX thread running one closure, which the owner can wait for with a time limit.
+public final class WorkerThread: Sendable {
+  private let thread: pthread_t
+
+  /// Starts `body` on a new thread. Signals the caller blocked stay blocked in it.
+  public init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+    let box = Unmanaged.passRetained(Body(body)).toOpaque()
+    var created = pthread_t()
+    let result = pthread_create(
+      &created, nil,
+      { context in
+        let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+        body.run()
+        return nil
+      }, box)
+    guard result == 0 else {
+      Unmanaged<Body>.fromOpaque(box).release()
+      throw SystemError("pthread_create", code: result)
+    }
+    thread = created
+    clinux_thread_name(thread, String(name.prefix(15)))
+  }
+
+  /// Waits up to `seconds` for the thread to finish; false if it is still running.
+  public func join(timeoutSeconds seconds: Int) -> Bool {
+    clinux_thread_join(thread, Int32(seconds)) == 0
+  }
+
+  private final class Body {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+  }
+}
