@@ -40,7 +40,8 @@ done
 [ -n "$pid" ] || { echo "orientd did not start:" >&2; cat "$work/err" >&2; exit 1; }
 sleep 3
 
-switches() { awk '/^voluntary_ctxt_switches/ {print $2}' "/proc/$pid/status"; }
+# Every thread's sleeps count: the sensor thread sleeps between polls, the main loop between events.
+switches() { cat /proc/"$pid"/task/*/status | awk '/^voluntary_ctxt_switches/ {sum += $2} END {print sum}'; }
 before=$(switches)
 sleep "$seconds"
 after=$(switches)
