@@ -91,7 +91,10 @@ final class FakeSensorRun {
   /// Starts `orientd ARGUMENTS` under umockdev-run with `devices`, and waits for the testbed.
   /// `prepare` is shell run inside the testbed first; `bufferFIFO` replaces the first
   /// device's node with a FIFO that `writeScans` feeds.
-  init(devices: [FakeDevice], arguments: [String], prepare: String = "", bufferFIFO: Bool = false) throws {
+  init(
+    devices: [FakeDevice], arguments: [String], prepare: String = "", bufferFIFO: Bool = false,
+    executable: String = TestPaths.orientd
+  ) throws {
     let umockdev = try #require(
       TestPaths.which("umockdev-run"), "umockdev-run is missing: apt-get install umockdev")
     let directory = try TestPaths.scratchDirectory()
@@ -112,7 +115,7 @@ final class FakeSensorRun {
     let deviceArguments = devices.isEmpty ? [] : ["--device", deviceFile]
     process = try TestProcess(
       [umockdev] + deviceArguments + [
-        "--", "/bin/sh", "-c", steps.joined(separator: "\n"), "sh", TestPaths.orientd,
+        "--", "/bin/sh", "-c", steps.joined(separator: "\n"), "sh", executable,
       ]
         + arguments)
     let deadline = Date().addingTimeInterval(10)
@@ -187,9 +190,9 @@ final class FakeSensorRun {
     try write("in_accel_z_raw", "\(z)", device: index)
   }
 
-  /// Stops orientd with SIGTERM and returns its exit status.
-  func stop() -> Int32? {
-    kill(orientdPID, SIGTERM)
+  /// Stops the program (orientd, or iiod) with `signal` and returns its exit status.
+  func stop(signal: Int32 = SIGTERM) -> Int32? {
+    kill(orientdPID, signal)
     return waitForExit(timeout: 10)
   }
 }
