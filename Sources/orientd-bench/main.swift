@@ -64,3 +64,29 @@ do {
   FileDescriptor.standardError.writeAll("orientd-bench: \(error)\n")
   exit(1)
 }
+
+// Capture on a fake accelerometer: needs umockdev-run (Debian's umockdev).
+let umockdevRun = ["/usr/bin/umockdev-run", "/usr/local/bin/umockdev-run"].first { (path: String) in
+  access(path, X_OK) == 0
+}
+if let umockdevRun {
+  do {
+    let idleSeconds: UInt32 = quick ? 5 : 60
+    let latency = try bufferLatency(orientd: orientd, umockdev: umockdevRun, changes: quick ? 50 : 200)
+    row("buffer mode: scan to subscriber event", "p50 \(millis(latency.p50))", "")
+    row("", "p99 \(millis(latency.p99))", "p99 <= 5 ms")
+    let silent = try wakeUps(
+      orientd: orientd, umockdev: umockdevRun, arguments: ["--mode", "buffer"], seconds: idleSeconds,
+      settle: "capture mode buffer")
+    row("buffer mode, no data: wake-ups over \(idleSeconds) s", "\(Int(silent * Double(idleSeconds)))", "0")
+    let polled = try wakeUps(
+      orientd: orientd, umockdev: umockdevRun, arguments: ["--mode", "poll", "--interval", "200"],
+      seconds: idleSeconds, settle: "capture mode poll")
+    row("poll mode, --interval 200: wake-ups per second", DecimalFormattingBench.fixed(polled, 2), "5.00")
+  } catch {
+    FileDescriptor.standardError.writeAll("orientd-bench: capture figures: \(error)\n")
+    exit(1)
+  }
+} else {
+  FileDescriptor.standardError.writeAll("orientd-bench: umockdev-run not found; capture figures skipped\n")
+}

@@ -99,6 +99,14 @@ struct SensorLifecycleTests {
     #expect(run.stop() == 0)
   }
 
+  @Test("--list says which capture each sensor allows")
+  func listCapture() throws {
+    let buffered = try runWithFakeDevices([.bufferedAccelerometer()], ["--list"])
+    #expect(buffered.stdout.contains("capture: buffer or poll"))
+    let polled = try runWithFakeDevices([.accelerometer()], ["--list"])
+    #expect(polled.stdout.contains("capture: poll only"))
+  }
+
   @Test("A device without scan elements is polled, and the log says why")
   func noScanElements() throws {
     let run = try FakeSensorRun(devices: [.accelerometer()], arguments: ["--dump", "--settle", "0"])

@@ -50,6 +50,7 @@ public enum OrientdCommand {
     Sample source (default: the accelerometer found through libiio):
       --uri URI              libiio context URI, e.g. ip:192.168.1.2 (default local:)
       --device ID|NAME|LABEL use this IIO device instead of the automatic choice
+      --mode auto|poll|buffer  buffered capture, polling, or buffer if it delivers within 1 s (default auto)
       --interval MS          polling period in milliseconds (default 200)
       --mount-matrix M       override the mount matrix: 'x1, y1, z1; x2, y2, z2; x3, y3, z3'
       --replay FILE          replay a trace file (as fast as possible with --dump)

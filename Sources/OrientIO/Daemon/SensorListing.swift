@@ -30,6 +30,10 @@ public enum SensorListing {
       report += "\n    scale: \(setup.scaleText)\n    offset: \(setup.offsetText)\n"
       report += "    mount matrix: \(MountMatrix.format(setup.matrix.matrix))\n"
       report += "    matrix source: \(setup.matrix.source)\n"
+      report +=
+        BufferCapture.isSupported(by: sensor)
+        ? "    capture: buffer or poll (scan elements for accel x, y and z)\n"
+        : "    capture: poll only (no scan elements)\n"
       report += "    " + reading(of: setup, settings: options.settings) + "\n"
     }
     for warning in warnings { Log.warning(warning) }
