@@ -2,9 +2,12 @@
 #include "CLinux.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/un.h>
+#include <fcntl.h>
 #include <sys/epoll.h>
+#include <sys/syscall.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
@@ -139,4 +142,67 @@ int clinux_thread_join(pthread_t thread, int seconds) {
   clock_gettime(CLOCK_REALTIME, &deadline);
   deadline.tv_sec += seconds;
   return pthread_timedjoin_np(thread, NULL, &deadline);
+}
+
+int clinux_pidfd_open(pid_t pid) {
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int clinux_spawn_hook(pid_t *pid, const char *path, char *const argv[], char *const envp[]) {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  sigset_t none, defaults;
+  int result;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  posix_spawnattr_init(&attributes);
+  sigemptyset(&none);
+  sigfillset(&defaults);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+  result = posix_spawn(pid, path, &actions, &attributes, argv, envp);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
+  return result;
+}
+
+int clinux_send_datagram(const char *path, const char *message) {
+  struct sockaddr_un address;
+  size_t length = strlen(path);
+  int fd, result;
+  if (length == 0 || length >= sizeof address.sun_path) {
+    errno = EINVAL;
+    return -1;
+  }
+  memset(&address, 0, sizeof address);
+  address.sun_family = AF_UNIX;
+  memcpy(address.sun_path, path, length);
+  if (path[0] == '@') address.sun_path[0] = 0;
+  fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  result = (int)sendto(fd, message, strlen(message), MSG_NOSIGNAL, (struct sockaddr *)&address,
+                       (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length));
+  close(fd);
+  return result < 0 ? -1 : 0;
+}
+
+int clinux_is_listening_unix_stream(int fd) {
+  int value = 0;
+  socklen_t length = sizeof value;
+  struct sockaddr_un address;
+  socklen_t address_length = sizeof address;
+  if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) != 0 || !value) return 0;
+  length = sizeof value;
+  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &length) != 0 || value != SOCK_STREAM) return 0;
+  if (getsockname(fd, (struct sockaddr *)&address, &address_length) != 0) return 0;
+  return address.sun_family == AF_UNIX;
+}
+
+int clinux_set_nonblocking_cloexec(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) return -1;
+  return fcntl(fd, F_SETFD, FD_CLOEXEC);
 }

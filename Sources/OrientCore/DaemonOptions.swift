@@ -77,6 +77,12 @@ public struct DaemonOptions: Equatable, Sendable {
   public var statePath = "/var/lib/orientd/state"
   /// Whether `--state` was given (it turns persistence on even with `--dump`).
   public var stateGiven = false
+  /// Commands run (by /bin/sh) on every screen-orientation change.
+  public var hooks: [String] = []
+  /// A directory whose executables run, in name order, on every change.
+  public var hooksDirectory: String?
+  /// How long a hook may run before it is killed.
+  public var hookTimeoutMilliseconds = 5000
 
   /// Whether orientd serves the socket: always, except for `--dump` without `--socket`.
   public var servesSocket: Bool { !dump || socketGiven }
@@ -87,158 +93,175 @@ public struct DaemonOptions: Equatable, Sendable {
   /// Creates the defaults.
   public init() {}
 
-  /// Parses arguments (without the program name); `--name value` and `--name=value` both work.
+  /// Parses the command line alone (without the program name), with no config file.
   public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions {
-    var options = DaemonOptions()
-    var sources: [String] = []
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      guard argument.hasPrefix("--") else {
-        throw UsageError("unexpected argument '\(argument)'")
-      }
-      var name = argument
-      var inlineValue: String?
-      if let equals = argument.firstIndex(of: "=") {
-        name = String(argument[..<equals])
-        inlineValue = String(argument[argument.index(after: equals)...])
-      }
-      func value() throws(UsageError) -> String {
-        if let inlineValue { return inlineValue }
-        guard index < arguments.count else { throw UsageError("\(name) needs a value") }
-        index += 1
-        return arguments[index - 1]
-      }
-      func flag() throws(UsageError) {
-        if inlineValue != nil { throw UsageError("\(name) takes no value") }
-      }
-      switch name {
-      case "--help":
-        try flag()
-        options.action = .help
-      case "--version":
-        try flag()
-        options.action = .version
-      case "--list":
-        try flag()
-        options.action = .list
-      case "--dump":
-        try flag()
-        options.dump = true
-      case "--verbose":
-        try flag()
-        options.verbose = true
-      case "--demo":
-        try flag()
-        options.source = .demo
-        sources.append(name)
-      case "--replay":
-        let path = try value()
-        guard !path.isEmpty else { throw UsageError("--replay needs a file name") }
-        options.source = .replay(path: path)
-        sources.append(name)
-      case "--record":
-        let path = try value()
-        guard !path.isEmpty else { throw UsageError("--record needs a file name") }
-        options.recordPath = path
-      case "--uri":
-        let uri = try value()
-        guard !uri.isEmpty else { throw UsageError("--uri needs a libiio URI such as ip:192.168.1.2") }
-        options.uri = uri
-      case "--device":
-        let device = try value()
-        guard !device.isEmpty else { throw UsageError("--device needs an id, name or label") }
-        options.device = device
-      case "--interval":
-        options.intervalMilliseconds = try milliseconds(try value(), option: name, minimum: 1)
-      case "--mode":
-        let text = try value()
-        guard let mode = CaptureMode(rawValue: text) else {
-          throw UsageError("--mode: expected auto, poll or buffer, got '\(text)'")
-        }
-        options.captureMode = mode
-      case "--settle":
-        options.settings.settleMicroseconds =
-          Int64(try milliseconds(try value(), option: name, minimum: 0)) * 1000
-      case "--threshold":
-        options.settings.threshold = try gravity(try value(), option: name)
-      case "--hysteresis":
-        options.settings.hysteresis = try gravity(try value(), option: name)
-      case "--shake-tolerance":
-        options.settings.shakeTolerance = try gravity(try value(), option: name)
-      case "--allowed":
-        let text = try value()
-        do {
-          options.allowed = try AllowedOrientations.parse(text)
-        } catch {
-          throw UsageError("--allowed: \(error.message)")
-        }
-      case "--socket":
-        let path = try value()
-        guard !path.isEmpty else { throw UsageError("--socket needs a path") }
-        options.socketPath = path
-        options.socketGiven = true
-      case "--socket-mode":
-        let text = try value()
-        guard text.utf8.count <= 5,
-          let mode = UInt32(text.hasPrefix("0o") ? String(text.dropFirst(2)) : text, radix: 8),
-          mode <= 0o7777
-        else {
-          throw UsageError("--socket-mode: expected an octal mode such as 0660, got '\(text)'")
-        }
-        options.socketMode = mode
-      case "--control-group":
-        let group = try value()
-        guard !group.isEmpty else { throw UsageError("--control-group needs a group name") }
-        options.controlGroup = group
-      case "--max-clients":
-        let text = try value()
-        guard let count = NumberParsing.unsignedInteger(text, maximum: 100_000), count >= 1 else {
-          throw UsageError("--max-clients: expected a whole number from 1 to 100000, got '\(text)'")
-        }
-        options.maxClients = count
-      case "--state":
-        let path = try value()
-        guard !path.isEmpty else { throw UsageError("--state needs a path") }
-        options.statePath = path
-        options.stateGiven = true
-      case "--mount-matrix":
-        let text = try value()
-        do {
-          options.mountMatrix = try MountMatrix.parse(text)
-        } catch {
-          throw UsageError("--mount-matrix: \(error.message)")
-        }
-      default:
-        throw UsageError("unknown option '\(name)'")
+    try resolve(commandLine: try CommandLineArguments.parse(arguments), config: [])
+  }
+
+  /// Builds the options from the config file's entries, then the command line on top.
+  ///
+  /// A `hook` on the command line replaces the file's hooks rather than adding to them.
+  public static func resolve(commandLine: CommandLineArguments, config: [ConfigEntry]) throws(UsageError)
+    -> DaemonOptions
+  {
+    var options: DaemonOptions
+    do {
+      options = try DaemonOptions(config: config)
+    } catch {
+      throw UsageError(error.message)
+    }
+    try options.overlay(commandLine)
+    return options
+  }
+
+  /// The defaults with a config file's entries applied; a bad value names file:line and key.
+  public init(config: [ConfigEntry]) throws(ConfigError) {
+    self.init()
+    for entry in config {
+      do {
+        try apply(entry.key, entry.value)
+      } catch {
+        throw ConfigError("\(entry.location): \(entry.key): \(error.message)")
       }
     }
-    if sources.count > 1 {
-      throw UsageError("\(sources.joined(separator: " and ")) cannot be combined: choose one sample source")
+  }
+
+  /// Applies the command line over these options and checks the result.
+  public mutating func overlay(_ commandLine: CommandLineArguments) throws(UsageError) {
+    var options = self
+    if commandLine.settings.contains(where: { $0.name == "hook" }) { options.hooks = [] }
+    for (name, value) in commandLine.settings {
+      do {
+        try options.apply(name, value)
+      } catch {
+        throw UsageError("--\(name): \(error.message)")
+      }
+      if name == "socket" { options.socketGiven = true }
+      if name == "state" { options.stateGiven = true }
     }
+    options.action = commandLine.action
+    options.dump = commandLine.dump
+    options.source = commandLine.source
     do {
       try options.settings.validate()
     } catch {
       throw UsageError(error.message)
     }
     if options.action == .list, options.source != .iio {
-      throw UsageError("--list lists IIO sensors and cannot be combined with \(sources[0])")
+      throw UsageError("--list lists IIO sensors and cannot be combined with --demo or --replay")
     }
-    return options
+    self = options
   }
 
-  private static func milliseconds(_ text: String, option: String, minimum: Int) throws(UsageError) -> Int {
-    guard let value = NumberParsing.unsignedInteger(text, maximum: 3_600_000), value >= minimum else {
-      throw UsageError("\(option): expected whole milliseconds from \(minimum) to 3600000, got '\(text)'")
+  /// Applies one setting by its name (the long option without dashes, or the config key).
+  public mutating func apply(_ name: String, _ value: String?) throws(ValueError) {
+    guard let option = OptionTable.settings.first(where: { $0.name == name }) else {
+      throw ValueError("unknown setting '\(name)'")
     }
-    return value
+    guard let value else {
+      guard option.isFlag else { throw ValueError("needs a value") }
+      try option.apply(&self, "yes")
+      return
+    }
+    try option.apply(&self, value)
   }
+}
 
-  private static func gravity(_ text: String, option: String) throws(UsageError) -> Double {
-    guard let value = NumberParsing.finiteDouble(text), value >= 0 else {
-      throw UsageError("\(option): expected a non-negative number in g, got '\(text)'")
+/// A config file line: `key = value`, with where it came from.
+public struct ConfigEntry: Equatable, Sendable {
+  public var key: String
+  public var value: String
+  /// `file:line`, for messages.
+  public var location: String
+
+  /// Creates an entry.
+  public init(key: String, value: String, location: String) {
+    self.key = key
+    self.value = value
+    self.location = location
+  }
+}
+
+/// The command line split into settings, the action, and the sample source.
+public struct CommandLineArguments: Sendable {
+  /// Settings in order, by name without dashes; flags have no value.
+  public var settings: [(name: String, value: String?)] = []
+  public var action = DaemonAction.run
+  public var dump = false
+  public var source = SampleSourceChoice.iio
+  /// The config file named with `--config`, if any.
+  public var configPath: String?
+
+  /// Splits arguments; `--name value` and `--name=value` both work.
+  public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
+    var result = CommandLineArguments()
+    var sources: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      guard argument.hasPrefix("--"), argument.count > 2 else {
+        throw UsageError("unexpected argument '\(argument)'")
+      }
+      var name = String(argument.dropFirst(2))
+      var inlineValue: String?
+      if let equals = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      func value() throws(UsageError) -> String {
+        if let inlineValue { return inlineValue }
+        guard index < arguments.count else { throw UsageError("--\(name) needs a value") }
+        index += 1
+        return arguments[index - 1]
+      }
+      func flag() throws(UsageError) {
+        if inlineValue != nil { throw UsageError("--\(name) takes no value") }
+      }
+      switch name {
+      case "help":
+        try flag()
+        result.action = .help
+      case "version":
+        try flag()
+        result.action = .version
+      case "list":
+        try flag()
+        result.action = .list
+      case "dump":
+        try flag()
+        result.dump = true
+      case "demo":
+        try flag()
+        result.source = .demo
+        sources.append("--demo")
+      case "replay":
+        let path = try value()
+        guard !path.isEmpty else { throw UsageError("--replay needs a file name") }
+        result.source = .replay(path: path)
+        sources.append("--replay")
+      case "config":
+        let path = try value()
+        guard !path.isEmpty else { throw UsageError("--config needs a file name") }
+        result.configPath = path
+      default:
+        guard let option = OptionTable.settings.first(where: { $0.name == name }) else {
+          let suggestion = OptionTable.closest(to: name, among: OptionTable.commandLineNames).map {
+            " (did you mean --\($0)?)"
+          }
+          throw UsageError("unknown option '--\(name)'\(suggestion ?? "")")
+        }
+        if option.isFlag {
+          try flag()
+          result.settings.append((name, nil))
+        } else {
+          result.settings.append((name, try value()))
+        }
+      }
     }
-    return value
+    if sources.count > 1 {
+      throw UsageError("\(sources.joined(separator: " and ")) cannot be combined: choose one sample source")
+    }
+    return result
   }
 }

@@ -27,11 +27,25 @@ public enum Log {
   /// Whether `debug` messages are written.
   public static var isVerbose: Bool { threshold == .debug }
 
-  /// Writes `message` at `level`, e.g. `orientd: warning: ...`.
+  /// Whether stderr goes to the journal, which reads `<N>` priority prefixes.
+  nonisolated(unsafe) public static var toJournal = false
+
+  /// Writes `message` at `level`: `orientd: warning: ...` on a terminal, `<4>...` to the journal.
   public static func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= threshold else { return }
-    let text = "orientd: \(level.label): \(message())\n"
+    let text =
+      toJournal
+      ? "<\(level.rawValue)>\(level.label): \(message())\n" : "orientd: \(level.label): \(message())\n"
     FileDescriptor.standardError.writeAll(text)
+  }
+
+  /// Detects whether stderr is the journal stream systemd named in `$JOURNAL_STREAM`.
+  public static func detectJournal() {
+    guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return }
+    let parts = value.split(separator: ":")
+    var info = stat()
+    guard parts.count == 2, fstat(2, &info) == 0 else { return }
+    toJournal = String(info.st_dev) == parts[0] && String(info.st_ino) == parts[1]
   }
 
   public static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }

@@ -95,7 +95,8 @@ struct DaemonOptionsTests {
       (["--socket-mode", "999"], "--socket-mode: expected an octal mode"),
       (["--socket-mode", "rw"], "--socket-mode: expected an octal mode"),
       (["--max-clients", "0"], "--max-clients: expected a whole number"),
-      (["--socket", ""], "--socket needs a path"),
+      (["--socket", ""], "--socket: needs a path"),
+      (["--treshold", "0.5"], "unknown option '--treshold' (did you mean --threshold?)"),
       (["--mode", "fast"], "--mode: expected auto, poll or buffer"),
     ])
   func mistakes(arguments: [String], expected: String) {

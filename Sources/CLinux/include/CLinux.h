@@ -70,6 +70,23 @@ void clinux_thread_name(pthread_t thread, const char *name);
 /* Joins a thread, giving up after `seconds`; 0 when it was joined. */
 int clinux_thread_join(pthread_t thread, int seconds);
 
+/* pidfd_open(2): a descriptor that becomes readable when the process exits. */
+int clinux_pidfd_open(pid_t pid);
+
+/* posix_spawn for hooks: `argv` with `envp`, stdin from /dev/null, descriptors from 3 up
+   closed, no signals blocked or ignored, in a new process group. Returns 0 or an errno. */
+int clinux_spawn_hook(pid_t *pid, const char *path, char *const argv[], char *const envp[]);
+
+/* Sends one datagram to a Unix datagram socket path ('@' first means the abstract namespace).
+   Returns 0 or -1 with errno. */
+int clinux_send_datagram(const char *path, const char *message);
+
+/* Whether fd is a listening Unix stream socket. */
+int clinux_is_listening_unix_stream(int fd);
+
+/* Makes fd non-blocking and close-on-exec. */
+int clinux_set_nonblocking_cloexec(int fd);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t clinux_monotonic_ns(void);
 

@@ -5,7 +5,8 @@ import OrientSystem
 /// The running daemon: one sample source feeding the tracker, whose changes go to the
 /// socket's clients and are printed (`--dump`) or logged, all on one event loop.
 public final class Daemon {
-  private let options: DaemonOptions
+  private var options: DaemonOptions
+  private let configuration: Configuration?
   private let loop: EventLoop
   private let origin = Clock.monotonicNanoseconds
   private var tracker: OrientationTracker
@@ -20,10 +21,14 @@ public final class Daemon {
   private var exitCode = ExitCode.success
   private var outputClosed = false
   private var startupPagesReleased = false
+  private var hooks: HookRunner?
+  private var watchdog: LoopTimer?
+  private var lastScreen: ScreenOrientation?
 
   /// Prepares the daemon: loads the saved state and opens the record file.
-  public init(options: DaemonOptions) throws(Failure) {
+  public init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
     self.options = options
+    self.configuration = configuration
     stateStore = options.persistsState ? StateStore(path: options.statePath) : nil
     let saved = stateStore?.load()
     let allowed = options.allowed ?? saved?.allowed ?? .all
@@ -51,9 +56,15 @@ public final class Daemon {
     defer { shutDown() }
     do {
       // Signals are blocked before the sampling thread starts, so it inherits the mask.
-      signals = try SignalWatcher(loop: loop, signals: [SIGINT, SIGTERM]) { [unowned self] signal in
+      signals = try SignalWatcher(loop: loop, signals: [SIGINT, SIGTERM, SIGHUP]) { [unowned self] signal in
+        if signal == SIGHUP { return self.reload() }
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), exiting")
         self.loop.stop()
+      }
+      lastScreen = tracker.orientation
+      hooks = HookRunner(loop: loop, timeoutMilliseconds: options.hookTimeoutMilliseconds) { [unowned self] in
+        self.options.hooks.map(HookCommand.shell)
+          + (self.options.hooksDirectory.map(HookCommand.directory) ?? [])
       }
       var trace: [TraceSample]?
       if case .replay(let path) = options.source { trace = try loadTrace(path) }
@@ -65,6 +76,9 @@ public final class Daemon {
       recorder = nil
       self.sampler = sampler
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
+      try startWatchdog()
+      Systemd.notify(
+        "READY=1\nSTATUS=serving orientation" + (options.servesSocket ? " on \(options.socketPath)" : ""))
       try loop.run()
     } catch let error as SystemError {
       throw Failure("\(error)", exitCode: .osError)
@@ -118,17 +132,25 @@ public final class Daemon {
   private func openSocket() throws {
     let path = options.socketPath
     let listener: Int32
-    do {
-      listener = try UnixSocket.listen(path: path, mode: mode_t(options.socketMode))
-    } catch {
-      switch error {
-      case .inUse: throw Failure("\(error)", exitCode: .unavailable)
-      case .pathTooLong: throw Failure("--socket: \(error)", exitCode: .usage)
-      case .notASocket, .system: throw Failure("cannot create the socket: \(error)", exitCode: .cannotCreate)
+    if let activated = try Systemd.activatedListener() {
+      // systemd owns the socket file: use its descriptor and leave the file alone on exit.
+      listener = activated
+      Log.info("using the socket passed by systemd")
+    } else {
+      do {
+        listener = try UnixSocket.listen(path: path, mode: mode_t(options.socketMode))
+      } catch {
+        switch error {
+        case .inUse: throw Failure("\(error)", exitCode: .unavailable)
+        case .pathTooLong: throw Failure("--socket: \(error)", exitCode: .usage)
+        case .notASocket, .system:
+          throw Failure("cannot create the socket: \(error)", exitCode: .cannotCreate)
+        }
       }
+      var info = stat()
+      socketFile = stat(path, &info) == 0 ? (path, info.st_ino) : nil
+      Log.info("listening on \(path)")
     }
-    var info = stat()
-    socketFile = stat(path, &info) == 0 ? (path, info.st_ino) : nil
     let permission: ControlPermission
     if let group = options.controlGroup {
       guard let restricted = ControlPermission(groupName: group) else {
@@ -145,7 +167,6 @@ public final class Daemon {
       snapshot: { [unowned self] in self.tracker.snapshot },
       control: { [unowned self] command in self.control(command) },
       commit: { [unowned self] in self.persist() })
-    Log.info("listening on \(path)")
   }
 
   private func control(_ command: ClientCommand) -> Result<[StateChange], ProtocolError> {
@@ -171,7 +192,7 @@ public final class Daemon {
       return .failure(ProtocolError(.notAllowed, error.description))
     }
     if !changes.isEmpty {
-      announce(changes, at: SampleTime(microseconds: Int64((Clock.monotonicNanoseconds - origin) / 1000)))
+      announce(changes, at: now)
     }
     return .success(changes)
   }
@@ -191,6 +212,8 @@ public final class Daemon {
   }
 
   private func shutDown() {
+    Systemd.notify("STOPPING=1")
+    watchdog = nil
     sampler?.stop()
     sampler = nil
     server?.shutDown()
@@ -203,6 +226,74 @@ public final class Daemon {
     socketFile = nil
   }
 
+  // MARK: Service manager and reload
+
+  private func startWatchdog() throws {
+    guard let interval = Systemd.watchdogInterval else { return }
+    let timer = try LoopTimer(loop: loop) { _ in Systemd.notify("WATCHDOG=1") }
+    timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: interval)
+    watchdog = timer
+    Log.debug("watchdog: notifying every \(interval / 1_000_000) ms")
+  }
+
+  /// SIGHUP: reads the config file again. New tunables, allowed set and hooks apply at once;
+  /// clients stay connected. A bad file is logged and the running configuration stays.
+  private func reload() {
+    guard let configuration else { return Log.info("received SIGHUP; there is no configuration to reload") }
+    Systemd.notify("RELOADING=1")
+    defer { Systemd.notify("READY=1") }
+    let new: DaemonOptions
+    do {
+      new = try configuration.load()
+    } catch {
+      let message: String
+      switch error {
+      case .config(let failure): message = failure.message
+      case .usage(let failure): message = failure.message
+      }
+      return Log.error(
+        "reloading \(configuration.path) failed: \(message); keeping the running configuration")
+    }
+    if new.settings != options.settings {
+      sampler?.send(.settings(new.settings))
+      tracker.update(settings: new.settings)
+    }
+    if let allowed = new.allowed, allowed != tracker.policy.allowed {
+      let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
+      publish(changes, at: now)
+      persist()
+    }
+    hooks?.update(timeoutMilliseconds: new.hookTimeoutMilliseconds)
+    Log.threshold = new.verbose ? .debug : .info
+    let restartOnly: [(String, Bool)] = [
+      ("socket", new.socketPath != options.socketPath), ("socket-mode", new.socketMode != options.socketMode),
+      ("max-clients", new.maxClients != options.maxClients),
+      ("control-group", new.controlGroup != options.controlGroup),
+      ("state", new.statePath != options.statePath), ("uri", new.uri != options.uri),
+      ("device", new.device != options.device), ("mode", new.captureMode != options.captureMode),
+      ("interval", new.intervalMilliseconds != options.intervalMilliseconds),
+      ("mount-matrix", new.mountMatrix != options.mountMatrix),
+      ("record", new.recordPath != options.recordPath),
+    ]
+    let ignored = restartOnly.filter(\.1).map(\.0)
+    if !ignored.isEmpty {
+      Log.warning("\(ignored.joined(separator: ", ")) changed; restart orientd to apply")
+    }
+    var kept = options
+    kept.settings = new.settings
+    kept.allowed = new.allowed
+    kept.hooks = new.hooks
+    kept.hooksDirectory = new.hooksDirectory
+    kept.hookTimeoutMilliseconds = new.hookTimeoutMilliseconds
+    kept.verbose = new.verbose
+    options = kept
+    Log.info("reloaded \(configuration.path)")
+  }
+
+  private var now: SampleTime {
+    SampleTime(microseconds: Int64((Clock.monotonicNanoseconds - origin) / 1000))
+  }
+
   // MARK: Publishing
 
   /// Sends changes to the socket's clients, then prints or logs them.
@@ -212,9 +303,14 @@ public final class Daemon {
     announce(changes, at: time)
   }
 
-  /// Prints changes for `--dump`, or logs them.
+  /// Prints changes for `--dump`, or logs them, and runs the hooks for a new screen orientation.
   private func announce(_ changes: [StateChange], at time: SampleTime) {
     for change in changes {
+      if case .orientation(let screen) = change, let hooks {
+        hooks.trigger(
+          HookEnvironment.variables(orientation: screen, previous: lastScreen, device: tracker.device))
+        lastScreen = screen
+      }
       guard options.dump else {
         Log.info(change.line)
         continue

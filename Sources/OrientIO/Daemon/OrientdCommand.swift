@@ -9,32 +9,56 @@ public enum OrientdCommand {
   /// Runs orientd with `arguments` (without the program name).
   public static func main(_ arguments: [String]) -> Int32 {
     ignoreBrokenPipes()
+    Log.detectJournal()
+    let commandLine: CommandLineArguments
+    do {
+      commandLine = try CommandLineArguments.parse(arguments)
+    } catch {
+      return usageFailure(error)
+    }
+    switch commandLine.action {
+    case .help:
+      FileDescriptor.standardOutput.writeAll(helpText)
+      return 0
+    case .version:
+      FileDescriptor.standardOutput.writeAll("orientd \(orientdVersion)\n")
+      return 0
+    case .list, .run:
+      break
+    }
+    let configuration = Configuration(commandLine: commandLine)
     let options: DaemonOptions
     do {
-      options = try DaemonOptions.parse(arguments)
+      options = try configuration.load()
     } catch {
-      FileDescriptor.standardError.writeAll("orientd: \(error.message)\nTry 'orientd --help'.\n")
-      return ExitCode.usage.rawValue
+      switch error {
+      case .config(let failure):
+        FileDescriptor.standardError.writeAll("orientd: \(failure.message)\n")
+        return ExitCode.config.rawValue
+      case .usage(let failure):
+        return usageFailure(failure)
+      }
     }
     if options.verbose { Log.threshold = .debug }
     do {
       switch options.action {
-      case .help:
-        FileDescriptor.standardOutput.writeAll(helpText)
-        return 0
-      case .version:
-        FileDescriptor.standardOutput.writeAll("orientd \(orientdVersion)\n")
+      case .help, .version:
         return 0
       case .list:
         FileDescriptor.standardOutput.writeAll(try SensorListing.run(options: options))
         return 0
       case .run:
-        return try Daemon(options: options).run().rawValue
+        return try Daemon(options: options, configuration: configuration).run().rawValue
       }
     } catch {
       FileDescriptor.standardError.writeAll("orientd: \(error.message)\n")
       return error.exitCode.rawValue
     }
+  }
+
+  private static func usageFailure(_ error: UsageError) -> Int32 {
+    FileDescriptor.standardError.writeAll("orientd: \(error.message)\nTry 'orientd --help'.\n")
+    return ExitCode.usage.rawValue
   }
 
   static let helpText = """
@@ -71,11 +95,20 @@ public enum OrientdCommand {
       --settle MS            how long a new orientation must hold (default 300)
       --allowed LIST         screen orientations to take, e.g. normal,left-up (default all)
 
+    Hooks (run on every screen-orientation change):
+      --hook CMD             run CMD with /bin/sh (repeatable)
+      --hooks-dir DIR        run every executable in DIR, in name order
+      --hook-timeout SECONDS kill a hook that runs longer (default 5)
+
     Other:
+      --config PATH          the config file (default /etc/orientd/orientd.conf; missing is fine)
       --verbose              log every sample and what it proposes
 
     Orientations: normal, bottom-up, left-up, right-up, face-up, face-down.
-    Exit status: 0 ok, 64 usage, 65 bad data, 66 missing input, 69 no sensor, 73 cannot create.
+    Every option but the actions, --demo, --replay and --config can also be set in the
+    config file as 'name = value'; the command line wins. SIGHUP reloads the file.
+    Exit status: 0 ok, 64 usage, 65 bad data, 66 missing input, 69 no sensor, 73 cannot create,
+    78 bad config file.
 
     """
 }
