@@ -16,6 +16,8 @@ struct Invocation: Equatable {
     case monitor(MonitorStyle)
     /// A control command, as the line sent to orientd.
     case control(String)
+    /// Run a program on every screen-orientation change.
+    case hook(command: [String], timeoutMilliseconds: Int)
     case help
     case version
   }
@@ -87,6 +89,21 @@ struct Invocation: Equatable {
         throw UsageError("allow: \(error.message)")
       }
       command = .control("allow " + list)
+    case "hook":
+      var rest = arguments[...]
+      var timeout = 5000
+      if rest.first == "--timeout" {
+        guard rest.count >= 2, let seconds = NumberParsing.seconds(rest[rest.startIndex + 1]),
+          seconds.microseconds >= 1000
+        else {
+          throw UsageError("hook --timeout: expected seconds such as 5 or 0.5")
+        }
+        timeout = Int(seconds.microseconds / 1000)
+        rest = rest.dropFirst(2)
+      }
+      if rest.first == "--" { rest = rest.dropFirst() }
+      guard !rest.isEmpty else { throw UsageError("usage: hook [--timeout SECONDS] COMMAND [ARGUMENT]...") }
+      command = .hook(command: Array(rest), timeoutMilliseconds: timeout)
     default:
       throw UsageError("unknown command '\(verb)'")
     }

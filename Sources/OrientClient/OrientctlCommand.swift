@@ -16,10 +16,18 @@ public enum OrientctlCommand {
       FileDescriptor.standardError.writeAll("orientctl: \(error.message)\nTry 'orientctl --help'.\n")
       return ExitCode.usage.rawValue
     }
+    Log.program = "orientctl"
     switch invocation.command {
     case .help:
       FileDescriptor.standardOutput.writeAll(helpText)
       return 0
+    case .hook(let command, let timeout):
+      do {
+        return try HookClient(socket: invocation.socket, command: command, timeoutMilliseconds: timeout).run()
+      } catch {
+        FileDescriptor.standardError.writeAll("orientctl: \(error)\n")
+        return ExitCode.osError.rawValue
+      }
     case .version:
       FileDescriptor.standardOutput.writeAll("orientctl \(orientctlVersion)\n")
       return 0
@@ -39,7 +47,7 @@ public enum OrientctlCommand {
     case .get(let json): return session.get(json: json)
     case .monitor(let style): return session.monitor(style: style)
     case .control(let line): return session.control(line)
-    case .help, .version: return 0
+    case .help, .version, .hook: return 0
     }
   }
 
@@ -54,6 +62,8 @@ public enum OrientctlCommand {
       unlock                             follow the device again
       rotate cw|ccw                      lock to the next orientation clockwise or counter-clockwise
       allow LIST                         set the allowed screen orientations, e.g. normal,left-up
+      hook [--timeout S] COMMAND [ARG]...  run COMMAND on every screen-orientation change, with
+                                         ORIENTD_* variables set; reconnects when orientd restarts
 
     Options:
       --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else /run/orientd/orientd.sock)

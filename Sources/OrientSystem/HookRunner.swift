@@ -13,9 +13,17 @@ public struct HookCommand: Equatable, Sendable {
     HookCommand(description: command, arguments: ["/bin/sh", "-c", command])
   }
 
-  /// An executable run directly with `arguments`.
+  /// An executable run directly with `arguments`; a bare name is looked up on `$PATH`.
   public static func program(_ arguments: [String]) -> HookCommand {
-    HookCommand(description: arguments.joined(separator: " "), arguments: arguments)
+    var resolved = arguments
+    if let name = arguments.first, !name.contains("/") {
+      let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+      for directory in path.split(separator: ":") where access("\(directory)/\(name)", X_OK) == 0 {
+        resolved[0] = "\(directory)/\(name)"
+        break
+      }
+    }
+    return HookCommand(description: arguments.joined(separator: " "), arguments: resolved)
   }
 
   /// Every executable regular file in `directory`, in name order.

@@ -27,6 +27,9 @@ public enum Log {
   /// Whether `debug` messages are written.
   public static var isVerbose: Bool { threshold == .debug }
 
+  /// The program name that starts each line on a terminal.
+  nonisolated(unsafe) public static var program = "orientd"
+
   /// Whether stderr goes to the journal, which reads `<N>` priority prefixes.
   nonisolated(unsafe) public static var toJournal = false
 
@@ -35,7 +38,7 @@ public enum Log {
     guard level >= threshold else { return }
     let text =
       toJournal
-      ? "<\(level.rawValue)>\(level.label): \(message())\n" : "orientd: \(level.label): \(message())\n"
+      ? "<\(level.rawValue)>\(level.label): \(message())\n" : "\(program): \(level.label): \(message())\n"
     FileDescriptor.standardError.writeAll(text)
   }
 
