@@ -1,0 +1,65 @@
+# orientd: build and install.
+#   make                      release build
+#   make install              install under PREFIX (default /usr/local); DESTDIR for staging;
+#                             NOBUILD=1 BINPATH=DIR installs binaries built elsewhere
+#   make uninstall            remove what install put there
+#   make test                 the test suite
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+HOOKSDIR ?= $(DATADIR)/orientd/hooks
+DOCDIR ?= $(DATADIR)/doc/orientd
+SYSCONFDIR ?= /etc
+SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,$(SYSCONFDIR)/udev/rules.d)
+SWIFT ?= swift
+# Where the built binaries are; NOBUILD=1 installs what is there without building.
+BINPATH ?= $(shell $(SWIFT) build -c release --show-bin-path)
+
+HOOKS = auto x11 sway hyprland kde wlroots
+SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@HOOKSDIR@|$(HOOKSDIR)|g' \
+	-e 's|@DOCDIR@|$(DOCDIR)|g'
+
+.PHONY: all build install uninstall test clean
+
+all: build
+
+build:
+	$(SWIFT) build -c release --product orientd
+	$(SWIFT) build -c release --product orientctl
+
+install: $(if $(NOBUILD),,build)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/orientd \
+		$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) $(DESTDIR)$(UDEVRULESDIR)
+	install -m 0755 "$(BINPATH)/orientd" $(DESTDIR)$(BINDIR)/orientd
+	install -m 0755 "$(BINPATH)/orientctl" $(DESTDIR)$(BINDIR)/orientctl
+	$(SUBST) systemd/orientd.service.in > $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.service
+	$(SUBST) systemd/orientd.socket.in > $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.socket
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(SUBST) systemd/user/orientd-hook.service.in > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/orientd-hook.service
+	install -m 0644 systemd/61-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/61-orientd.rules
+	install -m 0644 config/hooks/common.sh $(DESTDIR)$(HOOKSDIR)/common.sh
+	for hook in $(HOOKS); do install -m 0755 config/hooks/$$hook $(DESTDIR)$(HOOKSDIR)/$$hook; done
+	# Never overwrite a config the administrator has edited.
+	test -e $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf || \
+		install -m 0644 config/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf
+	@echo "Installed. Next: systemctl daemon-reload && systemctl enable --now orientd.socket orientd.service"
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/orientd $(DESTDIR)$(BINDIR)/orientctl
+	rm -f $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.service $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.socket
+	rm -f $(DESTDIR)$(SYSTEMDUSERUNITDIR)/orientd-hook.service $(DESTDIR)$(UDEVRULESDIR)/61-orientd.rules
+	for hook in $(HOOKS) common.sh; do rm -f $(DESTDIR)$(HOOKSDIR)/$$hook; done
+	rm -f $(DESTDIR)$(DOCDIR)/README.md
+	-rmdir $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/orientd $(DESTDIR)$(DOCDIR)
+	# The config file stays if it was edited; remove it by hand if you want it gone.
+	if cmp -s config/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf; then \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf; rmdir $(DESTDIR)$(SYSCONFDIR)/orientd 2>/dev/null || true; fi
+
+test:
+	$(SWIFT) test
+
+clean:
+	$(SWIFT) package clean

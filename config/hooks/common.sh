@@ -1,0 +1,15 @@
+# Shared by the orientd example hooks: logging and finding the built-in panel.
+
+orientd_log() {
+  echo "orientd hook: $*" >&2
+}
+
+# Prints the first output name that looks like a built-in panel (eDP, LVDS, DSI), reading
+# one name per line on stdin. ORIENTD_OUTPUT overrides the search.
+orientd_pick_panel() {
+  if [ -n "${ORIENTD_OUTPUT:-}" ]; then
+    echo "$ORIENTD_OUTPUT"
+    return 0
+  fi
+  grep -E -m 1 '^(eDP|LVDS|DSI)' || return 1
+}
