@@ -31,7 +31,8 @@ final class HookClient {
 
   /// Runs until SIGINT or SIGTERM.
   func run() throws(SystemError) -> Int32 {
-    signals = try SignalWatcher(loop: loop, signals: [SIGINT, SIGTERM]) { [unowned self] _ in self.loop.stop() }
+    signals = try SignalWatcher(loop: loop, signals: [SIGINT, SIGTERM]) { [unowned self] _ in self.loop.stop()
+    }
     connect()
     try loop.run()
     return 0
