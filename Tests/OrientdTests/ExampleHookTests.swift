@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+/// A directory of stand-ins for xrandr, xinput, swaymsg, hyprctl, kscreen-doctor and
+/// wlr-randr: queries print a canned laptop-with-external-monitor setup, everything else
+/// is recorded, one call per line, arguments separated by `|`.
+struct DesktopStubs {
+  let directory: String
+  let log: String
+
+  init() throws {
+    directory = try TestPaths.scratchDirectory()
+    log = directory + "/calls.log"
+    let record = "printf '%s' \"$(basename \"$0\")\" >> \(log); printf '|%s' \"$@\" >> \(log); echo >> \(log)"
+    let stubs: [String: (query: String, output: String)] = [
+      "xrandr": (
+        "--query",
+        "Screen 0: minimum 8 x 8\\nHDMI-1 disconnected (normal left inverted right)\\n"
+          + "eDP-1 connected primary 1920x1200+0+0 (normal left inverted right) 302mm x 189mm\\n   1920x1200 60.00*+\\n"
+      ),
+      "xinput": (
+        "--list",
+        "Virtual core pointer\\nWacom HID 5215 Pen stylus\\nWacom HID 5215 Finger touch\\nAT Translated Set 2 keyboard\\n"
+      ),
+      "swaymsg": (
+        "-t",
+        "[ {\\\"name\\\": \\\"HDMI-A-1\\\", \\\"make\\\": \\\"Dell\\\"}, {\\\"name\\\": \\\"eDP-1\\\", \\\"make\\\": \\\"BOE\\\"} ]\\n"
+      ),
+      "hyprctl": (
+        "monitors",
+        "Monitor HDMI-A-1 (ID 1):\\n\\t2560x1440@59.95\\nMonitor eDP-1 (ID 0):\\n\\t1920x1200@60\\n"
+      ),
+      "kscreen-doctor": (
+        "--outputs",
+        "\\u{1b}[01;32mOutput: \\u{1b}[0;0m1 HDMI-A-1 enabled connected\\nOutput: 2 eDP-1 enabled connected priority 1\\n"
+      ),
+      "wlr-randr": (
+        "", "HDMI-A-1 \\\"Dell Inc.\\\"\\n  Enabled: yes\\neDP-1 \\\"BOE 0x0AF8\\\"\\n  Enabled: yes\\n"
+      ),
+    ]
+    for (name, stub) in stubs {
+      let script = """
+        #!/bin/sh
+        if [ "${1:-}" = "\(stub.query)" ]; then printf "\(stub.output)"; exit 0; fi
+        \(record)
+        """
+      let path = directory + "/" + name
+      try script.write(toFile: path, atomically: true, encoding: .utf8)
+      chmod(path, 0o755)
+    }
+  }
+
+  /// The calls recorded so far.
+  var calls: [String] {
+    ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+
+  /// An environment for a hook: the stubs first on PATH, the variables for `orientation`.
+  func environment(for orientation: String, extra: [String: String] = [:]) -> [String: String] {
+    var environment = ["PATH": directory + ":/usr/bin:/bin", "HOME": directory]
+    let values: [String: [String]] = [
+      "normal": ["normal", "normal", "normal", "0", "none", "1 0 0 0 1 0 0 0 1"],
+      "left-up": ["left", "90", "270", "1", "left", "0 -1 1 1 0 0 0 0 1"],
+      "bottom-up": ["inverted", "180", "180", "2", "inverted", "-1 0 1 0 -1 1 0 0 1"],
+      "right-up": ["right", "270", "90", "3", "right", "0 1 0 -1 0 1 0 0 1"],
+    ]
+    let names = [
+      "ORIENTD_XRANDR", "ORIENTD_WL_TRANSFORM", "ORIENTD_SWAY_TRANSFORM", "ORIENTD_HYPRLAND_TRANSFORM",
+      "ORIENTD_KSCREEN", "ORIENTD_TOUCH_MATRIX",
+    ]
+    for (name, value) in zip(names, values[orientation]!) { environment[name] = value }
+    environment["ORIENTD_ORIENTATION"] = orientation
+    environment["ORIENTD_PREVIOUS"] = "normal"
+    environment["ORIENTD_DEVICE"] = orientation
+    return environment.merging(extra) { $1 }
+  }
+
+  /// Runs a shipped hook and returns its status.
+  func run(_ hook: String, for orientation: String, extra: [String: String] = [:]) throws -> Int32 {
+    let result = try runToCompletion(
+      [packageRoot + "/config/hooks/" + hook], environment: environment(for: orientation, extra: extra))
+    return result.status
+  }
+}
+
+@Suite("The example desktop hooks, against stand-in tools")
+struct ExampleHookTests {
+  @Test("x11 rotates the built-in panel with xrandr and every touchscreen and pen with xinput")
+  func x11() throws {
+    let stubs = try DesktopStubs()
+    #expect(try stubs.run("x11", for: "left-up") == 0)
+    #expect(
+      stubs.calls == [
+        "xrandr|--output|eDP-1|--rotate|left",
+        "xinput|set-prop|Wacom HID 5215 Pen stylus|Coordinate Transformation Matrix|0|-1|1|1|0|0|0|0|1",
+        "xinput|set-prop|Wacom HID 5215 Finger touch|Coordinate Transformation Matrix|0|-1|1|1|0|0|0|0|1",
+      ])
+  }
+
+  @Test("sway transforms the panel (sway counts clockwise) and maps touch and pen to it")
+  func sway() throws {
+    let stubs = try DesktopStubs()
+    #expect(try stubs.run("sway", for: "right-up") == 0)
+    #expect(
+      stubs.calls == [
+        "swaymsg|output|eDP-1|transform|90",
+        "swaymsg|input|type:touch|map_to_output|eDP-1",
+        "swaymsg|input|type:tablet_tool|map_to_output|eDP-1",
+      ])
+  }
+
+  @Test("hyprland sets the monitor and input transforms")
+  func hyprland() throws {
+    let stubs = try DesktopStubs()
+    #expect(try stubs.run("hyprland", for: "bottom-up") == 0)
+    #expect(
+      stubs.calls == [
+        "hyprctl|keyword|monitor|eDP-1,preferred,auto,1,transform,2",
+        "hyprctl|keyword|input:touchdevice:transform|2",
+        "hyprctl|keyword|input:tablet:transform|2",
+      ])
+  }
+
+  @Test("kde rotates the panel with kscreen-doctor")
+  func kde() throws {
+    let stubs = try DesktopStubs()
+    #expect(try stubs.run("kde", for: "normal") == 0)
+    #expect(stubs.calls == ["kscreen-doctor|output.eDP-1.rotation.none"])
+  }
+
+  @Test("wlroots transforms the panel with wlr-randr")
+  func wlroots() throws {
+    let stubs = try DesktopStubs()
+    #expect(try stubs.run("wlroots", for: "left-up") == 0)
+    #expect(stubs.calls == ["wlr-randr|--output|eDP-1|--transform|90"])
+  }
+
+  @Test("ORIENTD_OUTPUT overrides the panel search")
+  func outputOverride() throws {
+    let stubs = try DesktopStubs()
+    #expect(try stubs.run("wlroots", for: "bottom-up", extra: ["ORIENTD_OUTPUT": "HDMI-A-1"]) == 0)
+    #expect(stubs.calls == ["wlr-randr|--output|HDMI-A-1|--transform|180"])
+  }
+
+  @Test(
+    "auto picks the hook for the running session",
+    arguments: [
+      (
+        ["SWAYSOCK": "/run/user/1000/sway.sock", "WAYLAND_DISPLAY": "wayland-1"],
+        "swaymsg|output|eDP-1|transform|normal"
+      ),
+      (
+        ["HYPRLAND_INSTANCE_SIGNATURE": "abc", "WAYLAND_DISPLAY": "wayland-1"],
+        "hyprctl|keyword|monitor|eDP-1,preferred,auto,1,transform,0"
+      ),
+      (
+        ["KDE_FULL_SESSION": "true", "WAYLAND_DISPLAY": "wayland-0"],
+        "kscreen-doctor|output.eDP-1.rotation.none"
+      ),
+      (["WAYLAND_DISPLAY": "wayland-1"], "wlr-randr|--output|eDP-1|--transform|normal"),
+      (["DISPLAY": ":0"], "xrandr|--output|eDP-1|--rotate|normal"),
+      (["DISPLAY": ":0", "ORIENTD_HOOK": "wlroots"], "wlr-randr|--output|eDP-1|--transform|normal"),
+    ])
+  func auto(session: [String: String], firstCall: String) throws {
+    let stubs = try DesktopStubs()
+    #expect(try stubs.run("auto", for: "normal", extra: session) == 0)
+    #expect(stubs.calls.first == firstCall)
+  }
+
+  @Test("A hook with no panel to rotate fails with a message, and without a session auto says so")
+  func noPanel() throws {
+    let stubs = try DesktopStubs()
+    let empty = try TestPaths.scratchDirectory()
+    try "#!/bin/sh\nexit 0\n".write(toFile: empty + "/wlr-randr", atomically: true, encoding: .utf8)
+    chmod(empty + "/wlr-randr", 0o755)
+    var environment = stubs.environment(for: "normal")
+    environment["PATH"] = empty + ":/usr/bin:/bin"
+    let result = try runToCompletion([packageRoot + "/config/hooks/wlroots"], environment: environment)
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("no built-in panel found"))
+    let noSession = try runToCompletion(
+      [packageRoot + "/config/hooks/auto"], environment: stubs.environment(for: "normal"))
+    #expect(noSession.status == 1)
+    #expect(noSession.stderr.contains("no graphical session found"))
+  }
+
+  @Test("orientd runs an example hook with its own environment on a change")
+  func throughTheDaemon() throws {
+    let stubs = try DesktopStubs()
+    let directory = try TestPaths.scratchDirectory()
+    var environment = ProcessInfo.processInfo.environment
+    environment["PATH"] = stubs.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    var trace = TraceBuilder(stepMilliseconds: 10)
+    trace.add(-1, 0, 0)
+    let daemon = try TestProcess(
+      [
+        TestPaths.orientd, "--replay", try trace.write(), "--settle", "0", "--socket", directory + "/s",
+        "--state", directory + "/st", "--hook", packageRoot + "/config/hooks/wlroots",
+      ], environment: environment)
+    #expect(waitForFile(stubs.log, toContain: "wlr-randr|--output|eDP-1|--transform|270"))
+    daemon.signal(SIGTERM)
+    #expect(daemon.waitForExit(timeout: 10) == 0)
+  }
+}
