@@ -1,3 +1,5 @@
+import Glibc
+
 /// A 3x3 matrix stored by rows; `matrix * v` gives row i dotted with v as component i.
 public struct Matrix3: Equatable, Sendable {
   public var row0: Vector3
@@ -66,4 +68,46 @@ public struct Matrix3: Equatable, Sendable {
     }
     return true
   }
+}
+
+extension Matrix3 {
+  /// The matrix whose columns are `a`, `b` and `c`.
+  public init(columns a: Vector3, _ b: Vector3, _ c: Vector3) {
+    self.init(rows: Vector3(a.x, b.x, c.x), Vector3(a.y, b.y, c.y), Vector3(a.z, b.z, c.z))
+  }
+
+  /// The inverse, or nil when the matrix is singular.
+  public var inverse: Matrix3? {
+    let det = determinant
+    guard abs(det) > 1e-12 else { return nil }
+    let a = row0
+    let b = row1
+    let c = row2
+    // The adjugate's rows are the cross products of the columns' pairs, transposed.
+    let r0 = Vector3(b.y * c.z - b.z * c.y, a.z * c.y - a.y * c.z, a.y * b.z - a.z * b.y)
+    let r1 = Vector3(b.z * c.x - b.x * c.z, a.x * c.z - a.z * c.x, a.z * b.x - a.x * b.z)
+    let r2 = Vector3(b.x * c.y - b.y * c.x, a.y * c.x - a.x * c.y, a.x * b.y - a.y * b.x)
+    return Matrix3(
+      rows: Vector3(r0.x / det, r0.y / det, r0.z / det), Vector3(r1.x / det, r1.y / det, r1.z / det),
+      Vector3(r2.x / det, r2.y / det, r2.z / det))
+  }
+}
+
+extension Vector3 {
+  /// The vector scaled to length 1 (zero stays zero).
+  public var normalized: Vector3 {
+    let length = magnitude
+    return length > 0 ? Vector3(x / length, y / length, z / length) : self
+  }
+
+  /// The angle to another vector, in degrees.
+  public func angle(to other: Vector3) -> Double {
+    let cosine = max(-1, min(1, normalized.dot(other.normalized)))
+    return acosDegrees(cosine)
+  }
+}
+
+/// acos in degrees, clamped to [0, 180].
+func acosDegrees(_ cosine: Double) -> Double {
+  Glibc.acos(max(-1, min(1, cosine))) * 180 / Double.pi
 }
