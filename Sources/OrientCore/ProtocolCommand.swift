@@ -6,6 +6,14 @@ public enum MessageFormat: Sendable {
   case json
 }
 
+/// Which samples a connection asked to receive.
+public enum SampleStream: Sendable {
+  /// `sample <t> <x> <y> <z>`: g in the corrected frame.
+  case corrected
+  /// `raw <t> <x> <y> <z>`: g before the mount matrix.
+  case raw
+}
+
 /// A line a client sent, parsed.
 public enum ClientCommand: Equatable, Sendable {
   case get
@@ -14,6 +22,10 @@ public enum ClientCommand: Equatable, Sendable {
   case rotate(RotationDirection)
   case allow(AllowedOrientations)
   case format(MessageFormat)
+  /// Start (or, with nil, stop) this connection's sample stream.
+  case samples(SampleStream?)
+  /// Describe the sensor, its set-up and the daemon's settings.
+  case info
   case ping
   case help
   case quit
@@ -34,6 +46,8 @@ public enum ClientCommand: Equatable, Sendable {
     "rotate cw|ccw: lock to the next orientation clockwise or counter-clockwise",
     "allow LIST: set the allowed screen orientations, e.g. allow normal,left-up",
     "format json|text: switch this connection's format",
+    "samples corrected|raw|off: stream this connection every sample, in g",
+    "info: the sensor, how it is read, its matrix and the settings, then ok",
     "ping: reply pong",
     "help: this list",
     "quit: close the connection",
@@ -59,6 +73,15 @@ public enum ClientCommand: Equatable, Sendable {
     case "unlock": return try noArguments(.unlock)
     case "ping": return try noArguments(.ping)
     case "help": return try noArguments(.help)
+    case "info": return try noArguments(.info)
+    case "samples":
+      switch try oneArgument("samples corrected|raw|off") {
+      case "corrected": return .samples(.corrected)
+      case "raw": return .samples(.raw)
+      case "off": return .samples(nil)
+      case let other:
+        throw ProtocolError(.badArgument, "expected corrected, raw or off, got '\(ProtocolError.printable(other))'")
+      }
     case "quit": return try noArguments(.quit)
     case "lock":
       guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "usage: lock [ORIENTATION]") }

@@ -38,12 +38,53 @@ public enum ProtocolRendering {
     }
   }
 
+  /// A sample line: `sample 1.250 0.0000 -1.0000 0.0000`, or `raw ...` before the mount matrix.
+  public static func line(for sample: Sample, stream: SampleStream, format: MessageFormat) -> String {
+    let vector = stream == .raw ? sample.raw : sample.gravity
+    let name = stream == .raw ? "raw" : "sample"
+    let values = [vector.x, vector.y, vector.z].map { DecimalFormatting.fixed($0, decimals: 4) }
+    switch format {
+    case .text:
+      return "\(name) \(sample.time.secondsText) \(values.joined(separator: " "))\n"
+    case .json:
+      return "{\"event\":\"\(name)\",\"t\":\(sample.time.secondsText),\"x\":\(values[0]),\"y\":\(values[1]),\"z\":\(values[2])}\n"
+    }
+  }
+
+  /// An `info` line: `info scale 0.038307 (in_accel_scale)`.
+  public static func line(for item: InfoItem, format: MessageFormat) -> String {
+    switch format {
+    case .text: return "info \(item.key) \(item.value)\n"
+    case .json: return "{\"info\":\"\(JSON.escape(item.key))\",\"value\":\"\(JSON.escape(item.value))\"}\n"
+    }
+  }
+
   /// One line of `help` output.
   public static func helpLine(_ text: String, format: MessageFormat) -> String {
     switch format {
     case .text: return text + "\n"
     case .json: return "{\"help\":\"\(JSON.escape(text))\"}\n"
     }
+  }
+}
+
+/// One fact the `info` command reports, such as `matrix-source udev ACCEL_MOUNT_MATRIX`.
+public struct InfoItem: Equatable, Sendable {
+  public var key: String
+  public var value: String
+
+  /// Creates an item.
+  public init(_ key: String, _ value: String) {
+    self.key = key
+    self.value = value
+  }
+
+  /// Parses a text `info` line.
+  public init?(line: some StringProtocol) {
+    let parts = line.split(separator: " ", maxSplits: 2)
+    guard parts.count >= 2, parts[0] == "info" else { return nil }
+    key = String(parts[1])
+    value = parts.count == 3 ? String(parts[2]) : ""
   }
 }
 

@@ -24,6 +24,7 @@ public final class Daemon {
   private var hooks: HookRunner?
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
+  private var sensorDescription: SensorDescription?
 
   /// Prepares the daemon: loads the saved state and opens the record file.
   public init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
@@ -117,8 +118,10 @@ public final class Daemon {
         let released = StartupPages.release()
         Log.debug("released \(released) KiB of start-up code pages")
       }
-    case .sample:
-      break
+    case .sample(let sample):
+      server?.publish(sample)
+    case .described(let description):
+      sensorDescription = description
     case .finished:
       break
     case .failed(let failure):
@@ -166,7 +169,9 @@ public final class Daemon {
       loop: loop, listener: listener, maxClients: options.maxClients, permission: permission,
       snapshot: { [unowned self] in self.tracker.snapshot },
       control: { [unowned self] command in self.control(command) },
-      commit: { [unowned self] in self.persist() })
+      commit: { [unowned self] in self.persist() },
+      info: { [unowned self] in self.infoItems },
+      samplesWanted: { [unowned self] wanted in self.sampler?.send(.forwardSamples(wanted)) })
   }
 
   private func control(_ command: ClientCommand) -> Result<[StateChange], ProtocolError> {
@@ -195,6 +200,31 @@ public final class Daemon {
       announce(changes, at: now)
     }
     return .success(changes)
+  }
+
+  /// What `info` reports: the sensor, then the settings that shape what clients see.
+  private var infoItems: [InfoItem] {
+    var items: [InfoItem] = [InfoItem("version", orientdVersion)]
+    switch options.source {
+    case .iio:
+      items += sensorDescription?.items ?? [InfoItem("sensor", "none attached")]
+    case .demo:
+      items.append(InfoItem("sensor", "the built-in demo"))
+    case .replay(let path):
+      items.append(InfoItem("sensor", "replay of \(path)"))
+    }
+    let settings = options.settings
+    items += [
+      InfoItem("threshold", String(settings.threshold)), InfoItem("hysteresis", String(settings.hysteresis)),
+      InfoItem("shake-tolerance", String(settings.shakeTolerance)),
+      InfoItem("settle", "\(settings.settleMicroseconds / 1000) ms"),
+    ]
+    items += options.hooks.map { InfoItem("hook", $0) }
+    if let directory = options.hooksDirectory { items.append(InfoItem("hooks-dir", directory)) }
+    items.append(InfoItem("hook-timeout", "\(Double(options.hookTimeoutMilliseconds) / 1000) s"))
+    if let configuration { items.append(InfoItem("config", configuration.path)) }
+    items.append(InfoItem("state-file", options.persistsState ? options.statePath : "none"))
+    return items
   }
 
   private var persistedState: PersistedState {

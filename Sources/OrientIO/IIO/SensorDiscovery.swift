@@ -8,6 +8,16 @@ public enum SensorDiscovery {
     context.devices.compactMap { Accelerometer(device: $0, udev: udev) }
   }
 
+  /// Why `chosen` was picked among `sensors`, in words.
+  public static func reason(for chosen: Accelerometer, among sensors: [Accelerometer], selector: String?) -> String {
+    if let selector { return "--device \(selector) names it" }
+    if sensors.count == 1 { return "it is the only accelerometer" }
+    if chosen.location == .display {
+      return "it is the display sensor (\(chosen.locationSource ?? "location")); the others are skipped"
+    }
+    return "it is the first accelerometer not in the keyboard base"
+  }
+
   /// Picks by `--device` (id, name or label), else the first display sensor, else the first
   /// sensor not in the base. Throws a failure (exit 69) that says where it looked.
   public static func choose(

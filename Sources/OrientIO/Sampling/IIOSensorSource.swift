@@ -26,6 +26,7 @@ final class IIOSensorSource {
   private var probeStarted: UInt64 = 0
   private var online = false
   private var lastAbsence = ""
+  private var description: SensorDescription?
   private var garbageWarning = RateLimitedWarning()
   private var readWarning = RateLimitedWarning()
 
@@ -73,11 +74,13 @@ final class IIOSensorSource {
     let context: IIOContext
     let sensor: Accelerometer
     let udev: UdevProperties?
+    let reason: String
     do {
       context = try openContext(uri: options.uri)
       udev = context.isLocal ? UdevProperties() : nil
       let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
       sensor = try SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
+      reason = SensorDiscovery.reason(for: sensor, among: sensors, selector: options.device)
     } catch {
       if failIfAbsent { return events.post(.failed(error)) }
       return absent(error.message)
@@ -90,6 +93,12 @@ final class IIOSensorSource {
     self.context = context
     self.sensor = sensor
     converter = setup.converter
+    description = SensorDescription(
+      summary: sensor.summary, reason: reason,
+      location: sensor.location.rawValue + (sensor.locationSource.map { " (\($0))" } ?? ""), uri: context.uri,
+      scale: setup.scaleText, offset: setup.offsetText, matrix: setup.matrix.matrix, matrixSource: setup.matrix.source,
+      modalias: udev?.parentModalias(ofIIODevice: sensor.device.id) ?? "",
+      dmi: context.isLocal ? dmiModalias() ?? "" : "")
     Log.info(
       "using \(sensor.summary) in \(context.uri), location \(sensor.location.rawValue), "
         + "scale \(setup.scaleText), mount matrix \(MountMatrix.format(setup.matrix.matrix)) "
@@ -133,7 +142,16 @@ final class IIOSensorSource {
     scheduleRescan()
   }
 
+  /// Records how the sensor is read and tells the daemon.
+  private func describe(mode: String, reason: String) {
+    description?.mode = mode
+    description?.modeReason = reason
+    events.post(.described(description))
+  }
+
   private func detach() {
+    if description != nil { events.post(.described(nil)) }
+    description = nil
     pollTimer = nil
     probeTimer = nil
     if let captureWatch { loop.unwatch(captureWatch) }
@@ -164,7 +182,9 @@ final class IIOSensorSource {
         }
         if options.captureMode == .buffer {
           Log.info("capture mode buffer (--mode buffer): \(capture.summary)")
+          describe(mode: "buffer", reason: "--mode buffer; \(capture.summary)")
         } else {
+          describe(mode: "buffer (trying)", reason: "waiting up to 1 s for the first scan")
           probeStarted = Clock.monotonicNanoseconds
           let timer = try LoopTimer(loop: loop) { [unowned self] _ in self.bufferStayedSilent() }
           timer.schedule(afterNanoseconds: Self.probeNanoseconds)
@@ -198,6 +218,7 @@ final class IIOSensorSource {
         probeTimer = nil
         let waited = (Clock.monotonicNanoseconds - probeStarted) / 1_000_000
         Log.info("capture mode buffer: the first scan came after \(waited) ms; \(capture.summary)")
+        describe(mode: "buffer", reason: "the buffer delivered a scan after \(waited) ms; \(capture.summary)")
       }
       if scans == 0, hungUp { lost("the buffer's device hung up") }
     }
@@ -205,6 +226,7 @@ final class IIOSensorSource {
 
   private func startPolling(reason: String) {
     Log.info("capture mode poll every \(options.intervalMilliseconds) ms: \(reason)")
+    describe(mode: "poll every \(options.intervalMilliseconds) ms", reason: reason)
     do {
       let timer = try LoopTimer(loop: loop) { [unowned self] _ in self.poll() }
       let interval = UInt64(options.intervalMilliseconds) * 1_000_000

@@ -6,6 +6,8 @@ public enum SamplerEvent: Sendable {
   case sensor(online: Bool, time: SampleTime)
   /// The device orientation changed at the sample taken at `time`.
   case device(DeviceOrientation?, time: SampleTime)
+  /// The attached sensor and how it is read, or nil once it is gone.
+  case described(SensorDescription?)
   /// A sample, sent only while the daemon asks for them.
   case sample(Sample)
   /// A replay reached its end.

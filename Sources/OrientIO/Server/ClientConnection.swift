@@ -17,6 +17,8 @@ final class ClientConnection {
   let peer: PeerCredentials?
   var watch: Watch?
   var format = MessageFormat.text
+  /// The samples this client asked for, if any.
+  var sampleStream: SampleStream?
   var splitter = LineSplitter(limit: 1024)
   /// Set once the client may not send more: its queue is flushed, then it is closed.
   var closing = false

@@ -20,6 +20,9 @@ public final class SocketServer {
   private let snapshot: () -> [StateChange]
   private let control: ControlHandler
   private let commit: CommitHandler
+  private let info: () -> [InfoItem]
+  private let samplesWanted: (Bool) -> Void
+  private var sampleSubscribers = 0
   private var listenWatch: Watch?
   private var clients: [Int32: ClientConnection] = [:]
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
@@ -32,7 +35,7 @@ public final class SocketServer {
   public init(
     loop: EventLoop, listener: Int32, maxClients: Int, permission: ControlPermission,
     snapshot: @escaping () -> [StateChange], control: @escaping ControlHandler,
-    commit: @escaping CommitHandler
+    commit: @escaping CommitHandler, info: @escaping () -> [InfoItem], samplesWanted: @escaping (Bool) -> Void
   ) throws(SystemError) {
     self.loop = loop
     self.listener = listener
@@ -41,6 +44,8 @@ public final class SocketServer {
     self.snapshot = snapshot
     self.control = control
     self.commit = commit
+    self.info = info
+    self.samplesWanted = samplesWanted
     listenWatch = try loop.watch(listener) { [unowned self] _ in self.acceptClients() }
   }
 
@@ -58,6 +63,15 @@ public final class SocketServer {
     }
     for client in Array(clients.values) where !client.closing {
       deliver(client.format == .json ? json : text, to: client, isReply: false)
+    }
+  }
+
+  /// Sends a sample to the clients that asked for samples, and only to them.
+  public func publish(_ sample: Sample) {
+    guard sampleSubscribers > 0 else { return }
+    for client in Array(clients.values) where !client.closing {
+      guard let stream = client.sampleStream else { continue }
+      deliver(Array(ProtocolRendering.line(for: sample, stream: stream, format: client.format).utf8), to: client, isReply: false)
     }
   }
 
@@ -166,6 +180,13 @@ public final class SocketServer {
       reply(.ok, to: client)
     case .ping:
       reply(.pong, to: client)
+    case .samples(let stream):
+      setSampleStream(stream, for: client)
+      reply(.ok, to: client)
+    case .info:
+      let lines = info().map { ProtocolRendering.line(for: $0, format: client.format) }
+      deliver(Array(lines.joined().utf8), to: client, isReply: true)
+      reply(.ok, to: client)
     case .help:
       let lines = ClientCommand.helpLines.map { ProtocolRendering.helpLine($0, format: client.format) }
       deliver(Array(lines.joined().utf8), to: client, isReply: true)
@@ -229,8 +250,18 @@ public final class SocketServer {
     loop.change(watch, to: events)
   }
 
+  /// Tracks who wants samples, so the sensor thread sends them only while someone does.
+  private func setSampleStream(_ stream: SampleStream?, for client: ClientConnection) {
+    let before = sampleSubscribers
+    if client.sampleStream != nil { sampleSubscribers -= 1 }
+    client.sampleStream = stream
+    if stream != nil { sampleSubscribers += 1 }
+    if (before == 0) != (sampleSubscribers == 0) { samplesWanted(sampleSubscribers > 0) }
+  }
+
   private func drop(_ client: ClientConnection) {
     guard clients.removeValue(forKey: client.descriptor) != nil else { return }
+    if client.sampleStream != nil { setSampleStream(nil, for: client) }
     if let watch = client.watch { loop.unwatch(watch) }
     client.watch = nil
     close(client.descriptor)
