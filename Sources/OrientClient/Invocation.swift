@@ -16,6 +16,12 @@ struct Invocation: Equatable {
     case monitor(MonitorStyle)
     /// A control command, as the line sent to orientd.
     case control(String)
+    /// Print the sample stream.
+    case samples(raw: Bool)
+    /// Explain the current state.
+    case doctor
+    /// Work out the mount matrix from three poses.
+    case calibrate(automatic: Bool, json: Bool)
     /// Run a program on every screen-orientation change.
     case hook(command: [String], timeoutMilliseconds: Int)
     case help
@@ -89,6 +95,18 @@ struct Invocation: Equatable {
         throw UsageError("allow: \(error.message)")
       }
       command = .control("allow " + list)
+    case "samples":
+      guard arguments.isEmpty || arguments == ["--raw"] else { throw UsageError("usage: samples [--raw]") }
+      command = .samples(raw: arguments == ["--raw"])
+    case "doctor":
+      try noArguments()
+      command = .doctor
+    case "calibrate":
+      let flags = Set(arguments)
+      guard flags.isSubset(of: ["--yes", "--json"]), flags.count == arguments.count else {
+        throw UsageError("usage: calibrate [--yes] [--json]")
+      }
+      command = .calibrate(automatic: flags.contains("--yes"), json: flags.contains("--json"))
     case "hook":
       var rest = arguments[...]
       var timeout = 5000

@@ -47,6 +47,23 @@ final class LineConnection {
     }
   }
 
+  /// The descriptor, for waiting on it together with others.
+  var fileDescriptor: Int32 { descriptor }
+
+  /// Whether a whole line is already buffered.
+  var hasBufferedLine: Bool { buffer[start...].contains(0x0A) }
+
+  /// The next line if one arrives within `milliseconds`; `.closed` when the daemon went away.
+  func readLine(timeoutMilliseconds milliseconds: Int32) -> TimedLine {
+    if !hasBufferedLine {
+      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&entry, 1, milliseconds)
+      if ready == 0 { return .timedOut }
+    }
+    guard let line = readLine() else { return .closed }
+    return .line(line)
+  }
+
   /// The next line without its newline, or nil when the daemon closed the connection.
   ///
   /// With `watchingOutput`, it also returns nil as soon as stdout's reader goes away,
@@ -70,4 +87,11 @@ final class LineConnection {
       buffer += chunk[0..<count]
     }
   }
+}
+
+/// The outcome of waiting for a line.
+enum TimedLine: Equatable {
+  case line(String)
+  case timedOut
+  case closed
 }

@@ -47,6 +47,10 @@ public enum OrientctlCommand {
     case .get(let json): return session.get(json: json)
     case .monitor(let style): return session.monitor(style: style)
     case .control(let line): return session.control(line)
+    case .samples(let raw): return session.samples(raw: raw)
+    case .doctor: return session.doctor()
+    case .calibrate(let automatic, let json):
+      return Calibrator(session: session, automatic: automatic, json: json).run()
     case .help, .version, .hook: return 0
     }
   }
@@ -62,6 +66,10 @@ public enum OrientctlCommand {
       unlock                             follow the device again
       rotate cw|ccw                      lock to the next orientation clockwise or counter-clockwise
       allow LIST                         set the allowed screen orientations, e.g. normal,left-up
+      samples [--raw]                    print every sample in g (corrected, or before the mount matrix)
+      doctor                             explain the sensor, its set-up, the state and the hooks
+      calibrate [--yes] [--json]         measure three poses and print the mount matrix and hwdb fix;
+                                         --yes takes each pose once steady, without Enter
       hook [--timeout S] COMMAND [ARG]...  run COMMAND on every screen-orientation change, with
                                          ORIENTD_* variables set; reconnects when orientd restarts
 

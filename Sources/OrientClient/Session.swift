@@ -75,23 +75,23 @@ struct Session {
   }
 
   /// Whether stdout still has a reader (a closed pipe reports POLLERR).
-  private var outputIsOpen: Bool {
+  var outputIsOpen: Bool {
     var output = pollfd(fd: 1, events: 0, revents: 0)
     return poll(&output, 1, 0) <= 0 || output.revents & Int16(POLLERR | POLLHUP) == 0
   }
 
-  private func write(_ text: String) -> Bool {
+  func write(_ text: String) -> Bool {
     if case .failure = FileDescriptor.standardOutput.writeAll(text) { return false }
     return true
   }
 
-  private func refused(_ reply: String) -> Int32 {
+  func refused(_ reply: String) -> Int32 {
     let detail = reply.hasPrefix("error ") ? String(reply.dropFirst(6)) : reply
     FileDescriptor.standardError.writeAll("orientctl: orientd refused: \(detail)\n")
     return 1
   }
 
-  private func lost() -> Int32 {
+  func lost() -> Int32 {
     FileDescriptor.standardError.writeAll("orientctl: orientd at \(socket) closed the connection\n")
     return ExitCode.unavailable.rawValue
   }

@@ -18,6 +18,16 @@ public enum MountMatrixSource: Equatable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Where exactly, e.g. `ACCEL_MOUNT_MATRIX` or `in_accel_mount_matrix`.
+  public var detail: String {
+    switch self {
+    case .option: return "--mount-matrix"
+    case .udev: return "ACCEL_MOUNT_MATRIX"
+    case .sysfs(let file): return file
+    case .identity: return "no matrix found"
+    }
+  }
+
   /// A one-word kind: option, udev, sysfs or identity.
   public var kind: String {
     switch self {

@@ -29,7 +29,7 @@ public enum SensorListing {
       report += sensor.device.label.map { ", label \($0)" } ?? ""
       report += "\n    scale: \(setup.scaleText)\n    offset: \(setup.offsetText)\n"
       report += "    mount matrix: \(MountMatrix.format(setup.matrix.matrix))\n"
-      report += "    matrix source: \(setup.matrix.source.kind) (\(setup.matrix.source))\n"
+      report += "    matrix source: \(setup.matrix.source.kind) (\(setup.matrix.source.detail))\n"
       let modalias = udev?.parentModalias(ofIIODevice: sensor.device.id) ?? ""
       let dmi = context.isLocal ? dmiModalias() ?? "" : ""
       report += "    modalias: \(modalias.isEmpty ? "unknown" : modalias)\n"

@@ -94,7 +94,7 @@ final class IIOSensorSource {
     self.sensor = sensor
     converter = setup.converter
     description = SensorDescription(
-      summary: sensor.summary, reason: reason,
+      id: sensor.device.id, summary: sensor.summary, reason: reason,
       location: sensor.location.rawValue + (sensor.locationSource.map { " (\($0))" } ?? ""), uri: context.uri,
       scale: setup.scaleText, offset: setup.offsetText, matrix: setup.matrix.matrix, matrixSource: setup.matrix.source,
       modalias: udev?.parentModalias(ofIIODevice: sensor.device.id) ?? "",

@@ -2,6 +2,8 @@ import OrientCore
 
 /// What the sensor thread knows about the attached sensor, for `info`, `doctor` and `calibrate`.
 public struct SensorDescription: Sendable {
+  /// The IIO device id, e.g. `iio:device0`.
+  public var id: String
   public var summary: String
   public var reason: String
   public var location: String
@@ -21,7 +23,7 @@ public struct SensorDescription: Sendable {
   /// The facts as `info` lines.
   public var items: [InfoItem] {
     [
-      InfoItem("sensor", summary), InfoItem("chosen-because", reason), InfoItem("location", location),
+      InfoItem("sensor", summary), InfoItem("device", id), InfoItem("chosen-because", reason), InfoItem("location", location),
       InfoItem("uri", uri), InfoItem("mode", mode), InfoItem("mode-reason", modeReason), InfoItem("scale", scale),
       InfoItem("offset", offset), InfoItem("matrix", MountMatrix.format(matrix)),
       InfoItem("matrix-source", matrixSource.kind), InfoItem("matrix-from", matrixSource.description),

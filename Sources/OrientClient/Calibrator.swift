@@ -1,0 +1,225 @@
+import Glibc
+import OrientCore
+import OrientSystem
+
+/// `orientctl calibrate`: measures gravity in three poses and works out the mount matrix.
+///
+/// Interactive by default (Enter at each pose); with `automatic` it takes each pose on its
+/// own once the reading is steady and the device has clearly moved from the last pose.
+struct Calibrator {
+  let session: Session
+  let automatic: Bool
+  let json: Bool
+
+  /// The measured poses, the fit and the current matrix.
+  private struct Outcome {
+    var measured: [Vector3]
+    var fit: CalibrationFit
+    var current: String
+    var currentSource: String
+    var hwdbKey: String
+    var device: String
+  }
+
+  func run() -> Int32 {
+    guard let items = session.info() else { return session.lost() }
+    func value(_ key: String) -> String? { items.first { $0.key == key }?.value }
+    guard let device = value("device") else {
+      FileDescriptor.standardError.writeAll(
+        "orientctl: calibrate needs an IIO sensor; orientd reports: \(value("sensor") ?? "none")\n")
+      return ExitCode.unavailable.rawValue
+    }
+    guard session.connection.send("samples raw") else { return session.lost() }
+    say("Calibrating \(value("sensor") ?? device). Each pose is measured for about a second.")
+    var measured: [Vector3] = []
+    for (index, pose) in CalibrationPose.allCases.enumerated() {
+      let prompt = "\(index + 1)/3: \(pose.instruction)"
+      let result = automatic ? waitForSteadyPose(prompt, after: measured) : askForPose(prompt)
+      guard let reading = result else { return 1 }
+      say("   measured \(describe(reading)) g")
+      measured.append(reading)
+    }
+    _ = session.connection.send("samples off")
+    let fit: CalibrationFit
+    do {
+      fit = try CalibrationFit(normal: measured[0], leftUp: measured[1], faceUp: measured[2])
+    } catch {
+      FileDescriptor.standardError.writeAll("orientctl: \(error.message)\n")
+      return 1
+    }
+    let outcome = Outcome(
+      measured: measured, fit: fit, current: value("matrix") ?? "", currentSource: value("matrix-from") ?? "unknown",
+      hwdbKey: value("hwdb-key") ?? HwdbKey.make(modalias: "", dmi: ""), device: device)
+    _ = session.write(json ? jsonReport(outcome) : textReport(outcome))
+    return 0
+  }
+
+  // MARK: Poses
+
+  /// Interactive: Enter starts a 1 s measurement; an unsteady or odd one is refused and asked again.
+  private func askForPose(_ prompt: String) -> Vector3? {
+    while true {
+      say(prompt + ", then press Enter.")
+      guard waitForEnter() else {
+        FileDescriptor.standardError.writeAll("orientctl: calibration aborted: stdin closed\n")
+        return nil
+      }
+      let samples = collect(seconds: 1.2)
+      switch PoseReading(samples: samples) {
+      case .steady(let mean): return mean
+      case let rejected: say("   pose rejected: \(explain(rejected)). Try again.")
+      }
+    }
+  }
+
+  /// Automatic: a sliding second of samples, taken once steady, near 1 g, and moved.
+  private func waitForSteadyPose(_ prompt: String, after previous: [Vector3]) -> Vector3? {
+    say(prompt + "; waiting for a steady reading...")
+    var window: [SampleLine] = []
+    var lastComplaint = ""
+    let deadline = Clock.monotonicNanoseconds + 120_000_000_000
+    while Clock.monotonicNanoseconds < deadline {
+      let line: String
+      switch session.connection.readLine(timeoutMilliseconds: 1000) {
+      case .closed: return nil
+      case .timedOut: continue
+      case .line(let text): line = text
+      }
+      guard let sample = SampleLine(line) else { continue }
+      window.append(sample)
+      window.removeAll { sample.time - $0.time > 1.0 }
+      guard window.count >= 5, sample.time - window[0].time >= 0.8 else { continue }
+      let reading = PoseReading(samples: window.map(\.vector))
+      guard case .steady(let mean) = reading else {
+        let complaint = explain(reading)
+        if complaint.prefix(12) != lastComplaint.prefix(12) { say("   not yet: \(complaint)") }
+        lastComplaint = complaint
+        continue
+      }
+      // The same pose as before means the device has not been turned yet.
+      if previous.contains(where: { $0.angle(to: mean) < 45 }) { continue }
+      return mean
+    }
+    FileDescriptor.standardError.writeAll("orientctl: calibration timed out waiting for a steady pose\n")
+    return nil
+  }
+
+  private func explain(_ reading: PoseReading) -> String {
+    switch reading {
+    case .steady: return "steady"
+    case .shaking(let spread):
+      return "the reading was not steady (it moved by \(DecimalFormatting.fixed(spread, decimals: 2)) g); hold still"
+    case .notOneG(let magnitude):
+      return "the reading was \(DecimalFormatting.fixed(magnitude, decimals: 2)) g, not about 1 g"
+        + " (moving, or a wrong scale)"
+    case .tooFew(let count): return "only \(count) samples arrived; tilt the device a little to wake the sensor"
+    }
+  }
+
+  /// Waits for a line on stdin, dropping samples meanwhile; false at end of input.
+  private func waitForEnter() -> Bool {
+    var entries = [
+      pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: session.connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      while session.connection.hasBufferedLine { _ = session.connection.readLine() }
+      guard poll(&entries, 2, -1) >= 0 || errno == EINTR else { return false }
+      if entries[1].revents != 0 {
+        guard case .line = session.connection.readLine(timeoutMilliseconds: 0) else { return false }
+      }
+      if entries[0].revents != 0 {
+        var byte: UInt8 = 0
+        while true {
+          let count = read(0, &byte, 1)
+          if count <= 0 { return false }
+          if byte == 0x0A { return true }
+        }
+      }
+    }
+  }
+
+  private func collect(seconds: Double) -> [Vector3] {
+    var samples: [Vector3] = []
+    let deadline = Clock.monotonicNanoseconds + UInt64(seconds * 1e9)
+    while Clock.monotonicNanoseconds < deadline {
+      let left = Int32((deadline - Clock.monotonicNanoseconds) / 1_000_000) + 1
+      guard case .line(let line) = session.connection.readLine(timeoutMilliseconds: left) else { break }
+      if let sample = SampleLine(line) { samples.append(sample.vector) }
+    }
+    return samples
+  }
+
+  // MARK: Reports
+
+  private func describe(_ vector: Vector3) -> String {
+    "(" + [vector.x, vector.y, vector.z].map { DecimalFormatting.signedFixed($0, decimals: 3) }.joined(separator: ", ")
+      + ")"
+  }
+
+  private func isAlreadyRight(_ outcome: Outcome) -> Bool {
+    guard let current = try? MountMatrix.parse(outcome.current) else { return false }
+    return zip(current.rows, outcome.fit.matrix.rows).allSatisfy { Vector3($0.x - $1.x, $0.y - $1.y, $0.z - $1.z).magnitude < 0.05 }
+  }
+
+  private func textReport(_ outcome: Outcome) -> String {
+    let fit = outcome.fit
+    let matrix = MountMatrix.format(fit.matrix)
+    var text = ""
+    if fit.rounded != nil {
+      text += "Mount matrix: \(matrix)\n"
+      text += "  (the measured fit is within \(DecimalFormatting.fixed(fit.deviation, decimals: 1)) degrees of it)\n"
+    } else {
+      text += "Mount matrix: \(matrix)\n"
+      text += "  WARNING: the fit is \(DecimalFormatting.fixed(fit.deviation, decimals: 1)) degrees from the nearest"
+        + " axis-aligned matrix; this is the fitted matrix as measured. Repeat the poses more carefully if the"
+        + " sensor should be axis-aligned.\n"
+    }
+    text += "Orthonormal: \(fit.isOrthonormal ? "yes" : "NO"); determinant "
+      + "\(DecimalFormatting.signedFixed(fit.determinant, decimals: 3))"
+      + (fit.determinant > 0 ? " (a rotation)\n" : " (a mirror: the axes are not right-handed)\n")
+    text += "Current matrix: \(outcome.current) from \(outcome.currentSource)\n\n"
+    if isAlreadyRight(outcome) {
+      text += "Verdict: the current matrix is already right; nothing to change.\n"
+      return text
+    }
+    text += "Verdict: the current matrix is wrong; here is the fix.\n\n"
+    text += "For every program (systemd hwdb), put this in /etc/udev/hwdb.d/61-sensor-local.hwdb:\n\n"
+    text += HwdbKey.entry(key: outcome.hwdbKey, matrix: fit.matrix) + "\n"
+    text += "then load it:\n"
+    text += "  sudo systemd-hwdb update\n"
+    text += "  sudo udevadm trigger -v -p DEVNAME=/dev/\(outcome.device)\n\n"
+    text += "Or for orientd only, in /etc/orientd/orientd.conf:\n\n"
+    text += "  mount-matrix = \(matrix)\n"
+    return text
+  }
+
+  private func jsonReport(_ outcome: Outcome) -> String {
+    let fit = outcome.fit
+    func quoted(_ text: String) -> String { "\"" + JSON.escape(text) + "\"" }
+    let poses = zip(["normal", "left-up", "face-up"], outcome.measured).map { name, vector in
+      "\(quoted(name)):[\(vector.x),\(vector.y),\(vector.z)]"
+    }
+    let fields = [
+      "\"measured\":{\(poses.joined(separator: ","))}",
+      "\"matrix\":\(quoted(MountMatrix.format(fit.matrix)))",
+      "\"fitted\":\(quoted(MountMatrix.format(fit.fitted)))",
+      "\"rounded\":\(fit.rounded != nil)",
+      "\"deviation_degrees\":\(DecimalFormatting.fixed(fit.deviation, decimals: 2))",
+      "\"orthonormal\":\(fit.isOrthonormal)",
+      "\"determinant\":\(DecimalFormatting.fixed(fit.determinant, decimals: 4))",
+      "\"current\":\(quoted(outcome.current))",
+      "\"current_source\":\(quoted(outcome.currentSource))",
+      "\"already_right\":\(isAlreadyRight(outcome))",
+      "\"hwdb_key\":\(quoted(outcome.hwdbKey))",
+      "\"hwdb_entry\":\(quoted(HwdbKey.entry(key: outcome.hwdbKey, matrix: fit.matrix)))",
+      "\"config_line\":\(quoted("mount-matrix = " + MountMatrix.format(fit.matrix)))",
+    ]
+    return "{" + fields.joined(separator: ",") + "}\n"
+  }
+
+  /// Progress and prompts go to stderr, so stdout holds only the result.
+  private func say(_ text: String) {
+    FileDescriptor.standardError.writeAll(text + "\n")
+  }
+}

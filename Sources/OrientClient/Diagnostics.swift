@@ -1,0 +1,126 @@
+import Glibc
+import OrientCore
+import OrientSystem
+
+extension Session {
+  /// Sends `info` and returns its items by key (repeated keys keep every value, in order).
+  func info() -> [InfoItem]? {
+    guard connection.send("info") else { return nil }
+    var items: [InfoItem] = []
+    while let line = connection.readLine() {
+      if let item = InfoItem(line: line) {
+        items.append(item)
+      } else if line == "ok" {
+        return items
+      } else if line.hasPrefix("error ") {
+        return nil
+      }
+    }
+    return nil
+  }
+
+  /// Prints the sample stream until interrupted: corrected g, or raw g with `raw`.
+  func samples(raw: Bool) -> Int32 {
+    guard connection.send("samples " + (raw ? "raw" : "corrected")) else { return lost() }
+    let prefix = raw ? "raw " : "sample "
+    while let line = connection.readLine(watchingOutput: true) {
+      guard line.hasPrefix(prefix) else { continue }
+      guard write(line + "\n") else { return 0 }
+    }
+    return outputIsOpen ? lost() : 0
+  }
+
+  /// Raw samples collected for up to `seconds` (stopping early at `enough`).
+  func collectRawSamples(seconds: Double, enough: Int) -> [Vector3] {
+    guard connection.send("samples raw") else { return [] }
+    var samples: [Vector3] = []
+    let deadline = Clock.monotonicNanoseconds + UInt64(seconds * 1e9)
+    while samples.count < enough, Clock.monotonicNanoseconds < deadline {
+      let left = Int32((deadline - Clock.monotonicNanoseconds) / 1_000_000) + 1
+      guard case .line(let line) = connection.readLine(timeoutMilliseconds: left) else { break }
+      if let sample = SampleLine(line) { samples.append(sample.vector) }
+    }
+    _ = connection.send("samples off")
+    return samples
+  }
+
+  /// `orientctl doctor`: the current state explained in plain words.
+  func doctor() -> Int32 {
+    guard let items = info() else { return lost() }
+    func value(_ key: String) -> String? { items.first { $0.key == key }?.value }
+    var state: [String: String] = [:]
+    guard connection.send("get") else { return lost() }
+    while let line = connection.readLine(), line != "ok" {
+      if let change = StateChange(line: line) { state[change.key] = change.valueText }
+    }
+    var report = "orientd \(value("version") ?? "?")\n\n"
+    let sensor = value("sensor") ?? "none attached"
+    if value("device") == nil {
+      report += "Sensor: \(sensor). Samples come from it, not from an accelerometer.\n"
+    } else {
+      report += "Sensor: \(sensor), \(state["sensor"] ?? "offline").\n"
+      report += "  Chosen because \(value("chosen-because") ?? "?").\n"
+      report += "  Location: \(value("location") ?? "unknown"); read through \(value("uri") ?? "local:").\n"
+      report += "Sampling: \(value("mode") ?? "?"): \(value("mode-reason") ?? "").\n"
+      report += "Scale: \(value("scale") ?? "?"); offset \(value("offset") ?? "0").\n"
+      let samples = collectRawSamples(seconds: 3, enough: 10)
+      if samples.isEmpty {
+        report += "  Live magnitude: no samples arrived in 3 s (buffered sensors send only when they move;"
+          + " tilt the device and try again).\n"
+      } else {
+        let count = Double(samples.count)
+        let magnitude = samples.map(\.magnitude).reduce(0, +) / count
+        let text = DecimalFormatting.fixed(magnitude, decimals: 2)
+        if abs(magnitude - 1) > 0.25 {
+          report += "  Live magnitude: \(text) g. WARNING: at rest it should be about 1 g; "
+            + "\(text) g is the usual sign of a wrong scale (check in_accel_scale and the driver).\n"
+        } else {
+          report += "  Live magnitude: \(text) g, as expected for gravity at rest.\n"
+        }
+      }
+      report += "Mount matrix: \(value("matrix") ?? "?"), from \(value("matrix-from") ?? "?").\n"
+      if value("matrix-source") == "identity" {
+        report += "  No mount matrix is set: if the screen turns the wrong way, run 'orientctl calibrate'.\n"
+      }
+      report += "  hwdb match for this machine: \(value("hwdb-key") ?? "?")\n"
+    }
+    report += "Orientation: device \(state["device"] ?? "?"), screen \(state["orientation"] ?? "?").\n"
+    let lock = state["lock"] ?? "off"
+    report += lock == "off" ? "Lock: off; the screen follows the device.\n" : "Lock: locked to \(lock).\n"
+    report += "Allowed: \((state["allowed"] ?? "").replacingCommas).\n"
+    let hooks = items.filter { $0.key == "hook" }.map(\.value)
+    if hooks.isEmpty && value("hooks-dir") == nil {
+      report += "Hooks: none in the daemon (desktop rotation runs from 'orientctl hook' in the session).\n"
+    } else {
+      report += "Hooks: \(hooks.count) command(s)"
+      report += value("hooks-dir").map { " and every executable in \($0)" } ?? ""
+      report += ", each killed after \(value("hook-timeout") ?? "5 s").\n"
+      for hook in hooks { report += "  - \(hook)\n" }
+    }
+    report += "Classifier: threshold \(value("threshold") ?? "?") g, hysteresis \(value("hysteresis") ?? "?") g, "
+      + "shake tolerance \(value("shake-tolerance") ?? "?") g, settle \(value("settle") ?? "?").\n"
+    _ = write(report)
+    return 0
+  }
+}
+
+/// A parsed `raw` or `sample` line.
+struct SampleLine {
+  var time: Double
+  var vector: Vector3
+
+  init?(_ line: String) {
+    let fields = line.split(separator: " ")
+    guard fields.count == 5, fields[0] == "raw" || fields[0] == "sample",
+      let time = NumberParsing.finiteDouble(fields[1]), let x = NumberParsing.finiteDouble(fields[2]),
+      let y = NumberParsing.finiteDouble(fields[3]), let z = NumberParsing.finiteDouble(fields[4])
+    else { return nil }
+    self.time = time
+    vector = Vector3(x, y, z)
+  }
+}
+
+extension String {
+  /// `normal,left-up` as `normal, left-up`.
+  var replacingCommas: String { split(separator: ",").joined(separator: ", ") }
+}
