@@ -48,7 +48,8 @@ struct Calibrator {
       return 1
     }
     let outcome = Outcome(
-      measured: measured, fit: fit, current: value("matrix") ?? "", currentSource: value("matrix-from") ?? "unknown",
+      measured: measured, fit: fit, current: value("matrix") ?? "",
+      currentSource: value("matrix-from") ?? "unknown",
       hwdbKey: value("hwdb-key") ?? HwdbKey.make(modalias: "", dmi: ""), device: device)
     _ = session.write(json ? jsonReport(outcome) : textReport(outcome))
     return 0
@@ -108,11 +109,13 @@ struct Calibrator {
     switch reading {
     case .steady: return "steady"
     case .shaking(let spread):
-      return "the reading was not steady (it moved by \(DecimalFormatting.fixed(spread, decimals: 2)) g); hold still"
+      return
+        "the reading was not steady (it moved by \(DecimalFormatting.fixed(spread, decimals: 2)) g); hold still"
     case .notOneG(let magnitude):
       return "the reading was \(DecimalFormatting.fixed(magnitude, decimals: 2)) g, not about 1 g"
         + " (moving, or a wrong scale)"
-    case .tooFew(let count): return "only \(count) samples arrived; tilt the device a little to wake the sensor"
+    case .tooFew(let count):
+      return "only \(count) samples arrived; tilt the device a little to wake the sensor"
     }
   }
 
@@ -153,13 +156,17 @@ struct Calibrator {
   // MARK: Reports
 
   private func describe(_ vector: Vector3) -> String {
-    "(" + [vector.x, vector.y, vector.z].map { DecimalFormatting.signedFixed($0, decimals: 3) }.joined(separator: ", ")
+    "("
+      + [vector.x, vector.y, vector.z].map { DecimalFormatting.signedFixed($0, decimals: 3) }.joined(
+        separator: ", ")
       + ")"
   }
 
   private func isAlreadyRight(_ outcome: Outcome) -> Bool {
     guard let current = try? MountMatrix.parse(outcome.current) else { return false }
-    return zip(current.rows, outcome.fit.matrix.rows).allSatisfy { Vector3($0.x - $1.x, $0.y - $1.y, $0.z - $1.z).magnitude < 0.05 }
+    return zip(current.rows, outcome.fit.matrix.rows).allSatisfy {
+      Vector3($0.x - $1.x, $0.y - $1.y, $0.z - $1.z).magnitude < 0.05
+    }
   }
 
   private func textReport(_ outcome: Outcome) -> String {
@@ -168,14 +175,17 @@ struct Calibrator {
     var text = ""
     if fit.rounded != nil {
       text += "Mount matrix: \(matrix)\n"
-      text += "  (the measured fit is within \(DecimalFormatting.fixed(fit.deviation, decimals: 1)) degrees of it)\n"
+      text +=
+        "  (the measured fit is within \(DecimalFormatting.fixed(fit.deviation, decimals: 1)) degrees of it)\n"
     } else {
       text += "Mount matrix: \(matrix)\n"
-      text += "  WARNING: the fit is \(DecimalFormatting.fixed(fit.deviation, decimals: 1)) degrees from the nearest"
+      text +=
+        "  WARNING: the fit is \(DecimalFormatting.fixed(fit.deviation, decimals: 1)) degrees from the nearest"
         + " axis-aligned matrix; this is the fitted matrix as measured. Repeat the poses more carefully if the"
         + " sensor should be axis-aligned.\n"
     }
-    text += "Orthonormal: \(fit.isOrthonormal ? "yes" : "NO"); determinant "
+    text +=
+      "Orthonormal: \(fit.isOrthonormal ? "yes" : "NO"); determinant "
       + "\(DecimalFormatting.signedFixed(fit.determinant, decimals: 3))"
       + (fit.determinant > 0 ? " (a rotation)\n" : " (a mirror: the axes are not right-handed)\n")
     text += "Current matrix: \(outcome.current) from \(outcome.currentSource)\n\n"

@@ -65,14 +65,16 @@ extension Session {
       report += "Scale: \(value("scale") ?? "?"); offset \(value("offset") ?? "0").\n"
       let samples = collectRawSamples(seconds: 3, enough: 10)
       if samples.isEmpty {
-        report += "  Live magnitude: no samples arrived in 3 s (buffered sensors send only when they move;"
+        report +=
+          "  Live magnitude: no samples arrived in 3 s (buffered sensors send only when they move;"
           + " tilt the device and try again).\n"
       } else {
         let count = Double(samples.count)
         let magnitude = samples.map(\.magnitude).reduce(0, +) / count
         let text = DecimalFormatting.fixed(magnitude, decimals: 2)
         if abs(magnitude - 1) > 0.25 {
-          report += "  Live magnitude: \(text) g. WARNING: at rest it should be about 1 g; "
+          report +=
+            "  Live magnitude: \(text) g. WARNING: at rest it should be about 1 g; "
             + "\(text) g is the usual sign of a wrong scale (check in_accel_scale and the driver).\n"
         } else {
           report += "  Live magnitude: \(text) g, as expected for gravity at rest.\n"
@@ -97,7 +99,8 @@ extension Session {
       report += ", each killed after \(value("hook-timeout") ?? "5 s").\n"
       for hook in hooks { report += "  - \(hook)\n" }
     }
-    report += "Classifier: threshold \(value("threshold") ?? "?") g, hysteresis \(value("hysteresis") ?? "?") g, "
+    report +=
+      "Classifier: threshold \(value("threshold") ?? "?") g, hysteresis \(value("hysteresis") ?? "?") g, "
       + "shake tolerance \(value("shake-tolerance") ?? "?") g, settle \(value("settle") ?? "?").\n"
     _ = write(report)
     return 0

@@ -36,7 +36,9 @@ public enum PoseReading: Equatable, Sendable {
   case tooFew(count: Int)
 
   /// Judges raw samples (in g) taken over about a second.
-  public init(samples: [Vector3], minimumCount: Int = 5, maximumSpread: Double = 0.08, tolerance: Double = 0.15) {
+  public init(
+    samples: [Vector3], minimumCount: Int = 5, maximumSpread: Double = 0.08, tolerance: Double = 0.15
+  ) {
     guard samples.count >= minimumCount else {
       self = .tooFew(count: samples.count)
       return
@@ -80,7 +82,8 @@ public struct CalibrationFit: Equatable, Sendable {
       throw ValueError("the three poses are not far enough apart to tell the axes apart; repeat them")
     }
     let expected = Matrix3(
-      columns: CalibrationPose.normal.expected, CalibrationPose.leftUp.expected, CalibrationPose.faceUp.expected)
+      columns: CalibrationPose.normal.expected, CalibrationPose.leftUp.expected,
+      CalibrationPose.faceUp.expected)
     let fit = expected * inverse
     let permutation = Self.nearestSignedPermutation(fit)
     let angle = permutation.map { candidate in

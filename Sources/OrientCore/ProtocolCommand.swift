@@ -80,7 +80,8 @@ public enum ClientCommand: Equatable, Sendable {
       case "raw": return .samples(.raw)
       case "off": return .samples(nil)
       case let other:
-        throw ProtocolError(.badArgument, "expected corrected, raw or off, got '\(ProtocolError.printable(other))'")
+        throw ProtocolError(
+          .badArgument, "expected corrected, raw or off, got '\(ProtocolError.printable(other))'")
       }
     case "quit": return try noArguments(.quit)
     case "lock":

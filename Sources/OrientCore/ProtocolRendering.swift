@@ -47,7 +47,8 @@ public enum ProtocolRendering {
     case .text:
       return "\(name) \(sample.time.secondsText) \(values.joined(separator: " "))\n"
     case .json:
-      return "{\"event\":\"\(name)\",\"t\":\(sample.time.secondsText),\"x\":\(values[0]),\"y\":\(values[1]),\"z\":\(values[2])}\n"
+      return
+        "{\"event\":\"\(name)\",\"t\":\(sample.time.secondsText),\"x\":\(values[0]),\"y\":\(values[1]),\"z\":\(values[2])}\n"
     }
   }
 

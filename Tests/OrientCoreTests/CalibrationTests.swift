@@ -49,7 +49,8 @@ struct CalibrationTests {
   @Test("A slightly tilted, noisy reading still rounds; a 30 degree error does not")
   func roundingLimit() throws {
     let tilted = try CalibrationFit(
-      normal: Vector3(0.1, -0.99, 0.05), leftUp: Vector3(0.98, 0.12, -0.03), faceUp: Vector3(0.04, -0.08, -1.01))
+      normal: Vector3(0.1, -0.99, 0.05), leftUp: Vector3(0.98, 0.12, -0.03),
+      faceUp: Vector3(0.04, -0.08, -1.01))
     #expect(tilted.rounded == .identity)
     #expect(tilted.deviation > 1 && tilted.deviation < 20)
     let skewed = try CalibrationFit(
@@ -71,15 +72,22 @@ struct CalibrationTests {
     let still = Array(repeating: Vector3(0, -1, 0), count: 10)
     #expect(PoseReading(samples: still) == .steady(Vector3(0, -1, 0)))
     let shaken = (0..<10).map { Vector3(0, $0 % 2 == 0 ? -1.3 : -0.7, 0) }
-    if case .shaking(let spread) = PoseReading(samples: shaken) { #expect(spread > 0.2) } else { Issue.record("not shaking") }
-    #expect(PoseReading(samples: Array(repeating: Vector3(0, -0.25, 0), count: 10)) == .notOneG(magnitude: 0.25))
+    if case .shaking(let spread) = PoseReading(samples: shaken) {
+      #expect(spread > 0.2)
+    } else {
+      Issue.record("not shaking")
+    }
+    #expect(
+      PoseReading(samples: Array(repeating: Vector3(0, -0.25, 0), count: 10)) == .notOneG(magnitude: 0.25))
     #expect(PoseReading(samples: Array(still.prefix(2))) == .tooFew(count: 2))
   }
 
   @Test("The hwdb key uses the parent modalias and the machine's vendor and product")
   func hwdbKey() {
     let dmi = "dmi:bvnLENOVO:bvr5WCN31WW:bd01/01/2020:svnLENOVO:pn80XE:pvrLenovoYoga:rvnLENOVO:rnLNVNB161216:"
-    #expect(HwdbKey.make(modalias: "acpi:BOSC0200:BOSC0200:", dmi: dmi) == "sensor:modalias:acpi:BOSC0200:BOSC0200:*:dmi:*:svnLENOVO:pn80XE:*")
+    #expect(
+      HwdbKey.make(modalias: "acpi:BOSC0200:BOSC0200:", dmi: dmi)
+        == "sensor:modalias:acpi:BOSC0200:BOSC0200:*:dmi:*:svnLENOVO:pn80XE:*")
     #expect(HwdbKey.make(modalias: "", dmi: "") == "sensor:modalias:*:dmi:*")
     #expect(
       HwdbKey.entry(key: "sensor:modalias:x*:dmi:*", matrix: .identity)
@@ -91,7 +99,8 @@ struct CalibrationTests {
     let matrix = try MountMatrix.parse("2, 1, 0; 0, 1, 3; 1, 0, 1")
     let product = matrix * matrix.inverse!
     for (row, expected) in zip(product.rows, Matrix3.identity.rows) {
-      #expect(abs(row.x - expected.x) < 1e-12 && abs(row.y - expected.y) < 1e-12 && abs(row.z - expected.z) < 1e-12)
+      #expect(
+        abs(row.x - expected.x) < 1e-12 && abs(row.y - expected.y) < 1e-12 && abs(row.z - expected.z) < 1e-12)
     }
     #expect(try MountMatrix.parse("1, 2, 3; 2, 4, 6; 0, 0, 1").inverse == nil)
   }

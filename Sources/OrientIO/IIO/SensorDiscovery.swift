@@ -9,7 +9,9 @@ public enum SensorDiscovery {
   }
 
   /// Why `chosen` was picked among `sensors`, in words.
-  public static func reason(for chosen: Accelerometer, among sensors: [Accelerometer], selector: String?) -> String {
+  public static func reason(for chosen: Accelerometer, among sensors: [Accelerometer], selector: String?)
+    -> String
+  {
     if let selector { return "--device \(selector) names it" }
     if sensors.count == 1 { return "it is the only accelerometer" }
     if chosen.location == .display {

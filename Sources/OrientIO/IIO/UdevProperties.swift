@@ -1,6 +1,5 @@
 import CUdev
 import OrientSystem
-import OrientSystem
 
 /// udev database properties of IIO devices, such as `ACCEL_MOUNT_MATRIX` from systemd's hwdb.
 ///

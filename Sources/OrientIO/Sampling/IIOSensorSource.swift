@@ -96,7 +96,8 @@ final class IIOSensorSource {
     description = SensorDescription(
       id: sensor.device.id, summary: sensor.summary, reason: reason,
       location: sensor.location.rawValue + (sensor.locationSource.map { " (\($0))" } ?? ""), uri: context.uri,
-      scale: setup.scaleText, offset: setup.offsetText, matrix: setup.matrix.matrix, matrixSource: setup.matrix.source,
+      scale: setup.scaleText, offset: setup.offsetText, matrix: setup.matrix.matrix,
+      matrixSource: setup.matrix.source,
       modalias: udev?.parentModalias(ofIIODevice: sensor.device.id) ?? "",
       dmi: context.isLocal ? dmiModalias() ?? "" : "")
     Log.info(

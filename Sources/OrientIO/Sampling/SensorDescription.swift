@@ -23,11 +23,14 @@ public struct SensorDescription: Sendable {
   /// The facts as `info` lines.
   public var items: [InfoItem] {
     [
-      InfoItem("sensor", summary), InfoItem("device", id), InfoItem("chosen-because", reason), InfoItem("location", location),
-      InfoItem("uri", uri), InfoItem("mode", mode), InfoItem("mode-reason", modeReason), InfoItem("scale", scale),
+      InfoItem("sensor", summary), InfoItem("device", id), InfoItem("chosen-because", reason),
+      InfoItem("location", location),
+      InfoItem("uri", uri), InfoItem("mode", mode), InfoItem("mode-reason", modeReason),
+      InfoItem("scale", scale),
       InfoItem("offset", offset), InfoItem("matrix", MountMatrix.format(matrix)),
       InfoItem("matrix-source", matrixSource.kind), InfoItem("matrix-from", matrixSource.description),
-      InfoItem("modalias", modalias.isEmpty ? "unknown" : modalias), InfoItem("dmi", dmi.isEmpty ? "unknown" : dmi),
+      InfoItem("modalias", modalias.isEmpty ? "unknown" : modalias),
+      InfoItem("dmi", dmi.isEmpty ? "unknown" : dmi),
       InfoItem("hwdb-key", hwdbKey),
     ]
   }

@@ -71,7 +71,9 @@ public final class SocketServer {
     guard sampleSubscribers > 0 else { return }
     for client in Array(clients.values) where !client.closing {
       guard let stream = client.sampleStream else { continue }
-      deliver(Array(ProtocolRendering.line(for: sample, stream: stream, format: client.format).utf8), to: client, isReply: false)
+      deliver(
+        Array(ProtocolRendering.line(for: sample, stream: stream, format: client.format).utf8), to: client,
+        isReply: false)
     }
   }
 

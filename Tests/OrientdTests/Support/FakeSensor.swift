@@ -44,6 +44,31 @@ struct FakeDevice {
     return device
   }
 
+  /// The machine's DMI identity, as /sys/class/dmi/id shows it.
+  static func dmi(_ modalias: String) -> FakeDevice {
+    FakeDevice(
+      sysfsPath: "/devices/virtual/dmi/id", id: "id", attributes: [("modalias", modalias)],
+      properties: [("SUBSYSTEM", "dmi")], hasNode: false
+    ).withoutIIOSubsystem
+  }
+
+  /// A platform device whose modalias the hwdb matches, to hold an accelerometer.
+  static func platformParent(_ path: String, modalias: String) -> FakeDevice {
+    FakeDevice(
+      sysfsPath: path, id: "", attributes: [("modalias", modalias)], properties: [("SUBSYSTEM", "platform")],
+      hasNode: false
+    ).withoutIIOSubsystem
+  }
+
+  /// Whether the device gets `E: SUBSYSTEM=iio`.
+  var isIIO = true
+
+  private var withoutIIOSubsystem: FakeDevice {
+    var copy = self
+    copy.isIIO = false
+    return copy
+  }
+
   /// A trigger named `name` at `trigger<number>`.
   static func trigger(_ name: String, number: Int) -> FakeDevice {
     FakeDevice(
@@ -70,7 +95,8 @@ struct FakeDevice {
   /// The device in umockdev's text format. Values end with a newline, as sysfs values do.
   var umockdevText: String {
     var text =
-      "P: \(sysfsPath)\n" + (hasNode ? "N: \(id)\nE: DEVNAME=/dev/\(id)\n" : "") + "E: SUBSYSTEM=iio\n"
+      "P: \(sysfsPath)\n" + (hasNode ? "N: \(id)\nE: DEVNAME=/dev/\(id)\n" : "")
+      + (isIIO ? "E: SUBSYSTEM=iio\n" : "")
     for (key, value) in properties { text += "E: \(key)=\(value)\n" }
     for (key, value) in attributes { text += "A: \(key)=\(value)\\n\n" }
     return text
