@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+
+/// Reduced in the test run; `benchmarks/load-and-faults.sh` sets ORIENTD_FULL_LOAD=1 for the
+/// full size (1000 clients for 60 s, 100 crash rounds).
+let fullLoad = ProcessInfo.processInfo.environment["ORIENTD_FULL_LOAD"] == "1"
+
+/// Open socket descriptors of a process (timers and the like come and go with the replay).
+func openSockets(of pid: pid_t) -> Int {
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+  return entries.filter {
+    ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? "").hasPrefix(
+      "socket:")
+  }.count
+}
+
+/// Raises this process's open-file limit so it can hold many client sockets.
+func allowManyDescriptors() {
+  var limit = rlimit()
+  getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+  limit.rlim_cur = limit.rlim_max
+  setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}
+
+/// A non-blocking client that remembers the last value of each state key it has read.
+final class LoadClient {
+  let descriptor: Int32
+  var partial: [UInt8] = []
+  var last: [String: String] = [:]
+  var lines = 0
+
+  init?(path: String) {
+    guard let client = try? TestClient(path: path) else { return nil }
+    descriptor = dup(client.descriptor)
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+  }
+
+  deinit { close(descriptor) }
+
+  /// Reads whatever is waiting; false once the server closed the connection.
+  @discardableResult
+  func drain() -> Bool {
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count == 0 { return false }
+      if count < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+      partial += chunk[0..<count]
+      while let newline = partial.firstIndex(of: 0x0A) {
+        let line = String(decoding: partial[..<newline], as: UTF8.self)
+        partial.removeFirst(newline + 1)
+        lines += 1
+        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+        if parts.count == 2 { last[parts[0]] = parts[1] }
+      }
+    }
+  }
+}
+
+@Suite("Load and faults", .serialized)
+struct LoadAndFaultTests {
+  @Test(
+    "Clients churning under 100 changes a second leak no descriptors, stay bounded, and end on the final state"
+  )
+  func churnUnderLoad() throws {
+    allowManyDescriptors()
+    let slots = fullLoad ? 1000 : 150
+    let seconds = fullLoad ? 60 : 4
+    var trace = TraceBuilder(stepMilliseconds: 10)
+    for step in 0..<(seconds * 100) {
+      if step % 2 == 0 { trace.add(0, -1, 0) } else { trace.add(1, 0, 0) }
+    }
+    let directory = try TestPaths.scratchDirectory()
+    let socket = directory + "/s"
+    let daemon = try TestProcess([
+      TestPaths.orientd, "--replay", try trace.write(), "--settle", "0", "--socket", socket, "--state",
+      directory + "/st", "--max-clients", "\(slots + 50)",
+    ])
+    try #require(daemon.waitFor("listening on", inStderr: true))
+    usleep(200_000)
+    let descriptorsBefore = openSockets(of: daemon.pid)
+    var clients: [LoadClient?] = (0..<slots).map { _ in LoadClient(path: socket) }
+    var churned = 0
+    var peakRSS = 0
+    let end = Date().addingTimeInterval(Double(seconds))
+    var round = 0
+    while Date() < end {
+      round += 1
+      // A tenth of the slots never read; the others read every round.
+      for (index, client) in clients.enumerated() where index % 10 != 0 { client?.drain() }
+      for _ in 0..<20 {
+        let slot = Int.random(in: 0..<slots)
+        clients[slot] = nil
+        clients[slot] = LoadClient(path: socket)
+        churned += 1
+      }
+      if round % 20 == 0 { peakRSS = max(peakRSS, residentKilobytes(of: daemon.pid) ?? 0) }
+      usleep(2_000)
+    }
+    // Let the replay finish and the state settle, then read everything that is left.
+    try #require(daemon.waitFor("finished; keeping the last state", inStderr: true, timeout: 30))
+    let final = try #require(
+      try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"]).stdout.split(separator: "\n")
+        .first { $0.hasPrefix("orientation ") })
+    var connected = 0
+    var agreeing = 0
+    for client in clients.compactMap({ $0 }) {
+      var open = true
+      for _ in 0..<50 where open {
+        open = client.drain()
+        if !client.partial.isEmpty || client.last["orientation"] != String(final.dropFirst(12)) {
+          usleep(2_000)
+        }
+      }
+      guard open else { continue }
+      connected += 1
+      if "orientation " + (client.last["orientation"] ?? "") == final { agreeing += 1 }
+    }
+    #expect(connected > slots * 9 / 10, "\(connected) of \(slots) subscribers are still connected")
+    #expect(agreeing == connected, "\(agreeing) of \(connected) subscribers end on '\(final)'")
+    clients = []
+    usleep(300_000)
+    let descriptorsAfter = openSockets(of: daemon.pid)
+    #expect(
+      descriptorsAfter == descriptorsBefore, "sockets before \(descriptorsBefore), after \(descriptorsAfter)")
+    #expect(peakRSS < 64_000, "orientd peaked at \(peakRSS) kB")
+    print(
+      "load: \(slots) slots, \(churned) reconnects in \(seconds) s, peak RSS \(peakRSS) kB, fds \(descriptorsBefore)"
+    )
+    daemon.signal(SIGTERM)
+    #expect(daemon.waitForExit(timeout: 10) == 0)
+  }
+
+  @Test(
+    "kill -9 at random points while locks stream: the state file stays intact and holds a lock that got ok")
+  func crashWhileLocking() throws {
+    let rounds = fullLoad ? 100 : 8
+    let directory = try TestPaths.scratchDirectory()
+    let targets = ["normal", "left-up", "bottom-up", "right-up"]
+    for round in 0..<rounds {
+      let daemon = try ServedDaemon(directory: directory)
+      let client = try TestClient(path: daemon.socket)
+      _ = client.readLines(5)
+      var acknowledged: String? = nil
+      var inFlight: [String] = []
+      let killAt = Date().addingTimeInterval(Double.random(in: 0.05...0.3))
+      var index = round
+      while Date() < killAt {
+        let target = targets[index % 4]
+        index += 1
+        client.send("lock \(target)\n")
+        inFlight.append(target)
+        while let line = client.readLine(timeout: 0.5), line != "ok" { _ = line }
+        acknowledged = inFlight.removeLast()
+      }
+      // One more command that may or may not be persisted before the kill.
+      let unsure = targets[index % 4]
+      client.send("lock \(unsure)\n")
+      daemon.process.signal(SIGKILL)
+      _ = daemon.process.waitForExit(timeout: 5)
+      let saved = try String(contentsOfFile: daemon.statePath, encoding: .utf8)
+      let lock = saved.split(separator: "\n").first { $0.hasPrefix("lock ") }.map { String($0.dropFirst(5)) }
+      #expect(saved.hasPrefix("# orientd-state 1\n"), "round \(round): \(saved)")
+      #expect(
+        lock == acknowledged || lock == unsure,
+        "round \(round): lock \(lock ?? "none"), acknowledged \(acknowledged ?? "none")")
+      unlink(daemon.socket)
+      // The next start reads it back.
+      let restarted = try ServedDaemon(directory: directory)
+      #expect(try restarted.orientctl("get").stdout.contains("lock \(lock ?? "off")\n"))
+      #expect(restarted.stop() == 0)
+    }
+  }
+
+  @Test("The sensor removed and restored again and again: offline and online every time, serving throughout")
+  func sensorFlapping() throws {
+    let rounds = fullLoad ? 20 : 3
+    let directory = try TestPaths.scratchDirectory()
+    let socket = directory + "/s"
+    let device = FakeDevice.accelerometer(raw: (256, 0, 0))
+    let run = try FakeSensorRun(
+      devices: [device],
+      arguments: ["--interval", "20", "--settle", "0", "--socket", socket, "--state", directory + "/st"])
+    #expect(run.process.waitFor("info: orientation left-up", inStderr: true))
+    let subscriber = try TestClient(path: socket)
+    _ = subscriber.readLines(5)
+    let folder = run.testbed + "/sys" + device.sysfsPath
+    for _ in 0..<rounds {
+      try FileManager.default.moveItem(atPath: folder, toPath: run.testbed + "/away")
+      #expect(subscriber.readLine(timeout: 5) == "sensor offline")
+      subscriber.send("ping\n")
+      #expect(subscriber.readLine() == "pong")
+      try FileManager.default.moveItem(atPath: run.testbed + "/away", toPath: folder)
+      #expect(subscriber.readLine(timeout: 5) == "sensor online")
+    }
+    #expect(run.stop() == 0)
+  }
+
+  @Test("A hook that hangs on every change never stalls the daemon; runs coalesce")
+  func hangingHookUnderChanges() throws {
+    let directory = try TestPaths.scratchDirectory()
+    let daemon = try ServedDaemon(
+      extra: ["--hook", "sleep 100", "--hook-timeout", "0.5"], directory: directory)
+    let client = try TestClient(path: daemon.socket)
+    _ = client.readLines(5)
+    let started = Date()
+    for _ in 0..<40 {
+      client.send("rotate cw\n")
+      #expect(client.readLines(3).last == "ok")
+    }
+    #expect(Date().timeIntervalSince(started) < 5, "commands must not wait for hooks")
+    #expect(daemon.process.waitFor("was killed", inStderr: true))
+    let kills = daemon.process.stderr.components(separatedBy: "was killed").count - 1
+    #expect(kills < 10, "40 changes during hung hooks must coalesce, saw \(kills) runs")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("A full disk for the state file: the error is logged and the daemon keeps serving")
+  func diskFull() throws {
+    try #require(getuid() == 0, "mounting a tmpfs needs root")
+    let mountPoint = try TestPaths.scratchDirectory() + "/tiny"
+    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+    let mount = try runToCompletion(["/bin/mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", mountPoint])
+    try #require(mount.status == 0, "cannot mount a tmpfs: \(mount.stderr)")
+    defer { _ = try? runToCompletion(["/bin/umount", mountPoint]) }
+    // Fill it so the state file cannot be written.
+    _ = try runToCompletion(["/bin/sh", "-c", "cat /dev/zero > \(mountPoint)/filler 2>/dev/null; true"])
+    let directory = try TestPaths.scratchDirectory()
+    let daemon = try ServedDaemon(extra: ["--state", mountPoint + "/state"], directory: directory)
+    #expect(try daemon.orientctl("lock", "left-up").status == 0)
+    #expect(daemon.process.waitFor("cannot save the state to \(mountPoint)/state", inStderr: true))
+    let state = try daemon.orientctl("get")
+    #expect(state.stdout.contains("lock left-up"), "the lock holds in memory")
+    #expect(try daemon.orientctl("unlock").status == 0)
+    #expect(daemon.stop() == 0)
+  }
+}

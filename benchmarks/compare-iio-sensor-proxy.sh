@@ -1,0 +1,178 @@
+#!/bin/bash
+# orientd side by side with iio-sensor-proxy on the same umockdev accelerometer.
+#
+#   benchmarks/compare-iio-sensor-proxy.sh [SECONDS]      (default 60 s per CPU window)
+#
+# Installs Debian's iio-sensor-proxy if it is missing (needs root), builds orientd in release
+# mode, and for each daemon prints: resident memory (VmRSS, Pss and private memory from
+# smaps_rollup), CPU time and voluntary context switches over SECONDS with a subscriber
+# attached (monitor-sensor, or orientctl monitor), idle and with the device turning once a
+# second, and the latency from a raw-attribute change (or a buffer scan) to the event at the
+# subscriber over 20 changes. iio-sensor-proxy gets a private system bus.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+changes=20
+
+if ! command -v iio-sensor-proxy >/dev/null && [ ! -x /usr/libexec/iio-sensor-proxy ] && [ ! -x /usr/sbin/iio-sensor-proxy ]; then
+  apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y iio-sensor-proxy >/dev/null
+fi
+proxy=$(command -v iio-sensor-proxy || ls /usr/libexec/iio-sensor-proxy /usr/sbin/iio-sensor-proxy 2>/dev/null | head -1)
+swift build -c release --product orientd >/dev/null
+swift build -c release --product orientctl >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d /tmp/orientd-compare.XXXXXX)
+trap 'pkill -P $$ 2>/dev/null || true; rm -rf "$work"' EXIT
+
+cat >"$work/accel.umockdev" <<'DEVICE'
+P: /devices/platform/accel/iio:device0
+N: iio:device0
+E: SUBSYSTEM=iio
+E: DEVNAME=/dev/iio:device0
+E: IIO_SENSOR_PROXY_TYPE=iio-poll-accel
+A: name=accel_3d\n
+A: in_accel_x_raw=0\n
+A: in_accel_y_raw=-256\n
+A: in_accel_z_raw=0\n
+A: in_accel_scale=0.038307\n
+A: scan_elements/in_accel_x_en=0\n
+A: scan_elements/in_accel_x_index=0\n
+A: scan_elements/in_accel_x_type=le:s16/16>>0\n
+A: scan_elements/in_accel_y_en=0\n
+A: scan_elements/in_accel_y_index=1\n
+A: scan_elements/in_accel_y_type=le:s16/16>>0\n
+A: scan_elements/in_accel_z_en=0\n
+A: scan_elements/in_accel_z_index=2\n
+A: scan_elements/in_accel_z_type=le:s16/16>>0\n
+A: buffer/enable=0\n
+A: buffer/length=0\n
+A: trigger/current_trigger=\n
+DEVICE
+
+cat >"$work/bus.conf" <<BUS
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=$work/system_bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*"/>
+    <allow receive_sender="*"/>
+  </policy>
+</busconfig>
+BUS
+
+# One run: the daemon and its subscriber inside a umockdev testbed. $1 names the run, $2 is
+# "proxy" or "orientd", the rest are orientd's options. Subscriber lines are stamped with
+# $EPOCHREALTIME as they arrive; changes are stamped as they are written.
+run_one() {
+  local name=$1 kind=$2
+  shift 2
+  local dir="$work/$name"
+  mkdir -p "$dir"
+  cat >"$dir/inside.sh" <<INSIDE
+#!/bin/bash
+set -u
+node="\$UMOCKDEV_DIR/dev/iio:device0"
+if [ "$kind" = buffer ]; then rm -f "\$node"; mkfifo "\$node"; fi
+echo "\$UMOCKDEV_DIR" > "$dir/testbed"
+stamp() { while IFS= read -r line; do printf '%s %s\n' "\$EPOCHREALTIME" "\$line"; done; }
+if [ "$kind" = proxy ]; then
+  dbus-daemon --config-file="$work/bus.conf" --fork --print-pid > "$dir/bus.pid"
+  export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/system_bus
+  "$proxy" > "$dir/daemon.log" 2>&1 &
+  echo \$! > "$dir/daemon.pid"
+  sleep 1
+  stdbuf -oL monitor-sensor 2>/dev/null | stamp > "$dir/events" &
+else
+  "$bin/orientd" --socket "$dir/s" --state "$dir/state" $* > "$dir/daemon.log" 2>&1 &
+  echo \$! > "$dir/daemon.pid"
+  for _ in \$(seq 100); do [ -S "$dir/s" ] && break; sleep 0.05; done
+  "$bin/orientctl" --socket "$dir/s" monitor | stamp > "$dir/events" &
+fi
+while [ ! -e "$dir/done" ]; do sleep 0.2; done
+kill \$(cat "$dir/daemon.pid") 2>/dev/null
+[ -e "$dir/bus.pid" ] && kill \$(cat "$dir/bus.pid") 2>/dev/null
+INSIDE
+  chmod +x "$dir/inside.sh"
+  umockdev-run --device "$work/accel.umockdev" -- "$dir/inside.sh" &
+  for _ in $(seq 100); do [ -s "$dir/daemon.pid" ] && break; sleep 0.1; done
+  sleep 3
+  local pid testbed sysfs
+  pid=$(cat "$dir/daemon.pid")
+  testbed=$(cat "$dir/testbed")
+  sysfs="$testbed/sys/devices/platform/accel/iio:device0"
+  exec 3<>/dev/null
+  if [ "$kind" = buffer ]; then exec 3<>"$testbed/dev/iio:device0"; printf '\x00\x00\x00\xff\x00\x00' >&3; sleep 1; fi
+
+  local rss pss private
+  rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status)
+  pss=$(awk '/^Pss:/ {print $2}' /proc/$pid/smaps_rollup)
+  private=$(awk '/^Private_(Clean|Dirty):/ {s += $2} END {print s}' /proc/$pid/smaps_rollup)
+
+  cpu() { awk '{print $14 + $15}' /proc/$pid/stat; }
+  switches() { cat /proc/$pid/task/*/status | awk '/^voluntary_ctxt_switches/ {s += $2} END {print s}'; }
+  turn() {  # $1: 0 normal, 1 left-up
+    if [ "$kind" = buffer ]; then
+      if [ "$1" = 1 ]; then printf '\x00\x01\x00\x00\x00\x00' >&3; else printf '\x00\x00\x00\xff\x00\x00' >&3; fi
+    elif [ "$1" = 1 ]; then
+      echo 0 >"$sysfs/in_accel_y_raw.new"; echo 256 >"$sysfs/in_accel_x_raw.new"
+      mv "$sysfs/in_accel_y_raw.new" "$sysfs/in_accel_y_raw"; mv "$sysfs/in_accel_x_raw.new" "$sysfs/in_accel_x_raw"
+    else
+      echo 0 >"$sysfs/in_accel_x_raw.new"; echo -256 >"$sysfs/in_accel_y_raw.new"
+      mv "$sysfs/in_accel_x_raw.new" "$sysfs/in_accel_x_raw"; mv "$sysfs/in_accel_y_raw.new" "$sysfs/in_accel_y_raw"
+    fi
+  }
+  local hz
+  hz=$(getconf CLK_TCK)
+  local c0 s0 c1 s1 idle_cpu idle_sw busy_cpu busy_sw
+  c0=$(cpu); s0=$(switches); sleep "$seconds"; c1=$(cpu); s1=$(switches)
+  idle_cpu=$(( (c1 - c0) * 1000 / hz )); idle_sw=$((s1 - s0))
+  c0=$(cpu); s0=$(switches)
+  local end=$((SECONDS + seconds)) state=0
+  while [ $SECONDS -lt $end ]; do state=$((1 - state)); turn $state; sleep 1; done
+  c1=$(cpu); s1=$(switches)
+  busy_cpu=$(( (c1 - c0) * 1000 / hz )); busy_sw=$((s1 - s0))
+
+  # Latency: a change every 1.5 s, stamped before the write; the event that follows is matched.
+  : >"$dir/writes"
+  turn 0; sleep 1.5
+  local before
+  before=$(wc -l <"$dir/events")
+  for _ in $(seq $changes); do
+    state=$((1 - state))
+    printf '%s %s\n' "$EPOCHREALTIME" "$state" >>"$dir/writes"
+    turn $state
+    sleep 1.5
+  done
+  tail -n +$((before + 1)) "$dir/events" | grep -E 'orientation (changed: )?(normal|left-up)|Accelerometer orientation changed' >"$dir/matched" || true
+  local latency
+  latency=$(awk 'NR == FNR { w[NR] = $1; n = NR; next } { e[FNR] = $1; m = FNR }
+    END {
+      k = 0
+      for (i = 1; i <= n && i <= m; i++) { d = (e[i] - w[i]) * 1000; if (d >= 0) l[++k] = d }
+      if (k == 0) { print "n/a n/a 0"; exit }
+      asort(l)
+      p50 = l[int((k + 1) / 2)]; i99 = int(k * 0.99 + 0.999); if (i99 < 1) i99 = 1
+      printf "%.1f %.1f %d", p50, l[i99], k
+    }' "$dir/writes" "$dir/matched")
+  touch "$dir/done"
+  exec 3>&-
+  wait
+  printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "$name" "$rss" "$pss" "$private" \
+    "$idle_cpu" "$idle_sw" "$busy_cpu" "$busy_sw" $latency
+}
+
+echo "orientd vs iio-sensor-proxy on a umockdev accelerometer, $(date -u +%Y-%m-%d), $(nproc) cores"
+echo "memory in kB; CPU in ms and voluntary context switches over ${seconds} s (idle, then turning once a second);"
+echo "latency from a change to the subscriber's event, over $changes changes"
+printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "daemon" "VmRSS" "Pss" "Private" \
+  "idle-cpu" "idle-csw" "turn-cpu" "turn-csw" "p50-ms" "p99-ms" "n"
+run_one "iio-sensor-proxy (700 ms poll)" proxy
+run_one "orientd poll 700 ms" poll --mode poll --interval 700
+run_one "orientd poll 700 ms, settle 0" poll --mode poll --interval 700 --settle 0
+run_one "orientd default (poll 200 ms)" poll --mode poll
+run_one "orientd buffer, settle 0" buffer --mode buffer --settle 0
