@@ -22,7 +22,7 @@ swift build -c release --product orientd >/dev/null
 swift build -c release --product orientctl >/dev/null
 bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d /tmp/orientd-compare.XXXXXX)
-trap 'pkill -P $$ 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'pkill -f "$work" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 cat >"$work/accel.umockdev" <<'DEVICE'
 P: /devices/platform/accel/iio:device0
@@ -94,8 +94,10 @@ else
   "$bin/orientctl" --socket "$dir/s" monitor | stamp > "$dir/events" &
 fi
 while [ ! -e "$dir/done" ]; do sleep 0.2; done
-kill \$(cat "$dir/daemon.pid") 2>/dev/null
+kill \$(jobs -p) \$(cat "$dir/daemon.pid") 2>/dev/null
 [ -e "$dir/bus.pid" ] && kill \$(cat "$dir/bus.pid") 2>/dev/null
+pkill -P \$\$ 2>/dev/null
+exit 0
 INSIDE
   chmod +x "$dir/inside.sh"
   umockdev-run --device "$work/accel.umockdev" -- "$dir/inside.sh" &
@@ -150,15 +152,14 @@ INSIDE
   done
   tail -n +$((before + 1)) "$dir/events" | grep -E 'orientation (changed: )?(normal|left-up)|Accelerometer orientation changed' >"$dir/matched" || true
   local latency
-  latency=$(awk 'NR == FNR { w[NR] = $1; n = NR; next } { e[FNR] = $1; m = FNR }
-    END {
-      k = 0
-      for (i = 1; i <= n && i <= m; i++) { d = (e[i] - w[i]) * 1000; if (d >= 0) l[++k] = d }
-      if (k == 0) { print "n/a n/a 0"; exit }
-      asort(l)
-      p50 = l[int((k + 1) / 2)]; i99 = int(k * 0.99 + 0.999); if (i99 < 1) i99 = 1
-      printf "%.1f %.1f %d", p50, l[i99], k
-    }' "$dir/writes" "$dir/matched")
+  awk 'NR == FNR { w[NR] = $1; n = NR; next } { e[FNR] = $1; m = FNR }
+    END { for (i = 1; i <= n && i <= m; i++) { d = (e[i] - w[i]) * 1000; if (d >= 0) print d } }' \
+    "$dir/writes" "$dir/matched" | sort -n >"$dir/latencies"
+  latency=$(awk '{ l[NR] = $1 } END {
+      if (NR == 0) { print "n/a n/a 0"; exit }
+      i99 = int(NR * 0.99 + 0.999)
+      printf "%.1f %.1f %d", l[int((NR + 1) / 2)], l[i99], NR
+    }' "$dir/latencies")
   touch "$dir/done"
   exec 3>&-
   wait
