@@ -22,18 +22,7 @@ final class DaemonProcess {
       [
         binary, "--replay", trace, "--settle", "0", "--socket", socket, "--state", directory + "/state",
       ] + extra
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    clinux_spawn_close_from(&actions, 3)
-    let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var child: pid_t = 0
-    let result = posix_spawn(&child, binary, &actions, nil, argv, environ)
-    guard result == 0 else { throw SystemError("posix_spawn \(binary)", code: result) }
-    pid = child
+    pid = try spawnProcess(arguments, stdout: directory + "/stdout", stderr: directory + "/stderr")
     for _ in 0..<500 {
       if let probe = try? UnixSocket.connect(path: socket) {
         close(probe)

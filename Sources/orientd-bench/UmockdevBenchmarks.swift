@@ -55,18 +55,7 @@ final class FakeSensorDaemon {
     let argv =
       [umockdev, "--device", directory + "/accel.umockdev", "--", "/bin/sh", "-c", script, "sh", orientd]
       + arguments + ["--socket", socket, "--state", directory + "/state"]
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    clinux_spawn_close_from(&actions, 3)
-    let cArguments = argv.map { strdup($0) } + [nil]
-    defer { cArguments.forEach { free($0) } }
-    var child: pid_t = 0
-    let result = posix_spawn(&child, umockdev, &actions, nil, cArguments, environ)
-    guard result == 0 else { throw SystemError("posix_spawn \(umockdev)", code: result) }
-    wrapper = child
+    wrapper = try spawnProcess(argv, stdout: "/dev/null", stderr: directory + "/stderr")
     var found: (String, pid_t)?
     for _ in 0..<500 {
       if let bed = try? readTextFile(directory + "/testbed"),

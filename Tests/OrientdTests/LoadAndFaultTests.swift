@@ -175,13 +175,9 @@ struct LoadAndFaultTests {
   @Test("The sensor removed and restored again and again: offline and online every time, serving throughout")
   func sensorFlapping() throws {
     let rounds = fullLoad ? 20 : 3
-    let directory = try TestPaths.scratchDirectory()
-    let socket = directory + "/s"
     let device = FakeDevice.accelerometer(raw: (256, 0, 0))
-    let run = try FakeSensorRun(
-      devices: [device],
-      arguments: ["--interval", "20", "--settle", "0", "--socket", socket, "--state", directory + "/st"])
-    #expect(run.process.waitFor("info: orientation left-up", inStderr: true))
+    let (run, socket) = try servingFakeSensor(
+      [device], extra: ["--interval", "20", "--settle", "0"], ready: "info: orientation left-up")
     let subscriber = try TestClient(path: socket)
     _ = subscriber.readLines(5)
     let folder = run.testbed + "/sys" + device.sysfsPath

@@ -7,16 +7,7 @@ func freeLocalPort() throws -> UInt16 {
     let port = UInt16.random(in: 20_000...60_000)
     let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     defer { close(probe) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    if bound == 0 { return port }
+    if withLoopbackAddress(port: port, { bind(probe, $0, $1) }) == 0 { return port }
   }
   throw POSIXError(.EADDRINUSE)
 }
@@ -25,15 +16,7 @@ func freeLocalPort() throws -> UInt16 {
 func isListening(port: UInt16) -> Bool {
   let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
   defer { close(probe) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = port.bigEndian
-  address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-  return withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
-  } == 0
+  return withLoopbackAddress(port: port) { connect(probe, $0, $1) } == 0
 }
 
 @Suite("Remote sensors through iiod")

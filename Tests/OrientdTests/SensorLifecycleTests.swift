@@ -118,13 +118,9 @@ struct SensorLifecycleTests {
 
   @Test("The device vanishing mid-run gives sensor offline, orientation still served, then sensor online")
   func vanishAndReturn() throws {
-    let directory = try TestPaths.scratchDirectory()
-    let socket = directory + "/s"
     let device = FakeDevice.accelerometer(raw: (256, 0, 0))
-    let run = try FakeSensorRun(
-      devices: [device],
-      arguments: ["--interval", "20", "--settle", "0", "--socket", socket, "--state", directory + "/st"])
-    #expect(run.process.waitFor("info: orientation left-up", inStderr: true))
+    let (run, socket) = try servingFakeSensor(
+      [device], extra: ["--interval", "20", "--settle", "0"], ready: "info: orientation left-up")
     let subscriber = try TestClient(path: socket)
     #expect(subscriber.readLines(5).prefix(3) == ["sensor online", "device left-up", "orientation left-up"])
 
@@ -146,14 +142,10 @@ struct SensorLifecycleTests {
 
   @Test("With no sensor at start the daemon serves sensor offline and attaches the one that appears")
   func noSensorAtStart() throws {
-    let directory = try TestPaths.scratchDirectory()
-    let socket = directory + "/s"
     let device = FakeDevice.accelerometer(raw: (0, -256, 0))
-    let run = try FakeSensorRun(
-      devices: [device],
-      arguments: ["--interval", "20", "--settle", "0", "--socket", socket, "--state", directory + "/st"],
-      prepare: "mv \"$UMOCKDEV_DIR/sys\(device.sysfsPath)\" \"$UMOCKDEV_DIR/later\"")
-    #expect(run.process.waitFor("listening on", inStderr: true))
+    let (run, socket) = try servingFakeSensor(
+      [device], extra: ["--interval", "20", "--settle", "0"],
+      prepare: "mv \"$UMOCKDEV_DIR/sys\(device.sysfsPath)\" \"$UMOCKDEV_DIR/later\"", ready: "listening on")
     let subscriber = try TestClient(path: socket)
     #expect(
       subscriber.readLines(5) == [
@@ -192,12 +184,8 @@ struct SensorLifecycleTests {
 
   @Test("A sysfs read that blocks does not delay socket clients")
   func blockingReadDoesNotStall() throws {
-    let directory = try TestPaths.scratchDirectory()
-    let socket = directory + "/s"
-    let run = try FakeSensorRun(
-      devices: [.accelerometer()],
-      arguments: ["--interval", "20", "--settle", "0", "--socket", socket, "--state", directory + "/st"])
-    #expect(run.process.waitFor("info: orientation normal", inStderr: true))
+    let (run, socket) = try servingFakeSensor(
+      [.accelerometer()], extra: ["--interval", "20", "--settle", "0"], ready: "info: orientation normal")
     // A FIFO with no writer: opening it blocks, like a driver waiting for its next sample.
     let attribute = run.path("in_accel_x_raw")
     try FileManager.default.removeItem(atPath: attribute)

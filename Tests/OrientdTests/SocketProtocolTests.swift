@@ -5,12 +5,9 @@ import Testing
 struct SocketProtocolTests {
   @Test("A socat subscriber gets the state on connect, then each change as it happens")
   func subscriberGetsStateThenChanges() throws {
-    let directory = try TestPaths.scratchDirectory()
-    let socket = directory + "/s"
-    let run = try FakeSensorRun(
-      devices: [.accelerometer(raw: (0, -256, 0))],
-      arguments: ["--interval", "10", "--settle", "50", "--socket", socket, "--state", directory + "/state"])
-    #expect(run.process.waitFor("info: orientation normal", inStderr: true))
+    let (run, socket) = try servingFakeSensor(
+      [.accelerometer(raw: (0, -256, 0))], extra: ["--interval", "10", "--settle", "50"],
+      ready: "info: orientation normal")
     let subscriber = try SocatClient(socket: socket)
     #expect(subscriber.process.waitForLines(5) == normalSnapshot)
 
@@ -24,12 +21,9 @@ struct SocketProtocolTests {
 
   @Test("Locked, device events keep flowing while the orientation stays; unlock resyncs at once")
   func lockKeepsOrientation() throws {
-    let directory = try TestPaths.scratchDirectory()
-    let socket = directory + "/s"
-    let run = try FakeSensorRun(
-      devices: [.accelerometer(raw: (0, -256, 0))],
-      arguments: ["--interval", "10", "--settle", "50", "--socket", socket, "--state", directory + "/state"])
-    #expect(run.process.waitFor("info: orientation normal", inStderr: true))
+    let (run, socket) = try servingFakeSensor(
+      [.accelerometer(raw: (0, -256, 0))], extra: ["--interval", "10", "--settle", "50"],
+      ready: "info: orientation normal")
     let subscriber = try TestClient(path: socket)
     #expect(subscriber.readLines(5) == normalSnapshot)
 

@@ -223,6 +223,20 @@ final class FakeSensorRun {
   }
 }
 
+/// orientd on fake devices serving a socket (and a state file) in a scratch directory;
+/// waits until it serves. Returns the run and the socket path.
+func servingFakeSensor(
+  _ devices: [FakeDevice], extra: [String], prepare: String = "", ready: String = "info: orientation"
+) throws -> (run: FakeSensorRun, socket: String) {
+  let directory = try TestPaths.scratchDirectory()
+  let socket = directory + "/s"
+  let run = try FakeSensorRun(
+    devices: devices, arguments: extra + ["--socket", socket, "--state", directory + "/state"],
+    prepare: prepare)
+  try #require(run.process.waitFor(ready, inStderr: true), "orientd did not get ready: \(run.process.stderr)")
+  return (run, socket)
+}
+
 /// Runs `orientd ARGUMENTS` to completion inside a umockdev testbed with `devices`.
 func runWithFakeDevices(_ devices: [FakeDevice], _ arguments: [String]) throws -> (
   status: Int32, stdout: String, stderr: String

@@ -51,17 +51,9 @@ final class TestClient {
 
   /// Connects to `path`.
   init(path: String) throws {
-    descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-      for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    descriptor = fd
+    let result = withUnixAddress(path) { connect(fd, $0, $1) }
     guard result == 0 else {
       let code = errno
       close(descriptor)
