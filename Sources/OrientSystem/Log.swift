@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Log severities; each message is one line on stderr, where journald picks it up.
 public enum LogLevel: Int, Comparable, Sendable {
@@ -21,16 +22,21 @@ public enum LogLevel: Int, Comparable, Sendable {
 
 /// Writes log lines to stderr with write(2), so a line is never split or held in a buffer.
 public enum Log {
-  /// The least severe level written. Set once at start-up, before any thread exists.
-  nonisolated(unsafe) public static var threshold = LogLevel.info
+  private static let thresholdStorage = Atomic<Int>(LogLevel.info.rawValue)
+
+  /// The least severe level written; SIGHUP may change it while the sensor thread logs.
+  public static var threshold: LogLevel {
+    get { LogLevel(rawValue: thresholdStorage.load(ordering: .relaxed)) ?? .info }
+    set { thresholdStorage.store(newValue.rawValue, ordering: .relaxed) }
+  }
 
   /// Whether `debug` messages are written.
   public static var isVerbose: Bool { threshold == .debug }
 
-  /// The program name that starts each line on a terminal.
+  /// The program name that starts each line on a terminal. Set once at start-up, before any thread.
   nonisolated(unsafe) public static var program = "orientd"
 
-  /// Whether stderr goes to the journal, which reads `<N>` priority prefixes.
+  /// Whether stderr goes to the journal, which reads `<N>` priority prefixes. Set once at start-up.
   nonisolated(unsafe) public static var toJournal = false
 
   /// Writes `message` at `level`: `orientd: warning: ...` on a terminal, `<4>...` to the journal.
