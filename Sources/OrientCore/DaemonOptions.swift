@@ -77,6 +77,8 @@ public struct DaemonOptions: Equatable, Sendable {
   public var statePath = "/var/lib/orientd/state"
   /// Whether `--state` was given (it turns persistence on even with `--dump`).
   public var stateGiven = false
+  /// Whether `--allowed` was given on the command line, where it beats the saved set.
+  public var allowedGiven = false
   /// Commands run (by /bin/sh) on every screen-orientation change.
   public var hooks: [String] = []
   /// A directory whose executables run, in name order, on every change.
@@ -138,6 +140,7 @@ public struct DaemonOptions: Equatable, Sendable {
       }
       if name == "socket" { options.socketGiven = true }
       if name == "state" { options.stateGiven = true }
+      if name == "allowed" { options.allowedGiven = true }
     }
     options.action = commandLine.action
     options.dump = commandLine.dump

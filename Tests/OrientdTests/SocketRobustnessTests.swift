@@ -201,7 +201,10 @@ struct SocketRobustnessTests {
     let saved = try String(contentsOfFile: first.statePath, encoding: .utf8)
     #expect(saved == "# orientd-state 1\nlock right-up\nallowed normal,left-up,right-up\n")
 
-    let second = try ServedDaemon(directory: directory)
+    // The saved set beats the config file's; only the command line beats the saved set.
+    let config = directory + "/orientd.conf"
+    try "allowed = normal\n".write(toFile: config, atomically: true, encoding: .utf8)
+    let second = try ServedDaemon(extra: ["--config", config], directory: directory)
     let client = try TestClient(path: second.socket)
     #expect(
       client.readLines(5) == [

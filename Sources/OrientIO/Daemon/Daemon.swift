@@ -32,7 +32,9 @@ public final class Daemon {
     self.configuration = configuration
     stateStore = options.persistsState ? StateStore(path: options.statePath) : nil
     let saved = stateStore?.load()
-    let allowed = options.allowed ?? saved?.allowed ?? .all
+    // The command line beats the saved set, which beats the config file: a set chosen with
+    // `orientctl allow` survives restarts until the file's own setting changes.
+    let allowed = (options.allowedGiven ? options.allowed : nil) ?? saved?.allowed ?? options.allowed ?? .all
     var lock = saved?.lock
     if let locked = lock, !allowed.contains(locked) {
       Log.warning("the saved lock \(locked.name) is not in the allowed set \(allowed.listText); unlocking")
@@ -288,7 +290,7 @@ public final class Daemon {
       sampler?.send(.settings(new.settings))
       tracker.update(settings: new.settings)
     }
-    if let allowed = new.allowed, allowed != tracker.policy.allowed {
+    if let allowed = new.allowed, new.allowed != options.allowed, allowed != tracker.policy.allowed {
       let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
       publish(changes, at: now)
       persist()
