@@ -121,12 +121,10 @@ INSIDE
   turn() {  # $1: 0 normal, 1 left-up
     if [ "$kind" = buffer ]; then
       if [ "$1" = 1 ]; then printf '\x00\x01\x00\x00\x00\x00' >&3; else printf '\x00\x00\x00\xff\x00\x00' >&3; fi
-    elif [ "$1" = 1 ]; then
-      echo 0 >"$sysfs/in_accel_y_raw.new"; echo 256 >"$sysfs/in_accel_x_raw.new"
-      mv "$sysfs/in_accel_y_raw.new" "$sysfs/in_accel_y_raw"; mv "$sysfs/in_accel_x_raw.new" "$sysfs/in_accel_x_raw"
+    elif [ "$1" = 1 ]; then  # written in place, as sysfs values change
+      echo 0 >"$sysfs/in_accel_y_raw"; echo 256 >"$sysfs/in_accel_x_raw"
     else
-      echo 0 >"$sysfs/in_accel_x_raw.new"; echo -256 >"$sysfs/in_accel_y_raw.new"
-      mv "$sysfs/in_accel_x_raw.new" "$sysfs/in_accel_x_raw"; mv "$sysfs/in_accel_y_raw.new" "$sysfs/in_accel_y_raw"
+      echo 0 >"$sysfs/in_accel_x_raw"; echo -256 >"$sysfs/in_accel_y_raw"
     fi
   }
   local c0 s0 c1 s1 idle_cpu idle_sw busy_cpu busy_sw

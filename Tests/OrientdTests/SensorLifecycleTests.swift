@@ -186,11 +186,12 @@ struct SensorLifecycleTests {
   func blockingReadDoesNotStall() throws {
     let (run, socket) = try servingFakeSensor(
       [.accelerometer()], extra: ["--interval", "20", "--settle", "0"], ready: "info: orientation normal")
-    // A FIFO with no writer: opening it blocks, like a driver waiting for its next sample.
+    // A FIFO with no writer in place of a raw attribute: orientd notices the new file within a
+    // second, and reopening it blocks the sensor thread like a driver waiting for its next sample.
     let attribute = run.path("in_accel_x_raw")
     try FileManager.default.removeItem(atPath: attribute)
     #expect(mkfifo(attribute, 0o644) == 0)
-    usleep(100_000)
+    usleep(1_500_000)
     let client = try TestClient(path: socket)
     #expect(client.readLines(5).count == 5)
     for _ in 0..<20 {
@@ -199,10 +200,12 @@ struct SensorLifecycleTests {
       #expect(client.readLine(timeout: 1) == "pong")
       #expect(Date().timeIntervalSince(started) < 0.5)
     }
+    #expect(try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"]).status == 0)
     // Unblock the reader so the daemon can stop cleanly.
     let writer = open(attribute, O_RDWR)
     _ = "0\n".withCString { write(writer, $0, 2) }
     #expect(run.stop() == 0)
     close(writer)
   }
+
 }

@@ -21,6 +21,7 @@ public final class Daemon {
   private var exitCode = ExitCode.success
   private var outputClosed = false
   private var startupPagesReleased = false
+  private var releaseTimer: LoopTimer?
   private var hooks: HookRunner?
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
@@ -115,10 +116,15 @@ public final class Daemon {
     case .device(let device, let time):
       publish(tracker.setDevice(device), at: time)
       if !startupPagesReleased {
-        // The first change has run the whole path once: what start-up touched beyond it can go.
+        // The first change has run the whole path once; a moment later start-up (on both
+        // threads) is over too, and what it touched beyond the steady state can go.
         startupPagesReleased = true
-        let released = StartupPages.release()
-        Log.debug("released \(released) KiB of start-up code pages")
+        releaseTimer = try? LoopTimer(loop: loop) { [unowned self] _ in
+          let released = StartupPages.release()
+          Log.debug("released \(released) KiB of start-up code pages")
+          self.releaseTimer = nil
+        }
+        releaseTimer?.schedule(afterNanoseconds: 2_000_000_000)
       }
     case .sample(let sample):
       server?.publish(sample)

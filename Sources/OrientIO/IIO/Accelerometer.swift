@@ -48,7 +48,9 @@ public struct Accelerometer {
 
   /// Recognises an accelerometer: it needs `in_accel_{x,y,z}_raw`.
   init?(device: IIODevice, udev: UdevProperties?) {
-    guard let rawReader = RawSampleReader(device: device, files: Self.axes.map { "in_accel_\($0)_raw" })
+    guard
+      let rawReader = RawSampleReader(
+        device: device, files: Self.axes.map { "in_accel_\($0)_raw" }, directReads: device.context.isLocal)
     else {
       return nil
     }

@@ -205,8 +205,14 @@ final class FakeSensorRun {
   /// Writes a sysfs attribute of device `index` as the kernel would (value plus newline).
   func write(_ attribute: String, _ value: String, device index: Int = 0) throws {
     let path = testbed + "/sys" + devices[index].sysfsPath + "/" + attribute
-    // Atomic replacement: orientd never reads a half-written value.
-    try (value + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    // In place, as sysfs changes: orientd keeps its attribute files open and re-reads them.
+    let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(fd) }
+    let bytes = Array((value + "\n").utf8)
+    guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+      throw POSIXError(.EIO)
+    }
   }
 
   /// Sets the three raw readings of device `index`.
