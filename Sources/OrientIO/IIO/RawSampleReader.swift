@@ -92,12 +92,13 @@ final class RawSampleReader {
 
   /// Reads and parses the three values.
   func read() -> Result<(Double, Double, Double), RawReadError> {
-    // A removed device makes the kernel fail reads with ENODEV. Once a second the first file
-    // is also looked up again: gone (its directory taken away) means the device is gone, and
-    // a different file there (the device came back) is reopened.
+    // A removed device makes the kernel fail reads with ENODEV. Every 3 s the first file is
+    // also looked up again: gone (its directory taken away) means the device is gone, and a
+    // different file there (the device came back) is reopened. Not more often: the lookup
+    // costs more than the three reads.
     if let directory = sysfsDirectory, let first = descriptors.first {
       let now = Clock.monotonicNanoseconds
-      if now - lastDirectoryCheck >= 1_000_000_000 {
+      if now - lastDirectoryCheck >= 3_000_000_000 {
         lastDirectoryCheck = now
         var onDisk = stat()
         var open = stat()
