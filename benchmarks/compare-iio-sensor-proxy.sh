@@ -68,7 +68,7 @@ BUS
 # One run: the daemon and its subscriber inside a umockdev testbed. $1 names the run, $2 is
 # "proxy" or "orientd", the rest are orientd's options. Subscriber lines are stamped with
 # $EPOCHREALTIME as they arrive; changes are stamped as they are written.
-run_one() {
+measure() {
   local name=$1 kind=$2
   shift 2
   local dir="$work/$name"
@@ -108,7 +108,9 @@ INSIDE
   testbed=$(cat "$dir/testbed")
   sysfs="$testbed/sys/devices/platform/accel/iio:device0"
   exec 3<>/dev/null
-  if [ "$kind" = buffer ]; then exec 3<>"$testbed/dev/iio:device0"; printf '\x00\x00\x00\xff\x00\x00' >&3; sleep 1; fi
+  # The first change has happened by now when polling; give the buffer its first scan, and
+  # orientd the 2 s after its first change in which it settles its memory.
+  if [ "$kind" = buffer ]; then exec 3<>"$testbed/dev/iio:device0"; printf '\x00\x00\x00\xff\x00\x00' >&3; sleep 3; fi
 
   local rss pss private
   rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status)
@@ -169,8 +171,12 @@ echo "memory in kB; CPU in ms and voluntary context switches over ${seconds} s (
 echo "latency from a change to the subscriber's event, over $changes changes"
 printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "daemon" "VmRSS" "Pss" "Private" \
   "idle-cpu" "idle-csw" "turn-cpu" "turn-csw" "p50-ms" "p99-ms" "n"
+# ONLY=PATTERN runs just the rows whose name matches.
+run_one() {
+  case "$1" in *${ONLY:-}*) measure "$@" ;; esac
+}
 run_one "iio-sensor-proxy (700 ms poll)" proxy
 run_one "orientd poll 700 ms" poll --mode poll --interval 700
 run_one "orientd poll 700 ms, settle 0" poll --mode poll --interval 700 --settle 0
-run_one "orientd default (poll 200 ms)" poll --mode poll
+run_one "orientd poll 200 ms (default interval)" poll --mode poll
 run_one "orientd buffer, settle 0" buffer --mode buffer --settle 0

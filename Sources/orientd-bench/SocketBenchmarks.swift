@@ -48,14 +48,22 @@ func publishLatency(daemon: DaemonProcess, subscribers: Int, iterations: Int) th
     subscribers: subscribers, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99))
 }
 
-/// Resident memory of the daemon idle, and with `count` idle clients connected.
-func memoryPerClient(daemon: DaemonProcess, count: Int) throws -> (idle: Int, loaded: Int) {
-  usleep(300_000)
+/// Resident memory of the daemon idle, with a few clients, and with `count` idle clients.
+///
+/// The per-client cost is taken between the few and the many, so the code that serving a
+/// first client faults back in is not counted as client memory.
+func memoryPerClient(daemon: DaemonProcess, count: Int) throws -> (idle: Int, few: Int, loaded: Int) {
+  // orientd settles its memory 2 s after its first change.
+  usleep(2_500_000)
   let idle = daemon.residentKilobytes
-  let clients = try (0..<count).map { _ in try BenchClient(path: daemon.socket) }
+  var clients = try (0..<10).map { _ in try BenchClient(path: daemon.socket) }
   for client in clients { _ = client.readLines(5) }
+  usleep(300_000)
+  let few = daemon.residentKilobytes
+  clients += try (10..<count).map { _ in try BenchClient(path: daemon.socket) }
+  for client in clients.dropFirst(10) { _ = client.readLines(5) }
   usleep(300_000)
   let loaded = daemon.residentKilobytes
   consume(clients)
-  return (idle, loaded)
+  return (idle, few, loaded)
 }

@@ -146,7 +146,8 @@ func wakeUps(orientd: String, umockdev: String, arguments: [String], seconds: UI
   let daemon = try FakeSensorDaemon(orientd: orientd, umockdev: umockdev, arguments: arguments)
   defer { daemon.stop() }
   for _ in 0..<300 where !daemon.logContains(settle) { usleep(10_000) }
-  sleep(1)
+  // Past the first change and the memory settling 2 s after it.
+  sleep(3)
   let before = daemon.voluntarySwitches
   sleep(seconds)
   return Double(daemon.voluntarySwitches - before) / Double(seconds)
