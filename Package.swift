@@ -62,6 +62,10 @@ let package = Package(
       dependencies: ["OrientCore"]
     ),
     .testTarget(
+      name: "OrientSystemTests",
+      dependencies: ["OrientSystem"]
+    ),
+    .testTarget(
       name: "OrientdTests",
       dependencies: ["OrientCore", "CLinux", "orientd", "orientctl"]
     ),

@@ -10,7 +10,6 @@
 #include <sys/syscall.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,38 +29,31 @@ int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token) 
   return epoll_ctl(epfd, op, fd, &event);
 }
 
-int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int timeout_ms) {
+int clinux_accept(int fd) {
+  return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int64_t timeout_ns) {
   struct epoll_event ready[64];
   if (max > 64) max = 64;
-  int n = epoll_wait(epfd, ready, max, timeout_ms);
+  int n;
+  if (timeout_ns < 0) {
+    n = epoll_wait(epfd, ready, max, -1);
+  } else {
+    // epoll_pwait2 (Linux 5.11) takes nanoseconds; older kernels get whole milliseconds,
+    // rounded up so a timer never fires early.
+    struct timespec timeout = {.tv_sec = (time_t)(timeout_ns / 1000000000), .tv_nsec = (long)(timeout_ns % 1000000000)};
+    n = epoll_pwait2(epfd, ready, max, &timeout, NULL);
+    if (n < 0 && errno == ENOSYS) {
+      int64_t milliseconds = (timeout_ns + 999999) / 1000000;
+      n = epoll_wait(epfd, ready, max, milliseconds > 0x7fffffff ? 0x7fffffff : (int)milliseconds);
+    }
+  }
   for (int i = 0; i < n; i++) {
     events[i] = ready[i].events;
     tokens[i] = ready[i].data.u64;
   }
   return n;
-}
-
-int clinux_accept(int fd) {
-  return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-}
-
-int clinux_timerfd_create(void) {
-  return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-}
-
-int clinux_timerfd_set(int fd, uint64_t first_ns, uint64_t interval_ns) {
-  struct itimerspec spec = {
-      .it_value = {.tv_sec = (time_t)(first_ns / 1000000000u), .tv_nsec = (long)(first_ns % 1000000000u)},
-      .it_interval = {.tv_sec = (time_t)(interval_ns / 1000000000u),
-                      .tv_nsec = (long)(interval_ns % 1000000000u)},
-  };
-  return timerfd_settime(fd, 0, &spec, NULL);
-}
-
-uint64_t clinux_timerfd_read(int fd) {
-  uint64_t count = 0;
-  if (read(fd, &count, sizeof count) != (ssize_t)sizeof count) return 0;
-  return count;
 }
 
 uint64_t clinux_monotonic_ns(void) {
@@ -122,14 +114,13 @@ int clinux_eventfd(void) {
 }
 
 void clinux_eventfd_signal(int fd) {
-  uint64_t one = 1;
-  while (write(fd, &one, sizeof one) < 0 && errno == EINTR) {
+  while (eventfd_write(fd, 1) < 0 && errno == EINTR) {
   }
 }
 
 void clinux_eventfd_drain(int fd) {
-  uint64_t count;
-  while (read(fd, &count, sizeof count) < 0 && errno == EINTR) {
+  eventfd_t count;
+  while (eventfd_read(fd, &count) < 0 && errno == EINTR) {
   }
 }
 

@@ -59,14 +59,9 @@ final class HookClient {
   }
 
   private func scheduleRetry() {
-    do {
-      let timer = try LoopTimer(loop: loop) { [unowned self] _ in self.connect() }
-      timer.schedule(afterNanoseconds: 1_000_000_000)
-      retry = timer
-    } catch {
-      Log.error("cannot schedule a reconnect: \(error)")
-      loop.stop()
-    }
+    let timer = LoopTimer(loop: loop) { [unowned self] _ in self.connect() }
+    timer.schedule(afterNanoseconds: 1_000_000_000)
+    retry = timer
   }
 
   private func disconnected() {

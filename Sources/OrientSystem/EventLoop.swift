@@ -23,10 +23,22 @@ public struct Watch: Hashable, Sendable {
 ///
 /// Every descriptor's handler runs on the loop's thread, one at a time, so the
 /// daemon's state needs no locks. The loop sleeps in epoll_wait and wakes only
-/// for ready descriptors: timers are timerfds, signals a signalfd.
+/// for ready descriptors and due timers. Timers are deadlines the loop keeps itself
+/// and turns into epoll_wait's timeout: a periodic poll costs one wake-up and no
+/// system call beyond the wait, where a timerfd would add a read on every tick.
 public final class EventLoop {
+  /// A timer's next expiry and period (0: once), in monotonic nanoseconds.
+  private struct ArmedTimer {
+    let token: UInt64
+    var deadline: UInt64
+    var interval: UInt64
+    let handler: (UInt64) -> Void
+  }
+
   private let epoll: Int32
   private var handlers: [UInt64: (IOEvents) -> Void] = [:]
+  /// Few timers are armed at once (a poll, a settle, a hook's timeout), so a scan beats a heap.
+  private var armedTimers: [ArmedTimer] = []
   private var nextToken: UInt64 = 1
   private var stopping = false
 
@@ -62,6 +74,57 @@ public final class EventLoop {
     handlers[watch.token] = nil
   }
 
+  // MARK: Timers (used by LoopTimer)
+
+  func newTimerToken() -> UInt64 {
+    defer { nextToken += 1 }
+    return nextToken
+  }
+
+  func armTimer(
+    _ token: UInt64, deadline: UInt64, interval: UInt64, handler: @escaping (UInt64) -> Void
+  ) {
+    disarmTimer(token)
+    armedTimers.append(ArmedTimer(token: token, deadline: deadline, interval: interval, handler: handler))
+  }
+
+  func disarmTimer(_ token: UInt64) {
+    armedTimers.removeAll { $0.token == token }
+  }
+
+  /// Nanoseconds until the earliest armed deadline; -1 when no timer is armed.
+  private func timeoutNanoseconds() -> Int64 {
+    guard var earliest = armedTimers.first?.deadline else { return -1 }
+    for timer in armedTimers where timer.deadline < earliest { earliest = timer.deadline }
+    let now = Clock.monotonicNanoseconds
+    return earliest > now ? Int64(earliest - now) : 0
+  }
+
+  /// Runs the handler of every timer that is due, each with its number of expirations.
+  private func fireDueTimers() {
+    let now = Clock.monotonicNanoseconds
+    // A handler may arm, disarm or remove timers: look for the next due one afresh each time.
+    // Each fired timer moves past `now` or is disarmed, so this ends.
+    var index = 0
+    while index < armedTimers.count {
+      let timer = armedTimers[index]
+      guard timer.deadline <= now else {
+        index += 1
+        continue
+      }
+      var expirations: UInt64 = 1
+      if timer.interval > 0 {
+        expirations += (now - timer.deadline) / timer.interval
+        armedTimers[index].deadline = timer.deadline + expirations * timer.interval
+      } else {
+        armedTimers.remove(at: index)
+      }
+      timer.handler(expirations)
+      if stopping { return }
+      index = 0
+    }
+  }
+
   /// Makes `run` return after the current round of handlers.
   public func stop() { stopping = true }
 
@@ -71,16 +134,16 @@ public final class EventLoop {
     var flags = [UInt32](repeating: 0, count: 64)
     var tokens = [UInt64](repeating: 0, count: 64)
     while !stopping {
-      let count = clinux_epoll_wait(epoll, &flags, &tokens, 64, -1)
+      let count = clinux_epoll_wait(epoll, &flags, &tokens, 64, timeoutNanoseconds())
       if count < 0 {
-        if errno == EINTR { continue }
-        throw SystemError("epoll_wait")
+        if errno != EINTR { throw SystemError("epoll_wait") }
       }
-      for index in 0..<Int(count) {
+      for index in 0..<Int(max(count, 0)) {
         // A handler may have unwatched a later descriptor in this round: look it up each time.
         guard let handler = handlers[tokens[index]] else { continue }
         handler(IOEvents(rawValue: flags[index]))
       }
+      if !stopping, !armedTimers.isEmpty { fireDueTimers() }
     }
   }
 }

@@ -94,6 +94,8 @@ public final class HookRunner {
 
   private func startRun(_ variables: [(name: String, value: String)]) {
     queue = commands()
+    // Without hooks (the usual case) a change costs nothing here.
+    guard !queue.isEmpty else { return }
     let names = Set(variables.map(\.name))
     environment =
       processEnvironment().filter { entry in
@@ -130,7 +132,7 @@ public final class HookRunner {
     do {
       guard pidfd >= 0 else { throw SystemError("pidfd_open") }
       let watch = try loop.watch(pidfd) { [unowned self] _ in self.reap() }
-      let timer = try LoopTimer(loop: loop) { [unowned self] _ in self.timeOut() }
+      let timer = LoopTimer(loop: loop) { [unowned self] _ in self.timeOut() }
       timer.schedule(afterNanoseconds: timeoutNanoseconds)
       child = Child(pid: pid, pidfd: pidfd, watch: watch, timer: timer, command: command)
       return true

@@ -42,10 +42,19 @@ public enum Log {
   /// Writes `message` at `level`: `orientd: warning: ...` on a terminal, `<4>...` to the journal.
   public static func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= threshold else { return }
-    let text =
-      toJournal
-      ? "<\(level.rawValue)>\(level.label): \(message())\n" : "\(program): \(level.label): \(message())\n"
+    FileDescriptor.standardError.writeAll(line(level, message()))
+  }
+
+  /// Writes several messages at `level` with one write(2), each on its own line.
+  public static func write(_ level: LogLevel, lines messages: [String]) {
+    guard level >= threshold, !messages.isEmpty else { return }
+    var text = ""
+    for message in messages { text += line(level, message) }
     FileDescriptor.standardError.writeAll(text)
+  }
+
+  private static func line(_ level: LogLevel, _ message: String) -> String {
+    toJournal ? "<\(level.rawValue)>\(level.label): \(message)\n" : "\(program): \(level.label): \(message)\n"
   }
 
   /// Detects whether stderr is the journal stream systemd named in `$JOURNAL_STREAM`.

@@ -1,35 +1,26 @@
-import CLinux
-import Glibc
-
-/// A timerfd on the event loop: one-shot or periodic, silent while disarmed.
+/// A timer on the event loop: one-shot or periodic, silent while disarmed.
+///
+/// The loop keeps the deadline itself (see `EventLoop`), so a timer holds no descriptor
+/// and a tick costs no system call.
 public final class LoopTimer {
-  private let descriptor: Int32
   private let loop: EventLoop
-  private var watch: Watch?
+  private let token: UInt64
+  private let handler: (UInt64) -> Void
 
   /// Creates a disarmed timer whose `handler` gets the number of expirations since the last call.
-  public init(loop: EventLoop, handler: @escaping (UInt64) -> Void) throws(SystemError) {
-    descriptor = clinux_timerfd_create()
-    guard descriptor >= 0 else { throw SystemError("timerfd_create") }
+  public init(loop: EventLoop, handler: @escaping (UInt64) -> Void) {
     self.loop = loop
-    let fd = descriptor
-    watch = try loop.watch(fd) { _ in
-      let expirations = clinux_timerfd_read(fd)
-      if expirations > 0 { handler(expirations) }
-    }
+    self.handler = handler
+    token = loop.newTimerToken()
   }
 
-  deinit {
-    if let watch { loop.unwatch(watch) }
-    _ = Glibc.close(descriptor)
-  }
+  deinit { loop.disarmTimer(token) }
 
   /// Fires once after `delay` nanoseconds (at once if 0), then every `interval` if it is not 0.
   public func schedule(afterNanoseconds delay: UInt64, repeatingEveryNanoseconds interval: UInt64 = 0) {
-    // A zero first expiry would disarm the timer: use the shortest real delay instead.
-    _ = clinux_timerfd_set(descriptor, max(delay, 1), interval)
+    loop.armTimer(token, deadline: Clock.monotonicNanoseconds + delay, interval: interval, handler: handler)
   }
 
   /// Disarms the timer.
-  public func cancel() { _ = clinux_timerfd_set(descriptor, 0, 0) }
+  public func cancel() { loop.disarmTimer(token) }
 }

@@ -30,7 +30,7 @@ func publishLatency(daemon: DaemonProcess, subscribers: Int, iterations: Int) th
     let start = now()
     controller.send("rotate cw\n")
     while pending > 0 {
-      let ready = clinux_epoll_wait(epoll, &flags, &tokens, 64, 5_000)
+      let ready = clinux_epoll_wait(epoll, &flags, &tokens, 64, 5_000_000_000)
       guard ready > 0 else { throw SystemError("subscribers stopped receiving", code: ETIMEDOUT) }
       let arrival = now()
       for slot in 0..<Int(ready) {

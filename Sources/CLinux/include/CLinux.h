@@ -21,8 +21,9 @@ int clinux_signalfd_read(int fd);
 /* epoll_ctl(2) with a 64-bit token as the event's user data. */
 int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token);
 
-/* epoll_wait(2) that splits events into parallel arrays of flags and tokens. */
-int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int timeout_ms);
+/* epoll_wait(2) that splits events into parallel arrays of flags and tokens, with a timeout in
+   nanoseconds (negative: none). */
+int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int64_t timeout_ns);
 
 /* accept4(2) with SOCK_NONBLOCK and SOCK_CLOEXEC. */
 int clinux_accept(int fd);
@@ -42,15 +43,6 @@ int clinux_unix_connect(int fd, const char *path);
 /* The longest path sun_path can hold, without its NUL. */
 int clinux_unix_path_max(void);
 
-/* timerfd_create(2) on CLOCK_MONOTONIC, non-blocking and close-on-exec. */
-int clinux_timerfd_create(void);
-
-/* Arms a timerfd: first expiry after first_ns, then every interval_ns (0: once).
-   Both zero disarms it. */
-int clinux_timerfd_set(int fd, uint64_t first_ns, uint64_t interval_ns);
-
-/* Reads a timerfd's expiry count; 0 when none is pending. */
-uint64_t clinux_timerfd_read(int fd);
 
 /* Makes posix_spawn close every descriptor from `lowest` up in the child. */
 int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);

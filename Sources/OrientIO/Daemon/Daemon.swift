@@ -119,7 +119,7 @@ public final class Daemon {
         // The first change has run the whole path once; a moment later start-up (on both
         // threads) is over too, and what it touched beyond the steady state can go.
         startupPagesReleased = true
-        releaseTimer = try? LoopTimer(loop: loop) { [unowned self] _ in
+        releaseTimer = LoopTimer(loop: loop) { [unowned self] _ in
           let released = StartupPages.release()
           Log.debug("released \(released) KiB of start-up code pages")
           self.releaseTimer = nil
@@ -268,7 +268,7 @@ public final class Daemon {
 
   private func startWatchdog() throws {
     guard let interval = Systemd.watchdogInterval else { return }
-    let timer = try LoopTimer(loop: loop) { _ in Systemd.notify("WATCHDOG=1") }
+    let timer = LoopTimer(loop: loop) { _ in Systemd.notify("WATCHDOG=1") }
     timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: interval)
     watchdog = timer
     Log.debug("watchdog: notifying every \(interval / 1_000_000) ms")
@@ -349,25 +349,26 @@ public final class Daemon {
           HookEnvironment.variables(orientation: screen, previous: lastScreen, device: tracker.device))
         lastScreen = screen
       }
-      guard options.dump else {
-        Log.info(change.line)
-        continue
-      }
+    }
+    // One write for the whole batch: a change of device and screen orientation is one wake-up.
+    guard options.dump else { return Log.write(.info, lines: changes.map(\.line)) }
+    var text = ""
+    for change in changes {
       switch change {
-      case .device, .orientation:
-        let line = "\(time.secondsText) \(change.line)\n"
-        if case .failure(let error) = FileDescriptor.standardOutput.writeAll(line) {
-          // A closed reader (`orientd --dump | head -1`) ends the run quietly.
-          if error.code != EPIPE {
-            Log.error("cannot write to stdout: \(error)")
-            exitCode = .ioError
-          }
-          outputClosed = true
-          loop.stop()
-        }
-      default:
-        break
+      case .device, .orientation: text += "\(time.secondsText) \(change.line)\n"
+      default: break
       }
     }
+    guard !text.isEmpty, case .failure(let error) = FileDescriptor.standardOutput.writeAll(text) else {
+      return
+    }
+    // A closed reader (`orientd --dump | head -1`) ends the run quietly.
+    if error.code != EPIPE {
+      Log.error("cannot write to stdout: \(error)")
+      exitCode = .ioError
+    }
+    outputClosed = true
+    loop.stop()
   }
+
 }

@@ -119,13 +119,9 @@ final class IIOSensorSource {
 
   private func scheduleRescan() {
     guard rescanTimer == nil else { return }
-    do {
-      let timer = try LoopTimer(loop: loop) { [unowned self] _ in self.attach() }
-      timer.schedule(afterNanoseconds: Self.rescanNanoseconds)
-      rescanTimer = timer
-    } catch {
-      Log.error("cannot schedule a sensor rescan: \(error)")
-    }
+    let timer = LoopTimer(loop: loop) { [unowned self] _ in self.attach() }
+    timer.schedule(afterNanoseconds: Self.rescanNanoseconds)
+    rescanTimer = timer
   }
 
   private func setOnline(_ value: Bool) {
@@ -187,7 +183,7 @@ final class IIOSensorSource {
         } else {
           describe(mode: "buffer (trying)", reason: "waiting up to 1 s for the first scan")
           probeStarted = Clock.monotonicNanoseconds
-          let timer = try LoopTimer(loop: loop) { [unowned self] _ in self.bufferStayedSilent() }
+          let timer = LoopTimer(loop: loop) { [unowned self] _ in self.bufferStayedSilent() }
           timer.schedule(afterNanoseconds: Self.probeNanoseconds)
           probeTimer = timer
         }
@@ -228,14 +224,10 @@ final class IIOSensorSource {
   private func startPolling(reason: String) {
     Log.info("capture mode poll every \(options.intervalMilliseconds) ms: \(reason)")
     describe(mode: "poll every \(options.intervalMilliseconds) ms", reason: reason)
-    do {
-      let timer = try LoopTimer(loop: loop) { [unowned self] _ in self.poll() }
-      let interval = UInt64(options.intervalMilliseconds) * 1_000_000
-      timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: interval)
-      pollTimer = timer
-    } catch {
-      lost("cannot start the poll timer: \(error)")
-    }
+    let timer = LoopTimer(loop: loop) { [unowned self] _ in self.poll() }
+    let interval = UInt64(options.intervalMilliseconds) * 1_000_000
+    timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: interval)
+    pollTimer = timer
   }
 
   private func poll() {

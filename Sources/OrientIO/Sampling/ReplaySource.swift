@@ -29,14 +29,14 @@ public final class ReplaySource {
   }
 
   /// Starts playing: the first sample at once, the others at their offsets from it.
-  public func start(loop: EventLoop) throws(SystemError) {
+  public func start(loop: EventLoop) {
     guard let first = samples.first else {
       finished()
       return
     }
     firstMicroseconds = first.time.microseconds
     startNanoseconds = Clock.monotonicNanoseconds
-    timer = try LoopTimer(loop: loop) { [unowned self] _ in self.playDue() }
+    timer = LoopTimer(loop: loop) { [unowned self] _ in self.playDue() }
     playDue()
   }
 

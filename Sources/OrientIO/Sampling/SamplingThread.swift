@@ -70,7 +70,7 @@ private final class SamplingEngine {
     let options = configuration.options
     let detector = Detector(settings: options.settings, recorder: configuration.recorder, events: events)
     var iio: IIOSensorSource?
-    var replay: ReplaySource?
+    var replay: ReplaySource?  // kept alive until the loop ends
     var commandWatch: Watch?
     do {
       commandWatch = try commands.deliver(on: loop) { command in
@@ -93,7 +93,7 @@ private final class SamplingEngine {
         let source = ReplaySource(
           samples: DemoTrace.samples, loopLengthMicroseconds: DemoTrace.loopMicroseconds,
           deliver: { detector.handle($0) })
-        try source.start(loop: loop)
+        source.start(loop: loop)
         replay = source
       case .replay(let path):
         let samples = configuration.trace ?? []
@@ -103,7 +103,7 @@ private final class SamplingEngine {
           Log.info("replay of \(path) finished; keeping the last state")
           events.post(.finished)
         }
-        try source.start(loop: loop)
+        source.start(loop: loop)
         replay = source
       }
       try loop.run()
@@ -111,7 +111,7 @@ private final class SamplingEngine {
       events.post(.failed(Failure("sensor thread: \(error)", exitCode: .osError)))
     }
     iio?.stop()
-    replay = nil
+    withExtendedLifetime(replay) {}
     if let commandWatch { loop.unwatch(commandWatch) }
   }
 }

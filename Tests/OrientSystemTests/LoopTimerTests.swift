@@ -1,0 +1,113 @@
+import Glibc
+import OrientSystem
+import Testing
+
+/// Runs `loop` until it stops, failing the test instead of hanging if it runs past `seconds`.
+private func run(_ loop: EventLoop, atMostSeconds seconds: UInt64 = 5) throws {
+  let guardTimer = LoopTimer(loop: loop) { _ in
+    Issue.record("the loop was still running after \(seconds) s")
+    loop.stop()
+  }
+  guardTimer.schedule(afterNanoseconds: seconds * 1_000_000_000)
+  try loop.run()
+}
+
+@Suite("Loop timers")
+struct LoopTimerTests {
+  @Test("A periodic timer fires on its schedule, never before a deadline")
+  func periodicTimerKeepsItsSchedule() throws {
+    let loop = try EventLoop()
+    let interval: UInt64 = 10_000_000
+    let start = Clock.monotonicNanoseconds
+    var fired: [UInt64] = []
+    let timer = LoopTimer(loop: loop) { _ in
+      fired.append(Clock.monotonicNanoseconds)
+      if fired.count == 10 { loop.stop() }
+    }
+    timer.schedule(afterNanoseconds: interval, repeatingEveryNanoseconds: interval)
+    try run(loop)
+    #expect(fired.count == 10)
+    for (index, time) in fired.enumerated() {
+      #expect(time >= start + UInt64(index + 1) * interval, "tick \(index + 1) came early")
+    }
+  }
+
+  @Test("A one-shot timer fires once, and a cancelled timer not at all")
+  func oneShotAndCancelledTimers() throws {
+    let loop = try EventLoop()
+    var once = 0
+    var cancelledFired = false
+    let oneShot = LoopTimer(loop: loop) { _ in once += 1 }
+    let cancelled = LoopTimer(loop: loop) { _ in cancelledFired = true }
+    let end = LoopTimer(loop: loop) { _ in loop.stop() }
+    oneShot.schedule(afterNanoseconds: 0)
+    cancelled.schedule(afterNanoseconds: 5_000_000, repeatingEveryNanoseconds: 5_000_000)
+    cancelled.cancel()
+    end.schedule(afterNanoseconds: 50_000_000)
+    try run(loop)
+    #expect(once == 1)
+    #expect(!cancelledFired)
+  }
+
+  @Test("Periods missed while a handler was busy are counted, not replayed")
+  func missedPeriodsAreCounted() throws {
+    let loop = try EventLoop()
+    var calls: [UInt64] = []
+    let timer = LoopTimer(loop: loop) { expirations in
+      calls.append(expirations)
+      if calls.count == 1 { usleep(55_000) }  // about five periods of 10 ms
+      if calls.count == 2 { loop.stop() }
+    }
+    timer.schedule(afterNanoseconds: 10_000_000, repeatingEveryNanoseconds: 10_000_000)
+    try run(loop)
+    #expect(calls.count == 2)
+    #expect(calls.first == 1)
+    #expect((calls.last ?? 0) >= 5, "the busy handler missed five periods, got \(calls)")
+  }
+
+  @Test("A handler may re-arm its own timer and drop another that is due in the same round")
+  func handlersRearmAndDropTimers() throws {
+    let loop = try EventLoop()
+    var firstRuns = 0
+    var secondRan = false
+    var second: LoopTimer? = LoopTimer(loop: loop) { _ in secondRan = true }
+    var first: LoopTimer!
+    first = LoopTimer(loop: loop) { _ in
+      firstRuns += 1
+      second = nil
+      if firstRuns < 3 { first.schedule(afterNanoseconds: 1_000_000) } else { loop.stop() }
+    }
+    first.schedule(afterNanoseconds: 5_000_000)
+    second?.schedule(afterNanoseconds: 5_000_000)
+    usleep(10_000)  // both are due before the loop first waits
+    try run(loop)
+    #expect(firstRuns == 3)
+    #expect(!secondRan, "a timer dropped by a handler earlier in the same round must not fire")
+    #expect(second == nil)
+  }
+
+  @Test("Timers and ready descriptors are served by the same wait")
+  func timersAndDescriptorsInterleave() throws {
+    let loop = try EventLoop()
+    var pipeEnds: [Int32] = [0, 0]
+    try #require(pipe(&pipeEnds) == 0)
+    _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)
+    defer { pipeEnds.forEach { close($0) } }
+    var received = ""
+    let watch = try loop.watch(pipeEnds[0]) { _ in
+      var byte: UInt8 = 0
+      while read(pipeEnds[0], &byte, 1) == 1 { received.append(Character(UnicodeScalar(byte))) }
+      if received.count == 3 { loop.stop() }
+    }
+    var writes = 0
+    let writer = LoopTimer(loop: loop) { _ in
+      writes += 1
+      var byte = UInt8(ascii: "a") + UInt8(writes - 1)
+      _ = write(pipeEnds[1], &byte, 1)
+    }
+    writer.schedule(afterNanoseconds: 2_000_000, repeatingEveryNanoseconds: 2_000_000)
+    try run(loop)
+    loop.unwatch(watch)
+    #expect(received == "abc")
+  }
+}
