@@ -61,9 +61,13 @@ let package = Package(
       name: "OrientCoreTests",
       dependencies: ["OrientCore"]
     ),
+    .target(
+      name: "CSeccompTestSupport",
+      path: "Tests/CSeccompTestSupport"
+    ),
     .testTarget(
       name: "OrientSystemTests",
-      dependencies: ["OrientSystem"]
+      dependencies: ["OrientSystem", "CSeccompTestSupport"]
     ),
     .testTarget(
       name: "OrientdTests",

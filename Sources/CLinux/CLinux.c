@@ -34,20 +34,30 @@ int clinux_accept(int fd) {
 }
 
 int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int64_t timeout_ns) {
+  // epoll_pwait2 (Linux 5.11) takes nanoseconds. Where the kernel lacks it, or a seccomp
+  // filter written before it refuses it, epoll_wait gets whole milliseconds, rounded up so a
+  // timer never fires early.
+  static _Atomic int pwait2_missing = 0;
   struct epoll_event ready[64];
   if (max > 64) max = 64;
-  int n;
-  if (timeout_ns < 0) {
-    n = epoll_wait(epfd, ready, max, -1);
-  } else {
-    // epoll_pwait2 (Linux 5.11) takes nanoseconds; older kernels get whole milliseconds,
-    // rounded up so a timer never fires early.
+  int n = -1;
+  int tried = 0;
+  if (timeout_ns >= 0 && !pwait2_missing) {
     struct timespec timeout = {.tv_sec = (time_t)(timeout_ns / 1000000000), .tv_nsec = (long)(timeout_ns % 1000000000)};
     n = epoll_pwait2(epfd, ready, max, &timeout, NULL);
-    if (n < 0 && errno == ENOSYS) {
-      int64_t milliseconds = (timeout_ns + 999999) / 1000000;
-      n = epoll_wait(epfd, ready, max, milliseconds > 0x7fffffff ? 0x7fffffff : (int)milliseconds);
+    tried = 1;
+    if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
+      pwait2_missing = 1;
+      tried = 0;
     }
+  }
+  if (!tried) {
+    int timeout_ms = -1;
+    if (timeout_ns >= 0) {
+      int64_t milliseconds = (timeout_ns + 999999) / 1000000;
+      timeout_ms = milliseconds > 0x7fffffff ? 0x7fffffff : (int)milliseconds;
+    }
+    n = epoll_wait(epfd, ready, max, timeout_ms);
   }
   for (int i = 0; i < n; i++) {
     events[i] = ready[i].events;

@@ -1,5 +1,7 @@
+import CSeccompTestSupport
 import Glibc
 import OrientSystem
+import Synchronization
 import Testing
 
 /// Runs `loop` until it stops, failing the test instead of hanging if it runs past `seconds`.
@@ -110,4 +112,57 @@ struct LoopTimerTests {
     loop.unwatch(watch)
     #expect(received == "abc")
   }
+}
+
+@Suite("Loop timers without epoll_pwait2")
+struct LoopTimerFallbackTests {
+  @Test("Timers still keep their schedule where a seccomp filter refuses epoll_pwait2")
+  func timersWorkWithoutPwait2() throws {
+    let outcome = FilteredThreadOutcome()
+    // The filter stays with the thread it is installed on: give it a thread of its own.
+    let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+      let outcome = Unmanaged<FilteredThreadOutcome>.fromOpaque(context!).takeUnretainedValue()
+      guard test_refuse_epoll_pwait2() == 0 else { return nil }
+      outcome.state.withLock { $0.installed = true }
+      do {
+        let loop = try EventLoop()
+        var fired: [UInt64] = []
+        let timer = LoopTimer(loop: loop) { _ in
+          fired.append(Clock.monotonicNanoseconds)
+          if fired.count == 5 { loop.stop() }
+        }
+        let scheduled = Clock.monotonicNanoseconds
+        timer.schedule(afterNanoseconds: 10_000_000, repeatingEveryNanoseconds: 10_000_000)
+        try loop.run()
+        outcome.state.withLock {
+          $0.scheduled = scheduled
+          $0.fired = fired
+        }
+      } catch {
+        outcome.state.withLock { $0.error = "\(error)" }
+      }
+      return nil
+    }
+    var thread = pthread_t()
+    try #require(pthread_create(&thread, nil, body, Unmanaged.passUnretained(outcome).toOpaque()) == 0)
+    pthread_join(thread, nil)
+    let state = outcome.state.withLock { $0 }
+    try #require(state.installed, "cannot install a seccomp filter here")
+    #expect(state.error == nil)
+    #expect(state.fired.count == 5)
+    for (index, time) in state.fired.enumerated() {
+      #expect(time >= state.scheduled + UInt64(index + 1) * 10_000_000, "tick \(index + 1) came early")
+    }
+  }
+}
+
+/// What the filtered thread saw, shared with the test.
+private final class FilteredThreadOutcome: Sendable {
+  struct State {
+    var installed = false
+    var scheduled: UInt64 = 0
+    var fired: [UInt64] = []
+    var error: String?
+  }
+  let state = Mutex(State())
 }

@@ -180,13 +180,12 @@ struct LoadAndFaultTests {
       [device], extra: ["--interval", "20", "--settle", "0"], ready: "info: orientation left-up")
     let subscriber = try TestClient(path: socket)
     _ = subscriber.readLines(5)
-    let folder = run.testbed + "/sys" + device.sysfsPath
     for _ in 0..<rounds {
-      try FileManager.default.moveItem(atPath: folder, toPath: run.testbed + "/away")
+      try run.unplug()
       #expect(subscriber.readLine(timeout: 5) == "sensor offline")
       subscriber.send("ping\n")
       #expect(subscriber.readLine() == "pong")
-      try FileManager.default.moveItem(atPath: run.testbed + "/away", toPath: folder)
+      try run.plug()
       #expect(subscriber.readLine(timeout: 5) == "sensor online")
     }
     #expect(run.stop() == 0)

@@ -124,14 +124,12 @@ struct SensorLifecycleTests {
     let subscriber = try TestClient(path: socket)
     #expect(subscriber.readLines(5).prefix(3) == ["sensor online", "device left-up", "orientation left-up"])
 
-    let folder = run.testbed + "/sys" + device.sysfsPath
-    let away = run.testbed + "/away"
-    try FileManager.default.moveItem(atPath: folder, toPath: away)
+    try run.unplug()
     #expect(subscriber.readLine(timeout: 5) == "sensor offline")
     let state = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
     #expect(state.stdout.hasPrefix("sensor offline\ndevice left-up\norientation left-up\n"))
 
-    try FileManager.default.moveItem(atPath: away, toPath: folder)
+    try run.plug()
     let started = Date()
     #expect(subscriber.readLine(timeout: 5) == "sensor online")
     #expect(Date().timeIntervalSince(started) < 2.5, "re-attach must happen within about 2 s")

@@ -23,7 +23,7 @@ final class RawSampleReader {
   /// The device's sysfs directory when reading it directly (the local backend).
   private let sysfsDirectory: String?
   private var descriptors: [Int32] = []
-  private var lastDirectoryCheck: UInt64 = 0
+  private var lastUnlinkCheck: UInt64 = 0
 
   /// Resolves the three attribute files; nil when any is missing. With `directReads`, the
   /// files are read straight from /sys/bus/iio/devices.
@@ -92,23 +92,17 @@ final class RawSampleReader {
 
   /// Reads and parses the three values.
   func read() -> Result<(Double, Double, Double), RawReadError> {
-    // A removed device makes the kernel fail reads with ENODEV. Every 3 s the first file is
-    // also looked up again: gone (its directory taken away) means the device is gone, and a
-    // different file there (the device came back) is reopened. Not more often: the lookup
-    // costs more than the three reads.
-    if let directory = sysfsDirectory, let first = descriptors.first {
+    // A removed device makes the kernel fail sysfs reads with ENODEV. A tree that is not
+    // sysfs (a umockdev testbed) keeps serving a removed file's last bytes, so every 3 s the
+    // first file is also checked for having been unlinked: the device was removed (reopening
+    // fails) or the attribute replaced by a new file (reopening reads the new one). fstat on
+    // the open file, not a path lookup: it costs less than one of the reads.
+    if sysfsDirectory != nil, let first = descriptors.first {
       let now = Clock.monotonicNanoseconds
-      if now - lastDirectoryCheck >= 3_000_000_000 {
-        lastDirectoryCheck = now
-        var onDisk = stat()
-        var open = stat()
-        guard stat(directory + "/" + axes[0].file, &onDisk) == 0 else {
-          closeFiles()
-          return .failure(.missing(file: axes[0].file))
-        }
-        if fstat(first, &open) != 0 || open.st_ino != onDisk.st_ino || open.st_dev != onDisk.st_dev {
-          closeFiles()
-        }
+      if now - lastUnlinkCheck >= 3_000_000_000 {
+        lastUnlinkCheck = now
+        var info = stat()
+        if fstat(first, &info) != 0 || info.st_nlink == 0 { closeFiles() }
       }
     }
     var values = (0.0, 0.0, 0.0)

@@ -222,6 +222,19 @@ final class FakeSensorRun {
     try write("in_accel_z_raw", "\(z)", device: index)
   }
 
+  /// Removes device `index` as umockdev does (its files deleted), keeping a copy for `plug`.
+  func unplug(device index: Int = 0) throws {
+    let folder = testbed + "/sys" + devices[index].sysfsPath
+    try FileManager.default.copyItem(atPath: folder, toPath: testbed + "/unplugged-\(index)")
+    try FileManager.default.removeItem(atPath: folder)
+  }
+
+  /// Puts back device `index` as `unplug` removed it.
+  func plug(device index: Int = 0) throws {
+    try FileManager.default.moveItem(
+      atPath: testbed + "/unplugged-\(index)", toPath: testbed + "/sys" + devices[index].sysfsPath)
+  }
+
   /// Stops the program (orientd, or iiod) with `signal` and returns its exit status.
   func stop(signal: Int32 = SIGTERM) -> Int32? {
     kill(orientdPID, signal)

@@ -1,0 +1,8 @@
+#ifndef C_SECCOMP_TEST_SUPPORT_H
+#define C_SECCOMP_TEST_SUPPORT_H
+
+/* Makes epoll_pwait2 fail with EPERM in the calling thread and the threads it starts, as a
+   seccomp filter written before Linux 5.11 does. Returns 0, or -1 with errno set. */
+int test_refuse_epoll_pwait2(void);
+
+#endif
