@@ -42,6 +42,11 @@ public final class EventLoop {
   private var nextToken: UInt64 = 1
   private var stopping = false
 
+  /// The monotonic time in nanoseconds at which the current round of handlers started.
+  ///
+  /// Read once per wake-up, so a periodic handler need not read the clock again.
+  public private(set) var now: UInt64 = Clock.monotonicNanoseconds
+
   /// Creates an epoll instance.
   public init() throws(SystemError) {
     epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -96,13 +101,13 @@ public final class EventLoop {
   private func timeoutNanoseconds() -> Int64 {
     guard var earliest = armedTimers.first?.deadline else { return -1 }
     for timer in armedTimers where timer.deadline < earliest { earliest = timer.deadline }
-    let now = Clock.monotonicNanoseconds
-    return earliest > now ? Int64(earliest - now) : 0
+    // A fresh reading, not `now`: a slow handler in this round must not delay the next timer.
+    let current = Clock.monotonicNanoseconds
+    return earliest > current ? Int64(earliest - current) : 0
   }
 
   /// Runs the handler of every timer that is due, each with its number of expirations.
   private func fireDueTimers() {
-    let now = Clock.monotonicNanoseconds
     // A handler may arm, disarm or remove timers: look for the next due one afresh each time.
     // Each fired timer moves past `now` or is disarmed, so this ends.
     var index = 0
@@ -135,6 +140,7 @@ public final class EventLoop {
     var tokens = [UInt64](repeating: 0, count: 64)
     while !stopping {
       let count = clinux_epoll_wait(epoll, &flags, &tokens, 64, timeoutNanoseconds())
+      now = Clock.monotonicNanoseconds
       if count < 0 {
         if errno != EINTR { throw SystemError("epoll_wait") }
       }

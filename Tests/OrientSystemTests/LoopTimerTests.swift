@@ -88,6 +88,27 @@ struct LoopTimerTests {
     #expect(second == nil)
   }
 
+  @Test("A timer armed at the end of a slow handler waits its own delay, not the handler's too")
+  func slowHandlerDoesNotDelayTheNextTimer() throws {
+    let loop = try EventLoop()
+    var armedAt: UInt64 = 0
+    var firedAt: UInt64 = 0
+    let next = LoopTimer(loop: loop) { _ in
+      firedAt = Clock.monotonicNanoseconds
+      loop.stop()
+    }
+    let slow = LoopTimer(loop: loop) { _ in
+      usleep(500_000)
+      armedAt = Clock.monotonicNanoseconds
+      next.schedule(afterNanoseconds: 10_000_000)
+    }
+    slow.schedule(afterNanoseconds: 0)
+    try run(loop)
+    #expect(firedAt >= armedAt + 10_000_000)
+    // Counting from the round's start would add the handler's 500 ms.
+    #expect(firedAt - armedAt < 300_000_000, "fired \((firedAt - armedAt) / 1_000_000) ms after arming")
+  }
+
   @Test("Timers and ready descriptors are served by the same wait")
   func timersAndDescriptorsInterleave() throws {
     let loop = try EventLoop()

@@ -141,6 +141,10 @@ public struct Accelerometer {
     return candidates
   }
 
-  /// Reads the three raw attributes once.
-  public func readRaw() -> Result<(Double, Double, Double), RawReadError> { rawReader.read() }
+  /// Reads the three raw attributes once; `now` (monotonic nanoseconds) spares a clock read.
+  public func readRaw(now: UInt64 = Clock.monotonicNanoseconds) -> Result<
+    (Double, Double, Double), RawReadError
+  > {
+    rawReader.read(now: now)
+  }
 }

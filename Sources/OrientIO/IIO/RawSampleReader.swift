@@ -90,15 +90,14 @@ final class RawSampleReader {
     return .success(count)
   }
 
-  /// Reads and parses the three values.
-  func read() -> Result<(Double, Double, Double), RawReadError> {
+  /// Reads and parses the three values; `now` is the monotonic time in nanoseconds.
+  func read(now: UInt64) -> Result<(Double, Double, Double), RawReadError> {
     // A removed device makes the kernel fail sysfs reads with ENODEV. A tree that is not
     // sysfs (a umockdev testbed) keeps serving a removed file's last bytes, so every 3 s the
     // first file is also checked for having been unlinked: the device was removed (reopening
     // fails) or the attribute replaced by a new file (reopening reads the new one). fstat on
     // the open file, not a path lookup: it costs less than one of the reads.
     if sysfsDirectory != nil, let first = descriptors.first {
-      let now = Clock.monotonicNanoseconds
       if now - lastUnlinkCheck >= 3_000_000_000 {
         lastUnlinkCheck = now
         var info = stat()

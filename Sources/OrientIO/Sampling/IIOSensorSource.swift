@@ -60,8 +60,10 @@ final class IIOSensorSource {
     detach()
   }
 
-  private var now: SampleTime {
-    SampleTime(microseconds: Int64((Clock.monotonicNanoseconds - origin) / 1000))
+  private var now: SampleTime { sampleTime(Clock.monotonicNanoseconds) }
+
+  private func sampleTime(_ monotonicNanoseconds: UInt64) -> SampleTime {
+    SampleTime(microseconds: Int64((monotonicNanoseconds - origin) / 1000))
   }
 
   // MARK: Attaching
@@ -232,8 +234,8 @@ final class IIOSensorSource {
 
   private func poll() {
     guard let sensor else { return }
-    let time = now
-    switch sensor.readRaw() {
+    let time = sampleTime(loop.now)
+    switch sensor.readRaw(now: loop.now) {
     case .success(let (x, y, z)):
       deliver(x, y, z, at: time)
     case .failure(.garbage(let file, let value)):
