@@ -9,9 +9,15 @@
 # attached (monitor-sensor, or orientctl monitor), idle and with the device turning once a
 # second, and the latency from a raw-attribute change (or a buffer scan) to the event at the
 # subscriber over 20 changes. iio-sensor-proxy gets a private system bus.
+#
+# Then both daemons run at once on one fake accelerometer, both polling every 700 ms, and
+# their CPU time is taken over the same windows (WINDOWS of them, default 3, each SECONDS
+# long, idle and then turning): the machine's noise hits both alike, so the ratios are
+# steadier than those of the rows above, which run one after another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+windows=${WINDOWS:-3}
 changes=20
 
 if ! command -v iio-sensor-proxy >/dev/null && [ ! -x /usr/libexec/iio-sensor-proxy ] && [ ! -x /usr/sbin/iio-sensor-proxy ]; then
@@ -65,6 +71,19 @@ cat >"$work/bus.conf" <<BUS
 </busconfig>
 BUS
 
+# Nanoseconds on the CPU of process $1, summed over every thread (schedstat is exact, unlike
+# clock ticks).
+cpu_of() { cat /proc/$1/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
+
+# Writes raw values for normal (0) or left-up (1) into the sysfs directory $2, in place.
+turn_sysfs() {
+  if [ "$1" = 1 ]; then
+    echo 0 >"$2/in_accel_y_raw"; echo 256 >"$2/in_accel_x_raw"
+  else
+    echo 0 >"$2/in_accel_x_raw"; echo -256 >"$2/in_accel_y_raw"
+  fi
+}
+
 # One run: the daemon and its subscriber inside a umockdev testbed. $1 names the run, $2 is
 # "proxy" or "orientd", the rest are orientd's options. Subscriber lines are stamped with
 # $EPOCHREALTIME as they arrive; changes are stamped as they are written.
@@ -117,16 +136,13 @@ INSIDE
   pss=$(awk '/^Pss:/ {print $2}' /proc/$pid/smaps_rollup)
   private=$(awk '/^Private_(Clean|Dirty):/ {s += $2} END {print s}' /proc/$pid/smaps_rollup)
 
-  # Nanoseconds on the CPU, summed over every thread (schedstat is exact, unlike clock ticks).
-  cpu() { cat /proc/$pid/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
+  cpu() { cpu_of "$pid"; }
   switches() { cat /proc/$pid/task/*/status | awk '/^voluntary_ctxt_switches/ {s += $2} END {print s}'; }
   turn() {  # $1: 0 normal, 1 left-up
     if [ "$kind" = buffer ]; then
       if [ "$1" = 1 ]; then printf '\x00\x01\x00\x00\x00\x00' >&3; else printf '\x00\x00\x00\xff\x00\x00' >&3; fi
-    elif [ "$1" = 1 ]; then  # written in place, as sysfs values change
-      echo 0 >"$sysfs/in_accel_y_raw"; echo 256 >"$sysfs/in_accel_x_raw"
     else
-      echo 0 >"$sysfs/in_accel_x_raw"; echo -256 >"$sysfs/in_accel_y_raw"
+      turn_sysfs "$1" "$sysfs"  # written in place, as sysfs values change
     fi
   }
   local c0 s0 c1 s1 idle_cpu idle_sw busy_cpu busy_sw
@@ -180,3 +196,59 @@ run_one "orientd poll 700 ms" poll --mode poll --interval 700
 run_one "orientd poll 700 ms, settle 0" poll --mode poll --interval 700 --settle 0
 run_one "orientd poll 200 ms (default interval)" poll --mode poll
 run_one "orientd buffer, settle 0" buffer --mode buffer --settle 0
+
+# Both daemons at once on one fake accelerometer, each with its subscriber, both polling
+# every 700 ms; CPU time over the same windows.
+paired() {
+  local dir="$work/paired"
+  mkdir -p "$dir"
+  cat >"$dir/inside.sh" <<INSIDE
+#!/bin/bash
+set -u
+echo "\$UMOCKDEV_DIR" > "$dir/testbed"
+dbus-daemon --config-file="$work/bus.conf" --fork --print-pid > "$dir/bus.pid"
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/system_bus
+"$proxy" > "$dir/proxy.log" 2>&1 &
+echo \$! > "$dir/proxy.pid"
+sleep 1
+stdbuf -oL monitor-sensor > "$dir/proxy.events" 2>/dev/null &
+"$bin/orientd" --socket "$dir/s" --state "$dir/state" --mode poll --interval 700 > "$dir/orientd.log" 2>&1 &
+echo \$! > "$dir/orientd.pid"
+for _ in \$(seq 100); do [ -S "$dir/s" ] && break; sleep 0.05; done
+"$bin/orientctl" --socket "$dir/s" monitor > "$dir/orientd.events" &
+while [ ! -e "$dir/done" ]; do sleep 0.2; done
+kill \$(jobs -p) \$(cat "$dir/orientd.pid") \$(cat "$dir/proxy.pid") \$(cat "$dir/bus.pid") 2>/dev/null
+pkill -P \$\$ 2>/dev/null
+exit 0
+INSIDE
+  chmod +x "$dir/inside.sh"
+  umockdev-run --device "$work/accel.umockdev" -- "$dir/inside.sh" &
+  for _ in $(seq 100); do [ -s "$dir/orientd.pid" ] && break; sleep 0.1; done
+  sleep 4
+  local proxy_pid orientd_pid sysfs
+  proxy_pid=$(cat "$dir/proxy.pid")
+  orientd_pid=$(cat "$dir/orientd.pid")
+  sysfs="$(cat "$dir/testbed")/sys/devices/platform/accel/iio:device0"
+  echo
+  echo "side by side in the same windows, both polling every 700 ms: CPU in ms over ${seconds} s"
+  printf '%-8s %-8s %12s %12s %8s\n' window load iio-sensor-proxy orientd ratio
+  local window kind p0 o0 p1 o1 end state=0
+  for window in $(seq "$windows"); do
+    for kind in idle turning; do
+      p0=$(cpu_of "$proxy_pid"); o0=$(cpu_of "$orientd_pid")
+      if [ "$kind" = idle ]; then
+        sleep "$seconds"
+      else
+        end=$((SECONDS + seconds))
+        while [ $SECONDS -lt $end ]; do state=$((1 - state)); turn_sysfs $state "$sysfs"; sleep 1; done
+      fi
+      p1=$(cpu_of "$proxy_pid"); o1=$(cpu_of "$orientd_pid")
+      awk -v w="$window" -v k="$kind" -v p=$((p1 - p0)) -v o=$((o1 - o0)) \
+        'BEGIN { printf "%-8s %-8s %12.1f %12.1f %7.2fx\n", w, k, p / 1e6, o / 1e6, o / p }'
+    done
+    turn_sysfs 0 "$sysfs"; state=0; sleep 2
+  done
+  touch "$dir/done"
+  wait
+}
+case paired in *${ONLY:-}*) paired ;; esac
