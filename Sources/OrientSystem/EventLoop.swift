@@ -136,10 +136,14 @@ public final class EventLoop {
   /// Dispatches ready descriptors until `stop` is called.
   public func run() throws(SystemError) {
     stopping = false
-    var flags = [UInt32](repeating: 0, count: 64)
-    var tokens = [UInt64](repeating: 0, count: 64)
+    let flags = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 64)
+    let tokens = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 64)
+    defer {
+      flags.deallocate()
+      tokens.deallocate()
+    }
     while !stopping {
-      let count = clinux_epoll_wait(epoll, &flags, &tokens, 64, timeoutNanoseconds())
+      let count = clinux_epoll_wait(epoll, flags.baseAddress, tokens.baseAddress, 64, timeoutNanoseconds())
       now = Clock.monotonicNanoseconds
       if count < 0 {
         if errno != EINTR { throw SystemError("epoll_wait") }
