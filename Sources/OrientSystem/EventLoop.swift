@@ -144,10 +144,9 @@ public final class EventLoop {
     }
     while !stopping {
       let count = clinux_epoll_wait(epoll, flags.baseAddress, tokens.baseAddress, 64, timeoutNanoseconds())
+      // errno first: nothing may run between the failed wait and reading it.
+      if count < 0, errno != EINTR { throw SystemError("epoll_wait") }
       now = Clock.monotonicNanoseconds
-      if count < 0 {
-        if errno != EINTR { throw SystemError("epoll_wait") }
-      }
       for index in 0..<Int(max(count, 0)) {
         // A handler may have unwatched a later descriptor in this round: look it up each time.
         guard let handler = handlers[tokens[index]] else { continue }
