@@ -84,6 +84,53 @@ turn_sysfs() {
   fi
 }
 
+# Shell lines that start iio-sensor-proxy on the private bus, and monitor-sensor piped through
+# $2 into $1.events; pid files are $1.pid and $1.bus.pid.
+proxy_lines() {
+  cat <<LINES
+dbus-daemon --config-file="$work/bus.conf" --fork --print-pid > "$1.bus.pid"
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/system_bus
+"$proxy" > "$1.log" 2>&1 &
+echo \$! > "$1.pid"
+sleep 1
+stdbuf -oL monitor-sensor 2>/dev/null | $2 > "$1.events" &
+LINES
+}
+
+# Shell lines that start orientd with options $3..., and `orientctl monitor` piped through $2
+# into $1.events; the pid file is $1.pid.
+orientd_lines() {
+  local stem=$1 filter=$2
+  shift 2
+  cat <<LINES
+"$bin/orientd" --socket "$stem.sock" --state "$stem.state" $* > "$stem.log" 2>&1 &
+echo \$! > "$stem.pid"
+for _ in \$(seq 100); do [ -S "$stem.sock" ] && break; sleep 0.05; done
+"$bin/orientctl" --socket "$stem.sock" monitor | $filter > "$stem.events" &
+LINES
+}
+
+# Runs the shell lines in file $3 inside a umockdev testbed, in the background, until $1/done
+# exists; then kills everything whose pid is in $1/*.pid. Returns once $2 (a pid file) is
+# written; the testbed's directory is in $1/testbed.
+start_testbed() {
+  local dir=$1 ready=$2 body=$3
+  {
+    echo '#!/bin/bash'
+    echo 'set -u'
+    echo "echo \"\$UMOCKDEV_DIR\" > \"$dir/testbed\""
+    echo 'stamp() { while IFS= read -r line; do printf "%s %s\n" "$EPOCHREALTIME" "$line"; done; }'
+    cat "$body"
+    echo "while [ ! -e \"$dir/done\" ]; do sleep 0.2; done"
+    echo "kill \$(jobs -p) \$(cat \"$dir\"/*.pid) 2>/dev/null"
+    echo 'pkill -P $$ 2>/dev/null'
+    echo 'exit 0'
+  } >"$dir/inside.sh"
+  chmod +x "$dir/inside.sh"
+  umockdev-run --device "$work/accel.umockdev" -- "$dir/inside.sh" &
+  for _ in $(seq 100); do [ -s "$ready" ] && break; sleep 0.1; done
+}
+
 # One run: the daemon and its subscriber inside a umockdev testbed. $1 names the run, $2 is
 # "proxy" or "orientd", the rest are orientd's options. Subscriber lines are stamped with
 # $EPOCHREALTIME as they arrive; changes are stamped as they are written.
@@ -92,35 +139,13 @@ measure() {
   shift 2
   local dir="$work/$name"
   mkdir -p "$dir"
-  cat >"$dir/inside.sh" <<INSIDE
-#!/bin/bash
-set -u
-node="\$UMOCKDEV_DIR/dev/iio:device0"
-if [ "$kind" = buffer ]; then rm -f "\$node"; mkfifo "\$node"; fi
-echo "\$UMOCKDEV_DIR" > "$dir/testbed"
-stamp() { while IFS= read -r line; do printf '%s %s\n' "\$EPOCHREALTIME" "\$line"; done; }
-if [ "$kind" = proxy ]; then
-  dbus-daemon --config-file="$work/bus.conf" --fork --print-pid > "$dir/bus.pid"
-  export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/system_bus
-  "$proxy" > "$dir/daemon.log" 2>&1 &
-  echo \$! > "$dir/daemon.pid"
-  sleep 1
-  stdbuf -oL monitor-sensor 2>/dev/null | stamp > "$dir/events" &
-else
-  "$bin/orientd" --socket "$dir/s" --state "$dir/state" $* > "$dir/daemon.log" 2>&1 &
-  echo \$! > "$dir/daemon.pid"
-  for _ in \$(seq 100); do [ -S "$dir/s" ] && break; sleep 0.05; done
-  "$bin/orientctl" --socket "$dir/s" monitor | stamp > "$dir/events" &
-fi
-while [ ! -e "$dir/done" ]; do sleep 0.2; done
-kill \$(jobs -p) \$(cat "$dir/daemon.pid") 2>/dev/null
-[ -e "$dir/bus.pid" ] && kill \$(cat "$dir/bus.pid") 2>/dev/null
-pkill -P \$\$ 2>/dev/null
-exit 0
-INSIDE
-  chmod +x "$dir/inside.sh"
-  umockdev-run --device "$work/accel.umockdev" -- "$dir/inside.sh" &
-  for _ in $(seq 100); do [ -s "$dir/daemon.pid" ] && break; sleep 0.1; done
+  {
+    if [ "$kind" = buffer ]; then
+      echo 'node="$UMOCKDEV_DIR/dev/iio:device0"; rm -f "$node"; mkfifo "$node"'
+    fi
+    if [ "$kind" = proxy ]; then proxy_lines "$dir/daemon" stamp; else orientd_lines "$dir/daemon" stamp "$@"; fi
+  } >"$dir/body"
+  start_testbed "$dir" "$dir/daemon.pid" "$dir/body"
   sleep 3
   local pid testbed sysfs
   pid=$(cat "$dir/daemon.pid")
@@ -158,14 +183,14 @@ INSIDE
   : >"$dir/writes"
   turn 0; state=0; sleep 1.5
   local before
-  before=$(wc -l <"$dir/events")
+  before=$(wc -l <"$dir/daemon.events")
   for _ in $(seq $changes); do
     state=$((1 - state))
     printf '%s %s\n' "$EPOCHREALTIME" "$state" >>"$dir/writes"
     turn $state
     sleep 1.5
   done
-  tail -n +$((before + 1)) "$dir/events" | grep -E 'orientation (changed: )?(normal|left-up)|Accelerometer orientation changed' >"$dir/matched" || true
+  tail -n +$((before + 1)) "$dir/daemon.events" | grep -E 'orientation (changed: )?(normal|left-up)|Accelerometer orientation changed' >"$dir/matched" || true
   local latency
   awk 'NR == FNR { w[NR] = $1; n = NR; next } { e[FNR] = $1; m = FNR }
     END { for (i = 1; i <= n && i <= m; i++) { d = (e[i] - w[i]) * 1000; if (d >= 0) print d } }' \
@@ -202,28 +227,11 @@ run_one "orientd buffer, settle 0" buffer --mode buffer --settle 0
 paired() {
   local dir="$work/paired"
   mkdir -p "$dir"
-  cat >"$dir/inside.sh" <<INSIDE
-#!/bin/bash
-set -u
-echo "\$UMOCKDEV_DIR" > "$dir/testbed"
-dbus-daemon --config-file="$work/bus.conf" --fork --print-pid > "$dir/bus.pid"
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/system_bus
-"$proxy" > "$dir/proxy.log" 2>&1 &
-echo \$! > "$dir/proxy.pid"
-sleep 1
-stdbuf -oL monitor-sensor > "$dir/proxy.events" 2>/dev/null &
-"$bin/orientd" --socket "$dir/s" --state "$dir/state" --mode poll --interval 700 > "$dir/orientd.log" 2>&1 &
-echo \$! > "$dir/orientd.pid"
-for _ in \$(seq 100); do [ -S "$dir/s" ] && break; sleep 0.05; done
-"$bin/orientctl" --socket "$dir/s" monitor > "$dir/orientd.events" &
-while [ ! -e "$dir/done" ]; do sleep 0.2; done
-kill \$(jobs -p) \$(cat "$dir/orientd.pid") \$(cat "$dir/proxy.pid") \$(cat "$dir/bus.pid") 2>/dev/null
-pkill -P \$\$ 2>/dev/null
-exit 0
-INSIDE
-  chmod +x "$dir/inside.sh"
-  umockdev-run --device "$work/accel.umockdev" -- "$dir/inside.sh" &
-  for _ in $(seq 100); do [ -s "$dir/orientd.pid" ] && break; sleep 0.1; done
+  {
+    proxy_lines "$dir/proxy" cat
+    orientd_lines "$dir/orientd" cat --mode poll --interval 700
+  } >"$dir/body"
+  start_testbed "$dir" "$dir/orientd.pid" "$dir/body"
   sleep 4
   local proxy_pid orientd_pid sysfs
   proxy_pid=$(cat "$dir/proxy.pid")

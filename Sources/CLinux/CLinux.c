@@ -33,32 +33,30 @@ int clinux_accept(int fd) {
   return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
-int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int64_t timeout_ns) {
-  // epoll_pwait2 (Linux 5.11) takes nanoseconds. Where the kernel lacks it, or a seccomp
-  // filter written before it refuses it, epoll_wait gets whole milliseconds, rounded up so a
-  // timer never fires early.
-  static _Atomic int pwait2_missing = 0;
-  struct epoll_event ready[64];
-  if (max > 64) max = 64;
-  int n = -1;
-  int tried = 0;
+/* Set once epoll_pwait2 has failed with ENOSYS (Linux < 5.11) or EPERM (a seccomp filter
+   written before it); from then on every wait uses epoll_wait. */
+static _Atomic int pwait2_missing = 0;
+
+static int wait_ready(int epfd, struct epoll_event *ready, int max, int64_t timeout_ns) {
   if (timeout_ns >= 0 && !pwait2_missing) {
     struct timespec timeout = {.tv_sec = (time_t)(timeout_ns / 1000000000), .tv_nsec = (long)(timeout_ns % 1000000000)};
-    n = epoll_pwait2(epfd, ready, max, &timeout, NULL);
-    tried = 1;
-    if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
-      pwait2_missing = 1;
-      tried = 0;
-    }
+    int n = epoll_pwait2(epfd, ready, max, &timeout, NULL);
+    if (n >= 0 || (errno != ENOSYS && errno != EPERM)) return n;
+    pwait2_missing = 1;
   }
-  if (!tried) {
-    int timeout_ms = -1;
-    if (timeout_ns >= 0) {
-      int64_t milliseconds = (timeout_ns + 999999) / 1000000;
-      timeout_ms = milliseconds > 0x7fffffff ? 0x7fffffff : (int)milliseconds;
-    }
-    n = epoll_wait(epfd, ready, max, timeout_ms);
+  // Whole milliseconds, rounded up so a timer never fires early.
+  int timeout_ms = -1;
+  if (timeout_ns >= 0) {
+    int64_t milliseconds = (timeout_ns + 999999) / 1000000;
+    timeout_ms = milliseconds > 0x7fffffff ? 0x7fffffff : (int)milliseconds;
   }
+  return epoll_wait(epfd, ready, max, timeout_ms);
+}
+
+int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int max, int64_t timeout_ns) {
+  struct epoll_event ready[64];
+  if (max > 64) max = 64;
+  int n = wait_ready(epfd, ready, max, timeout_ns);
   for (int i = 0; i < n; i++) {
     events[i] = ready[i].events;
     tokens[i] = ready[i].data.u64;

@@ -208,7 +208,7 @@ final class IIOSensorSource {
 
   private func readBuffer(hungUp: Bool) {
     guard let capture else { return }
-    let time = now
+    let time = sampleTime(loop.now)
     switch capture.readScans({ x, y, z in self.deliver(Double(x), Double(y), Double(z), at: time) }) {
     case .failure(let error):
       lost("reading the buffer failed: \(errorText(error.code))")
