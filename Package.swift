@@ -7,6 +7,11 @@ let staticStdlib: [LinkerSetting] = [
   .unsafeFlags(["-static-stdlib"], .when(configuration: .release))
 ]
 
+// The layers, from the bottom: OrientCore (the pure domain) and OrientSystem (the one
+// syscall layer); OrientConfig (options, config file, help) over the core; OrientIIO (libiio
+// and udev: sensors and capture) and OrientHooks (running hook programs, shared with
+// orientctl) over both; OrientDaemon (threads, loops, socket, state) over all of them;
+// OrientClient for orientctl. The executables are thin. ARCHITECTURE.md has the picture.
 let package = Package(
   name: "orientd",
   products: [
@@ -36,12 +41,24 @@ let package = Package(
       dependencies: ["CLinux"]
     ),
     .target(
-      name: "OrientIO",
-      dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev", "CLinux"]
+      name: "OrientConfig",
+      dependencies: ["OrientCore"]
+    ),
+    .target(
+      name: "OrientIIO",
+      dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev"]
+    ),
+    .target(
+      name: "OrientHooks",
+      dependencies: ["OrientCore", "OrientSystem"]
+    ),
+    .target(
+      name: "OrientDaemon",
+      dependencies: ["OrientCore", "OrientConfig", "OrientSystem", "OrientIIO", "OrientHooks"]
     ),
     .target(
       name: "OrientClient",
-      dependencies: ["OrientCore", "OrientSystem"]
+      dependencies: ["OrientCore", "OrientSystem", "OrientHooks"]
     ),
     .executableTarget(
       name: "orientctl",
@@ -50,16 +67,20 @@ let package = Package(
     ),
     .executableTarget(
       name: "orientd",
-      dependencies: ["OrientCore", "OrientIO"],
+      dependencies: ["OrientDaemon"],
       linkerSettings: staticStdlib
     ),
     .executableTarget(
       name: "orientd-bench",
-      dependencies: ["OrientCore", "OrientSystem", "CLinux"]
+      dependencies: ["OrientCore", "OrientSystem", "OrientIIO", "OrientDaemon"]
     ),
     .testTarget(
       name: "OrientCoreTests",
       dependencies: ["OrientCore"]
+    ),
+    .testTarget(
+      name: "OrientConfigTests",
+      dependencies: ["OrientConfig", "OrientCore"]
     ),
     .target(
       name: "CSeccompTestSupport",
@@ -68,6 +89,10 @@ let package = Package(
     .testTarget(
       name: "OrientSystemTests",
       dependencies: ["OrientSystem", "CSeccompTestSupport"]
+    ),
+    .testTarget(
+      name: "OrientIIOTests",
+      dependencies: ["OrientIIO", "OrientSystem"]
     ),
     .testTarget(
       name: "OrientdTests",

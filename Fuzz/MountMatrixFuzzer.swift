@@ -9,7 +9,8 @@ public func fuzzMountMatrix(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
     _ = matrix.inverse
   }
   let choice = MountMatrixChoice(candidates: [
-    MountMatrixCandidate(source: .udev, text: text), MountMatrixCandidate(source: .identity, text: "1,0,0;0,1,0;0,0,1"),
+    MountMatrixCandidate(source: .udev, text: text),
+    MountMatrixCandidate(source: .identity, text: "1,0,0;0,1,0;0,0,1"),
   ])
   _ = choice.warnings
   return 0

@@ -1,4 +1,3 @@
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -25,7 +24,7 @@ struct Calibrator {
     guard let items = session.info() else { return session.lost() }
     func value(_ key: String) -> String? { items.first { $0.key == key }?.value }
     guard let device = value("device") else {
-      FileDescriptor.standardError.writeAll(
+      StandardStream.error.report(
         "orientctl: calibrate needs an IIO sensor; orientd reports: \(value("sensor") ?? "none")\n")
       return ExitCode.unavailable.rawValue
     }
@@ -44,7 +43,7 @@ struct Calibrator {
     do {
       fit = try CalibrationFit(normal: measured[0], leftUp: measured[1], faceUp: measured[2])
     } catch {
-      FileDescriptor.standardError.writeAll("orientctl: \(error.message)\n")
+      StandardStream.error.report("orientctl: \(error.message)\n")
       return 1
     }
     let outcome = Outcome(
@@ -62,7 +61,7 @@ struct Calibrator {
     while true {
       say(prompt + ", then press Enter.")
       guard waitForEnter() else {
-        FileDescriptor.standardError.writeAll("orientctl: calibration aborted: stdin closed\n")
+        StandardStream.error.report("orientctl: calibration aborted: stdin closed\n")
         return nil
       }
       let samples = collect(seconds: 1.2)
@@ -101,7 +100,7 @@ struct Calibrator {
       if previous.contains(where: { $0.angle(to: mean) < 45 }) { continue }
       return mean
     }
-    FileDescriptor.standardError.writeAll("orientctl: calibration timed out waiting for a steady pose\n")
+    StandardStream.error.report("orientctl: calibration timed out waiting for a steady pose\n")
     return nil
   }
 
@@ -121,21 +120,22 @@ struct Calibrator {
 
   /// Waits for a line on stdin, dropping samples meanwhile; false at end of input.
   private func waitForEnter() -> Bool {
-    var entries = [
-      pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: session.connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
+    let watched: [(descriptor: Int32, events: IOEvents)] = [
+      (StandardStream.input.descriptor, .readable), (session.connection.fileDescriptor, .readable),
     ]
     while true {
       while session.connection.hasBufferedLine { _ = session.connection.readLine() }
-      guard poll(&entries, 2, -1) >= 0 || errno == EINTR else { return false }
-      if entries[1].revents != 0 {
+      guard let ready = try? Readiness.wait(watched, timeoutMilliseconds: -1) else { return false }
+      if !ready[1].isEmpty {
         guard case .line = session.connection.readLine(timeoutMilliseconds: 0) else { return false }
       }
-      if entries[0].revents != 0 {
+      if !ready[0].isEmpty {
         var byte: UInt8 = 0
         while true {
-          let count = read(0, &byte, 1)
-          if count <= 0 { return false }
+          let count = try? withUnsafeMutableBytes(of: &byte) { (bytes) throws(SystemError) in
+            try StandardStream.input.read(into: bytes)
+          }
+          guard let count, count > 0 else { return false }
           if byte == 0x0A { return true }
         }
       }
@@ -230,6 +230,6 @@ struct Calibrator {
 
   /// Progress and prompts go to stderr, so stdout holds only the result.
   private func say(_ text: String) {
-    FileDescriptor.standardError.writeAll(text + "\n")
+    StandardStream.error.report(text + "\n")
   }
 }

@@ -1,5 +1,5 @@
-import Glibc
 import OrientCore
+import OrientHooks
 import OrientSystem
 
 /// `orientctl hook CMD...`: runs a desktop hook as a subscriber, inside the user's session.
@@ -11,16 +11,26 @@ final class HookClient {
   private let socket: String
   private let loop: EventLoop
   private let runner: HookRunner
-  private var descriptor: Int32 = -1
-  private var watch: Watch?
+  private var connection: Connection?
   private var retry: LoopTimer?
   private var signals: SignalWatcher?
-  private var buffer: [UInt8] = []
   private var applied: ScreenOrientation??
   private var orientation: ScreenOrientation?
   private var device: DeviceOrientation?
   private var snapshotLines = 0
   private var warnedAbsent = false
+
+  /// The connection to orientd while there is one.
+  private final class Connection {
+    let socket: FileDescriptor
+    let watch: Watch
+    var splitter = LineSplitter(limit: 65536)
+
+    init(socket: consuming FileDescriptor, watch: Watch) {
+      self.socket = socket
+      self.watch = watch
+    }
+  }
 
   init(socket: String, command: [String], timeoutMilliseconds: Int) throws(SystemError) {
     self.socket = socket
@@ -31,7 +41,8 @@ final class HookClient {
 
   /// Runs until SIGINT or SIGTERM.
   func run() throws(SystemError) -> Int32 {
-    signals = try SignalWatcher(loop: loop, signals: [SIGINT, SIGTERM]) { [unowned self] _ in self.loop.stop()
+    signals = try SignalWatcher(loop: loop, signals: [.interrupt, .terminate]) { [unowned self] _ in
+      self.loop.stop()
     }
     connect()
     try loop.run()
@@ -41,17 +52,15 @@ final class HookClient {
   private func connect() {
     retry = nil
     do {
-      let fd = try UnixSocket.connect(path: socket)
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      descriptor = fd
-      watch = try loop.watch(fd) { [unowned self] _ in self.readInput() }
+      let socket = try UnixSocket.connect(path: socket, nonBlocking: true)
+      let watch = try loop.watch(socket.rawValue) { [unowned self] _ in self.readInput() }
+      connection = Connection(socket: socket, watch: watch)
       snapshotLines = 0
-      buffer = []
-      Log.info("connected to orientd at \(socket)")
+      Log.info("connected to orientd at \(self.socket)")
       warnedAbsent = false
     } catch {
       if !warnedAbsent {
-        Log.warning("cannot reach orientd at \(socket): \(errorText(error.code)); retrying every second")
+        Log.warning("cannot reach orientd at \(socket): \(error.code); retrying every second")
         warnedAbsent = true
       }
       scheduleRetry()
@@ -65,26 +74,30 @@ final class HookClient {
   }
 
   private func disconnected() {
-    if let watch { loop.unwatch(watch) }
-    watch = nil
-    close(descriptor)
-    descriptor = -1
+    if let connection { loop.unwatch(connection.watch) }
+    connection = nil
     Log.warning("orientd at \(socket) went away; reconnecting every second")
     warnedAbsent = true
     scheduleRetry()
   }
 
   private func readInput() {
+    guard let connection else { return }
     var chunk = [UInt8](repeating: 0, count: 4096)
-    let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-    if count < 0, errno == EAGAIN || errno == EINTR { return }
+    let received: Int?
+    do {
+      received = try chunk.withUnsafeMutableBytes { try connection.socket.receive(into: $0) }
+    } catch {
+      return disconnected()
+    }
+    guard let count = received else { return }
     guard count > 0 else { return disconnected() }
-    buffer += chunk[0..<count]
-    while let newline = buffer.firstIndex(of: 0x0A) {
-      let line = String(decoding: buffer[..<newline], as: UTF8.self)
-      buffer.removeFirst(newline + 1)
-      guard let change = StateChange(line: line) else { continue }
-      handle(change)
+    let pieces = chunk.withUnsafeBytes {
+      connection.splitter.append(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+    }
+    for piece in pieces {
+      guard case .line(let bytes) = piece else { return disconnected() }
+      if let change = StateChange(line: String(decoding: bytes, as: UTF8.self)) { handle(change) }
     }
   }
 

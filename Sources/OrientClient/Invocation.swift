@@ -1,4 +1,3 @@
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -32,8 +31,8 @@ struct Invocation: Equatable {
   var command: Command
 
   /// Parses arguments; the socket defaults to `$ORIENTD_SOCKET`, then the system path.
-  static func parse(_ arguments: [String], environmentSocket: String? = environmentValue("ORIENTD_SOCKET"))
-    throws(UsageError) -> Invocation
+  static func parse(_ arguments: [String], environmentSocket: String? = Environment.value("ORIENTD_SOCKET"))
+    throws(Failure) -> Invocation
   {
     var socket = environmentSocket.flatMap { $0.isEmpty ? nil : $0 } ?? OrientctlCommand.defaultSocket
     var rest = arguments[...]
@@ -43,60 +42,60 @@ struct Invocation: Equatable {
       case "--help": return Invocation(socket: socket, command: .help)
       case "--version": return Invocation(socket: socket, command: .version)
       case "--socket":
-        guard let path = rest.first, !path.isEmpty else { throw UsageError("--socket needs a path") }
+        guard let path = rest.first, !path.isEmpty else { throw .usage("--socket needs a path") }
         socket = path
         rest = rest.dropFirst()
       default:
         if first.hasPrefix("--socket=") {
           socket = String(first.dropFirst("--socket=".count))
-          guard !socket.isEmpty else { throw UsageError("--socket needs a path") }
+          guard !socket.isEmpty else { throw .usage("--socket needs a path") }
         } else {
-          throw UsageError("unknown option '\(first)'")
+          throw .usage("unknown option '\(first)'")
         }
       }
     }
     guard let verb = rest.first else {
-      throw UsageError("no command given (get, monitor, lock, unlock, rotate, allow)")
+      throw .usage("no command given (get, monitor, lock, unlock, rotate, allow)")
     }
     let arguments = Array(rest.dropFirst())
-    func noArguments() throws(UsageError) {
-      guard arguments.isEmpty else { throw UsageError("\(verb) takes no argument") }
+    func noArguments() throws(Failure) {
+      guard arguments.isEmpty else { throw .usage("\(verb) takes no argument") }
     }
     let command: Command
     switch verb {
     case "get":
-      guard arguments.isEmpty || arguments == ["--json"] else { throw UsageError("usage: get [--json]") }
+      guard arguments.isEmpty || arguments == ["--json"] else { throw .usage("usage: get [--json]") }
       command = .get(json: arguments == ["--json"])
     case "monitor":
       switch arguments {
       case []: command = .monitor(.text)
       case ["--json"]: command = .monitor(.json)
       case ["--iio-sensor-proxy"]: command = .monitor(.iioSensorProxy)
-      default: throw UsageError("usage: monitor [--json|--iio-sensor-proxy]")
+      default: throw .usage("usage: monitor [--json|--iio-sensor-proxy]")
       }
     case "lock":
-      guard arguments.count <= 1 else { throw UsageError("usage: lock [ORIENTATION]") }
+      guard arguments.count <= 1 else { throw .usage("usage: lock [ORIENTATION]") }
       if let name = arguments.first, ScreenOrientation(name: name) == nil {
-        throw UsageError("lock: unknown orientation '\(name)' (normal, left-up, bottom-up or right-up)")
+        throw .usage("lock: unknown orientation '\(name)' (normal, left-up, bottom-up or right-up)")
       }
       command = .control((["lock"] + arguments).joined(separator: " "))
     case "unlock":
       try noArguments()
       command = .control("unlock")
     case "rotate":
-      guard arguments == ["cw"] || arguments == ["ccw"] else { throw UsageError("usage: rotate cw|ccw") }
+      guard arguments == ["cw"] || arguments == ["ccw"] else { throw .usage("usage: rotate cw|ccw") }
       command = .control("rotate " + arguments[0])
     case "allow":
-      guard !arguments.isEmpty else { throw UsageError("usage: allow LIST") }
+      guard !arguments.isEmpty else { throw .usage("usage: allow LIST") }
       let list = arguments.joined(separator: " ")
       do {
         _ = try AllowedOrientations.parse(list)
       } catch {
-        throw UsageError("allow: \(error.message)")
+        throw .usage("allow: \(error.message)")
       }
       command = .control("allow " + list)
     case "samples":
-      guard arguments.isEmpty || arguments == ["--raw"] else { throw UsageError("usage: samples [--raw]") }
+      guard arguments.isEmpty || arguments == ["--raw"] else { throw .usage("usage: samples [--raw]") }
       command = .samples(raw: arguments == ["--raw"])
     case "doctor":
       try noArguments()
@@ -104,7 +103,7 @@ struct Invocation: Equatable {
     case "calibrate":
       let flags = Set(arguments)
       guard flags.isSubset(of: ["--yes", "--json"]), flags.count == arguments.count else {
-        throw UsageError("usage: calibrate [--yes] [--json]")
+        throw .usage("usage: calibrate [--yes] [--json]")
       }
       command = .calibrate(automatic: flags.contains("--yes"), json: flags.contains("--json"))
     case "hook":
@@ -114,22 +113,17 @@ struct Invocation: Equatable {
         guard rest.count >= 2, let seconds = NumberParsing.seconds(rest[rest.startIndex + 1]),
           seconds.microseconds >= 1000
         else {
-          throw UsageError("hook --timeout: expected seconds such as 5 or 0.5")
+          throw .usage("hook --timeout: expected seconds such as 5 or 0.5")
         }
         timeout = Int(seconds.microseconds / 1000)
         rest = rest.dropFirst(2)
       }
       if rest.first == "--" { rest = rest.dropFirst() }
-      guard !rest.isEmpty else { throw UsageError("usage: hook [--timeout SECONDS] COMMAND [ARGUMENT]...") }
+      guard !rest.isEmpty else { throw .usage("usage: hook [--timeout SECONDS] COMMAND [ARGUMENT]...") }
       command = .hook(command: Array(rest), timeoutMilliseconds: timeout)
     default:
-      throw UsageError("unknown command '\(verb)'")
+      throw .usage("unknown command '\(verb)'")
     }
     return Invocation(socket: socket, command: command)
   }
-}
-
-/// The value of an environment variable, if set.
-func environmentValue(_ name: String) -> String? {
-  getenv(name).map { String(cString: $0) }
 }

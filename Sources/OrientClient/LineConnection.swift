@@ -1,64 +1,36 @@
-import Glibc
+import OrientCore
 import OrientSystem
 
 /// A blocking connection to orientd that reads and writes whole lines.
 final class LineConnection {
-  private let descriptor: Int32
-  private var buffer: [UInt8] = []
-  private var start = 0
+  private let socket: FileDescriptor
+  /// orientd's longest line is far shorter; a longer one means the peer is not orientd.
+  private var splitter = LineSplitter(limit: 65536)
+  private var lines: [String] = []
+  private var nextLine = 0
+  private var closed = false
 
   /// Connects to the socket at `path`.
   init(path: String) throws(SystemError) {
-    descriptor = try UnixSocket.connect(path: path)
-  }
-
-  deinit { close(descriptor) }
-
-  /// Waits until the socket has input; false when stdout's reader has gone first.
-  private func waitForInput() -> Bool {
-    var watched = [
-      pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: 1, events: 0, revents: 0),
-    ]
-    while true {
-      let ready = poll(&watched, 2, -1)
-      if ready < 0, errno == EINTR { continue }
-      guard ready > 0 else { return false }
-      if watched[1].revents & Int16(POLLERR | POLLHUP) != 0 { return false }
-      return true
-    }
+    socket = try UnixSocket.connect(path: path)
   }
 
   /// Sends one line; false when the daemon has gone.
   func send(_ line: String) -> Bool {
-    var text = line + "\n"
-    return text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.send(
-          descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-        if written < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += written
-      }
-      return true
-    }
+    (try? socket.sendAll(line + "\n")) != nil
   }
 
   /// The descriptor, for waiting on it together with others.
-  var fileDescriptor: Int32 { descriptor }
+  var fileDescriptor: Int32 { socket.rawValue }
 
   /// Whether a whole line is already buffered.
-  var hasBufferedLine: Bool { buffer[start...].contains(0x0A) }
+  var hasBufferedLine: Bool { nextLine < lines.count }
 
   /// The next line if one arrives within `milliseconds`; `.closed` when the daemon went away.
   func readLine(timeoutMilliseconds milliseconds: Int32) -> TimedLine {
     if !hasBufferedLine {
-      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, milliseconds)
-      if ready == 0 { return .timedOut }
+      let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeoutMilliseconds: milliseconds)
+      if ready?.first?.isEmpty == true { return .timedOut }
     }
     guard let line = readLine() else { return .closed }
     return .line(line)
@@ -69,23 +41,45 @@ final class LineConnection {
   /// With `watchingOutput`, it also returns nil as soon as stdout's reader goes away,
   /// so `orientctl monitor | head -1` ends without waiting for another event.
   func readLine(watchingOutput: Bool = false) -> String? {
-    while true {
-      if let newline = buffer[start...].firstIndex(of: 0x0A) {
-        let line = String(decoding: buffer[start..<newline], as: UTF8.self)
-        start = newline + 1
-        if start > 4096 {
-          buffer.removeFirst(start)
-          start = 0
-        }
-        return line
-      }
-      if watchingOutput, !waitForInput() { return nil }
-      var chunk = [UInt8](repeating: 0, count: 4096)
-      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return nil }
-      buffer += chunk[0..<count]
+    while !hasBufferedLine {
+      guard !closed else { return nil }
+      if watchingOutput, !waitForInputWhileOutputIsOpen() { return nil }
+      receive()
     }
+    defer {
+      nextLine += 1
+      if nextLine == lines.count {
+        lines.removeAll(keepingCapacity: true)
+        nextLine = 0
+      }
+    }
+    return lines[nextLine]
+  }
+
+  /// Reads what the socket has and splits it into lines; marks the end of the connection.
+  private func receive() {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    guard let count = try? chunk.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0
+    else {
+      closed = true
+      return
+    }
+    let pieces = chunk.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    for piece in pieces {
+      switch piece {
+      case .line(let bytes): lines.append(String(decoding: bytes, as: UTF8.self))
+      case .tooLong: closed = true
+      }
+    }
+  }
+
+  /// Waits until the socket has input; false when stdout's reader has gone first.
+  private func waitForInputWhileOutputIsOpen() -> Bool {
+    guard
+      let ready = try? Readiness.wait(
+        [(socket.rawValue, .readable), (StandardStream.output.descriptor, [])], timeoutMilliseconds: -1)
+    else { return false }
+    return ready[1].isDisjoint(with: [.error, .hangUp])
   }
 }
 

@@ -1,4 +1,3 @@
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -13,23 +12,23 @@ public enum OrientctlCommand {
     do {
       invocation = try Invocation.parse(arguments)
     } catch {
-      FileDescriptor.standardError.writeAll("orientctl: \(error.message)\nTry 'orientctl --help'.\n")
+      StandardStream.error.report("orientctl: \(error.message)\nTry 'orientctl --help'.\n")
       return ExitCode.usage.rawValue
     }
     Log.program = "orientctl"
     switch invocation.command {
     case .help:
-      FileDescriptor.standardOutput.writeAll(helpText)
+      StandardStream.output.report(helpText)
       return 0
     case .hook(let command, let timeout):
       do {
         return try HookClient(socket: invocation.socket, command: command, timeoutMilliseconds: timeout).run()
       } catch {
-        FileDescriptor.standardError.writeAll("orientctl: \(error)\n")
+        StandardStream.error.report("orientctl: \(error)\n")
         return ExitCode.osError.rawValue
       }
     case .version:
-      FileDescriptor.standardOutput.writeAll("orientctl \(orientctlVersion)\n")
+      StandardStream.output.report("orientctl \(orientctlVersion)\n")
       return 0
     default:
       break
@@ -38,8 +37,8 @@ public enum OrientctlCommand {
     do {
       connection = try LineConnection(path: invocation.socket)
     } catch {
-      FileDescriptor.standardError.writeAll(
-        "orientctl: cannot reach orientd at \(invocation.socket): \(errorText(error.code))\n")
+      StandardStream.error.report(
+        "orientctl: cannot reach orientd at \(invocation.socket): \(error.code)\n")
       return ExitCode.unavailable.rawValue
     }
     let session = Session(connection: connection, socket: invocation.socket)

@@ -1,4 +1,3 @@
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -70,29 +69,28 @@ struct Session {
       }
     }
     guard outputIsOpen else { return 0 }
-    FileDescriptor.standardError.writeAll("orientctl: orientd at \(socket) closed the connection\n")
+    StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
     return ExitCode.unavailable.rawValue
   }
 
   /// Whether stdout still has a reader (a closed pipe reports POLLERR).
   var outputIsOpen: Bool {
-    var output = pollfd(fd: 1, events: 0, revents: 0)
-    return poll(&output, 1, 0) <= 0 || output.revents & Int16(POLLERR | POLLHUP) == 0
+    let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeoutMilliseconds: 0)
+    return ready?.first?.isDisjoint(with: [.error, .hangUp]) ?? true
   }
 
   func write(_ text: String) -> Bool {
-    if case .failure = FileDescriptor.standardOutput.writeAll(text) { return false }
-    return true
+    (try? StandardStream.output.write(text)) != nil
   }
 
   func refused(_ reply: String) -> Int32 {
     let detail = reply.hasPrefix("error ") ? String(reply.dropFirst(6)) : reply
-    FileDescriptor.standardError.writeAll("orientctl: orientd refused: \(detail)\n")
+    StandardStream.error.report("orientctl: orientd refused: \(detail)\n")
     return 1
   }
 
   func lost() -> Int32 {
-    FileDescriptor.standardError.writeAll("orientctl: orientd at \(socket) closed the connection\n")
+    StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
     return ExitCode.unavailable.rawValue
   }
 }

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// Readiness flags for `EventLoop.watch`.
 public struct IOEvents: OptionSet, Sendable {
@@ -19,10 +18,11 @@ public struct Watch: Hashable, Sendable {
   public let descriptor: Int32
 }
 
-/// A single-threaded epoll loop that runs on the main thread.
+/// A single-threaded epoll loop: each thread that waits for events runs its own.
 ///
-/// Every descriptor's handler runs on the loop's thread, one at a time, so the
-/// daemon's state needs no locks. The loop sleeps in epoll_wait and wakes only
+/// Every descriptor's and timer's handler runs on the thread that called `run`, one at a
+/// time, so what the handlers touch needs no locks. Other threads reach a loop only through
+/// a `Mailbox`. The loop sleeps in epoll_wait and wakes only
 /// for ready descriptors and due timers. Timers are deadlines the loop keeps itself
 /// and turns into epoll_wait's timeout: a periodic poll costs one wake-up and no
 /// system call beyond the wait, where a timerfd would add a read on every tick.
@@ -35,7 +35,7 @@ public final class EventLoop {
     let handler: (UInt64) -> Void
   }
 
-  private let epoll: Int32
+  private let epoll: FileDescriptor
   private var handlers: [UInt64: (IOEvents) -> Void] = [:]
   /// Few timers are armed at once (a poll, a settle, a hook's timeout), so a scan beats a heap.
   private var armedTimers: [ArmedTimer] = []
@@ -47,22 +47,27 @@ public final class EventLoop {
   /// Read once per wake-up, so a periodic handler need not read the clock again.
   public private(set) var now: UInt64 = Clock.monotonicNanoseconds
 
+  /// Whether this loop waits with epoll_wait's whole milliseconds, because epoll_pwait2 is
+  /// missing (Linux < 5.11) or a seccomp filter written before it refuses it (EPERM).
+  ///
+  /// Decided by the loop's first timed wait and kept for its life; other loops decide for themselves.
+  public private(set) var waitsInMilliseconds = false
+
   /// Creates an epoll instance.
   public init() throws(SystemError) {
-    epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-    guard epoll >= 0 else { throw SystemError("epoll_create1") }
+    epoll = FileDescriptor(adopting: try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
   }
 
-  deinit { _ = Glibc.close(epoll) }
-
   /// Calls `handler` on the loop whenever `descriptor` is ready for `events`.
+  ///
+  /// The descriptor's owner keeps it open until it calls `unwatch`.
   public func watch(
     _ descriptor: Int32, for events: IOEvents = .readable, handler: @escaping (IOEvents) -> Void
   ) throws(SystemError) -> Watch {
     let token = nextToken
     nextToken += 1
-    guard clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, events.rawValue, token) == 0 else {
-      throw SystemError("epoll_ctl add fd \(descriptor)")
+    _ = try systemCall("epoll_ctl add fd \(descriptor)") {
+      clinux_epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, descriptor, events.rawValue, token)
     }
     handlers[token] = handler
     return Watch(token: token, descriptor: descriptor)
@@ -70,12 +75,12 @@ public final class EventLoop {
 
   /// Changes which events a watched descriptor is reported for.
   public func change(_ watch: Watch, to events: IOEvents) {
-    _ = clinux_epoll_ctl(epoll, EPOLL_CTL_MOD, watch.descriptor, events.rawValue, watch.token)
+    _ = clinux_epoll_ctl(epoll.rawValue, EPOLL_CTL_MOD, watch.descriptor, events.rawValue, watch.token)
   }
 
   /// Stops watching; call it before closing the descriptor.
   public func unwatch(_ watch: Watch) {
-    _ = clinux_epoll_ctl(epoll, EPOLL_CTL_DEL, watch.descriptor, 0, 0)
+    _ = clinux_epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, watch.descriptor, 0, 0)
     handlers[watch.token] = nil
   }
 
@@ -130,6 +135,24 @@ public final class EventLoop {
     }
   }
 
+  /// One wait for ready descriptors, with a timeout in nanoseconds (negative: none); the number
+  /// of ready descriptors, or -1 with errno set.
+  private func wait(
+    _ flags: UnsafeMutableBufferPointer<UInt32>, _ tokens: UnsafeMutableBufferPointer<UInt64>,
+    timeoutNanoseconds timeout: Int64
+  ) -> Int32 {
+    if timeout >= 0, !waitsInMilliseconds {
+      let count = clinux_epoll_pwait2(epoll.rawValue, flags.baseAddress, tokens.baseAddress, 64, timeout)
+      let code = Errno.current
+      guard count < 0, code == .notImplemented || code == .permissionDenied else { return count }
+      waitsInMilliseconds = true
+      Log.debug("epoll_pwait2 is unavailable (\(code)); timers wait in whole milliseconds")
+    }
+    // Whole milliseconds, rounded up so a timer never fires early.
+    let milliseconds = timeout < 0 ? -1 : Int32(clamping: (timeout + 999_999) / 1_000_000)
+    return clinux_epoll_wait(epoll.rawValue, flags.baseAddress, tokens.baseAddress, 64, milliseconds)
+  }
+
   /// Makes `run` return after the current round of handlers.
   public func stop() { stopping = true }
 
@@ -143,11 +166,12 @@ public final class EventLoop {
       tokens.deallocate()
     }
     while !stopping {
-      let count = clinux_epoll_wait(epoll, flags.baseAddress, tokens.baseAddress, 64, timeoutNanoseconds())
-      // errno first: nothing may run between the failed wait and reading it.
-      if count < 0, errno != EINTR { throw SystemError("epoll_wait") }
+      // After an interruption the timeout is worked out afresh.
+      let count = try systemCall("epoll_wait") {
+        wait(flags, tokens, timeoutNanoseconds: timeoutNanoseconds())
+      }
       now = Clock.monotonicNanoseconds
-      for index in 0..<Int(max(count, 0)) {
+      for index in 0..<Int(count) {
         // A handler may have unwatched a later descriptor in this round: look it up each time.
         guard let handler = handlers[tokens[index]] else { continue }
         handler(IOEvents(rawValue: flags[index]))

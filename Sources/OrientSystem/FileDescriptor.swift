@@ -1,72 +1,196 @@
+import CLinux
 import Glibc
 
-/// A raw file descriptor with the few operations orientd needs.
-public struct FileDescriptor: Hashable, Sendable {
-  public var rawValue: Int32
+/// How a file is opened for access.
+public enum AccessMode: Sendable {
+  case readOnly
+  case writeOnly
+  case readWrite
 
-  /// Wraps an existing descriptor.
-  public init(rawValue: Int32) { self.rawValue = rawValue }
-
-  public static let standardOutput = FileDescriptor(rawValue: 1)
-  public static let standardError = FileDescriptor(rawValue: 2)
-
-  /// Opens `path` with `flags`, close-on-exec.
-  public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError)
-    -> FileDescriptor
-  {
-    let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
-    guard fd >= 0 else { throw SystemError("open \(path)") }
-    return FileDescriptor(rawValue: fd)
-  }
-
-  /// Closes the descriptor.
-  public func close() { _ = Glibc.close(rawValue) }
-
-  /// Writes all of `bytes`, retrying after interrupts and partial writes.
-  @discardableResult
-  public func writeAll(_ bytes: UnsafeRawBufferPointer) -> Result<Void, SystemError> {
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return .failure(SystemError("write"))
-      }
-      offset += written
-    }
-    return .success(())
-  }
-
-  /// Writes all of a string's UTF-8 bytes.
-  @discardableResult
-  public func writeAll(_ text: String) -> Result<Void, SystemError> {
-    var text = text
-    return text.withUTF8 { writeAll(UnsafeRawBufferPointer($0)) }
-  }
-
-  /// Reads until end of file.
-  public func readToEnd() throws(SystemError) -> [UInt8] {
-    var result: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw SystemError("read")
-      }
-      if count == 0 { return result }
-      result.append(contentsOf: chunk[0..<count])
+  var flag: Int32 {
+    switch self {
+    case .readOnly: return O_RDONLY
+    case .writeOnly: return O_WRONLY
+    case .readWrite: return O_RDWR
     }
   }
 }
 
-/// Reads a whole file as UTF-8 text; invalid bytes become U+FFFD and then fail parsing.
-public func readTextFile(_ path: String) throws(SystemError) -> String {
-  let fd = try FileDescriptor.open(path, O_RDONLY)
-  defer { fd.close() }
-  do {
-    return String(decoding: try fd.readToEnd(), as: UTF8.self)
-  } catch {
-    throw SystemError("read \(path)", code: error.code)
+/// Options for opening a file; every descriptor is opened close-on-exec.
+public struct OpenOptions: OptionSet, Sendable {
+  public let rawValue: Int32
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+
+  public static let create = OpenOptions(rawValue: O_CREAT)
+  public static let truncate = OpenOptions(rawValue: O_TRUNC)
+  public static let append = OpenOptions(rawValue: O_APPEND)
+  public static let exclusive = OpenOptions(rawValue: O_EXCL)
+  public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+  public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+  public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+}
+
+/// An open file descriptor that this value owns: it is closed exactly once, when the value
+/// is consumed by `close()` or goes out of scope.
+///
+/// Every operation retries after EINTR and throws a `SystemError` naming what failed.
+public struct FileDescriptor: ~Copyable, Sendable {
+  /// The descriptor number, for the event loop and for C libraries that take one.
+  public let rawValue: Int32
+
+  /// Takes ownership of an open descriptor.
+  public init(adopting rawValue: Int32) { self.rawValue = rawValue }
+
+  deinit { _ = Glibc.close(rawValue) }
+
+  /// Closes the descriptor now.
+  ///
+  /// Linux releases the descriptor even when close fails, so close is never retried.
+  public consuming func close() {
+    let raw = rawValue
+    discard self
+    _ = Glibc.close(raw)
   }
+
+  /// Gives the descriptor up without closing it; the caller owns the number from now on.
+  public consuming func release() -> Int32 {
+    let raw = rawValue
+    discard self
+    return raw
+  }
+
+  /// Opens `path`.
+  public static func open(
+    _ path: String, _ access: AccessMode, options: OpenOptions = [], permissions: mode_t = 0o644
+  ) throws(SystemError) -> FileDescriptor {
+    let flags = access.flag | options.rawValue | O_CLOEXEC
+    let fd = try systemCall("open \(path)") { Glibc.open(path, flags, permissions) }
+    return FileDescriptor(adopting: fd)
+  }
+
+  /// Reads up to `buffer.count` bytes; 0 at end of file.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    try readDescriptor(rawValue, into: buffer)
+  }
+
+  /// Reads up to `buffer.count` bytes at `offset`, leaving the file position alone.
+  ///
+  /// A sysfs attribute produces a fresh value on every read at offset 0.
+  public func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(SystemError)
+    -> Int
+  {
+    try systemCall("pread") { pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+  }
+
+  /// Reads until end of file; more than `limit` bytes is an error (EFBIG).
+  public func readAll(limit: Int = 1 << 20) throws(SystemError) -> [UInt8] {
+    try readAllOfDescriptor(rawValue, limit: limit)
+  }
+
+  /// Writes all of `bytes`, going on after partial writes.
+  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    try writeAllToDescriptor(rawValue, bytes)
+  }
+
+  /// Writes all of a string's UTF-8 bytes.
+  public func writeAll(_ text: String) throws(SystemError) {
+    try writeAllToDescriptor(rawValue, text)
+  }
+
+  /// Flushes the file's data and metadata to the disk.
+  public func sync() throws(SystemError) {
+    _ = try systemCall("fsync") { fsync(rawValue) }
+  }
+
+  /// The file's type, identity and link count.
+  public func status() throws(SystemError) -> FileStatus {
+    var info = stat()
+    _ = try systemCall("fstat") { fstat(rawValue, &info) }
+    return FileStatus(info)
+  }
+
+  /// Whether the file lives on sysfs, where an attribute is regenerated on every read.
+  ///
+  /// The kernel is asked directly: a preloaded library (umockdev's) may claim sysfs for a
+  /// file on another file system.
+  public func isOnSysfs() throws(SystemError) -> Bool {
+    try systemCall("fstatfs") { clinux_file_system_type(rawValue) } == SYSFS_MAGIC
+  }
+
+  /// Makes reads and writes return EAGAIN instead of waiting.
+  public func setNonBlocking() throws(SystemError) {
+    let flags = try systemCall("fcntl F_GETFL") { fcntl(rawValue, F_GETFL) }
+    _ = try systemCall("fcntl F_SETFL") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+  }
+
+  /// Sets close-on-exec (for descriptors inherited from the service manager).
+  public func setCloseOnExec() throws(SystemError) {
+    _ = try systemCall("fcntl F_SETFD") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
+  }
+}
+
+/// The standard streams, which the process does not own and never closes.
+public struct StandardStream: Sendable {
+  private let rawValue: Int32
+
+  public static let input = StandardStream(rawValue: 0)
+  public static let output = StandardStream(rawValue: 1)
+  public static let error = StandardStream(rawValue: 2)
+
+  /// The descriptor number, to wait on it.
+  public var descriptor: Int32 { rawValue }
+
+  /// Writes all of `text` with as few write(2) calls as the stream takes.
+  public func write(_ text: String) throws(SystemError) {
+    try writeAllToDescriptor(rawValue, text)
+  }
+
+  /// Writes a message where a failed write has nowhere to be reported (stderr).
+  public func report(_ text: String) { try? write(text) }
+
+  /// Reads up to `buffer.count` bytes; 0 at end of input.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    try readDescriptor(rawValue, into: buffer)
+  }
+
+  /// The stream's type and identity (to tell whether stderr is the journal).
+  public func status() throws(SystemError) -> FileStatus {
+    var info = stat()
+    _ = try systemCall("fstat") { fstat(rawValue, &info) }
+    return FileStatus(info)
+  }
+}
+
+// MARK: Shared by owned descriptors and the standard streams
+
+func readDescriptor(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+  try systemCall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+}
+
+func readAllOfDescriptor(_ fd: Int32, limit: Int) throws(SystemError) -> [UInt8] {
+  var result: [UInt8] = []
+  let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+  defer { chunk.deallocate() }
+  while true {
+    let count = try readDescriptor(fd, into: chunk)
+    if count == 0 { return result }
+    guard result.count + count <= limit else {
+      throw SystemError("read: more than \(limit) bytes", code: .fileTooLarge)
+    }
+    result.append(contentsOf: chunk[0..<count])
+  }
+}
+
+func writeAllToDescriptor(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+  var offset = 0
+  while offset < bytes.count {
+    offset += try systemCall("write") { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+  }
+}
+
+func writeAllToDescriptor(_ fd: Int32, _ text: String) throws(SystemError) {
+  var text = text
+  try text.withUTF8 { bytes in
+    Result { () throws(SystemError) in try writeAllToDescriptor(fd, UnsafeRawBufferPointer(bytes)) }
+  }.get()
 }

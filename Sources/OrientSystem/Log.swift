@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// Log severities; each message is one line on stderr, where journald picks it up.
@@ -42,7 +41,7 @@ public enum Log {
   /// Writes `message` at `level`: `orientd: warning: ...` on a terminal, `<4>...` to the journal.
   public static func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= threshold else { return }
-    FileDescriptor.standardError.writeAll(line(level, message()))
+    try? StandardStream.error.write(line(level, message()))
   }
 
   /// Writes several messages at `level` with one write(2), each on its own line.
@@ -50,7 +49,7 @@ public enum Log {
     guard level >= threshold, !messages.isEmpty else { return }
     var text = ""
     for message in messages { text += line(level, message) }
-    FileDescriptor.standardError.writeAll(text)
+    try? StandardStream.error.write(text)
   }
 
   private static func line(_ level: LogLevel, _ message: String) -> String {
@@ -59,37 +58,14 @@ public enum Log {
 
   /// Detects whether stderr is the journal stream systemd named in `$JOURNAL_STREAM`.
   public static func detectJournal() {
-    guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return }
+    guard let value = Environment.value("JOURNAL_STREAM") else { return }
     let parts = value.split(separator: ":")
-    var info = stat()
-    guard parts.count == 2, fstat(2, &info) == 0 else { return }
-    toJournal = String(info.st_dev) == parts[0] && String(info.st_ino) == parts[1]
+    guard parts.count == 2, let status = try? StandardStream.error.status() else { return }
+    toJournal = String(status.device) == parts[0] && String(status.inode) == parts[1]
   }
 
   public static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
   public static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
   public static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
   public static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
-}
-
-/// Lets a repeating warning through at most once per period, counting the ones held back.
-public struct RateLimitedWarning: Sendable {
-  private let periodNanoseconds: UInt64
-  private var lastNanoseconds: UInt64?
-  private var suppressed = 0
-
-  /// Creates a limiter that allows one message per `seconds`.
-  public init(seconds: UInt64 = 10) { periodNanoseconds = seconds * 1_000_000_000 }
-
-  /// Logs `message` unless one was logged within the period.
-  public mutating func warn(_ message: @autoclosure () -> String, now: UInt64 = Clock.monotonicNanoseconds) {
-    if let last = lastNanoseconds, now - last < periodNanoseconds {
-      suppressed += 1
-      return
-    }
-    let note = suppressed > 0 ? " (\(suppressed) similar messages suppressed)" : ""
-    Log.warning(message() + note)
-    lastNanoseconds = now
-    suppressed = 0
-  }
 }

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import Synchronization
 
 /// A queue of messages from other threads to an event loop, with an eventfd to wake it.
@@ -8,26 +7,26 @@ import Synchronization
 /// queue, behind a mutex.
 public final class Mailbox<Message: Sendable>: Sendable {
   private let queue = Mutex<[Message]>([])
-  /// The descriptor that becomes readable when messages wait.
-  public let descriptor: Int32
+  private let counter: FileDescriptor
 
   /// Creates an empty mailbox.
   public init() throws(SystemError) {
-    descriptor = clinux_eventfd()
-    guard descriptor >= 0 else { throw SystemError("eventfd") }
+    counter = FileDescriptor(
+      adopting: try systemCall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
   }
-
-  deinit { close(descriptor) }
 
   /// Adds a message and wakes the reader.
   public func post(_ message: Message) {
     queue.withLock { $0.append(message) }
-    clinux_eventfd_signal(descriptor)
+    // Only a counter at its maximum could refuse the add, and the reader resets it.
+    _ = retryingInterrupts { eventfd_write(counter.rawValue, 1) }
   }
 
   /// Takes every waiting message, oldest first.
   public func drain() -> [Message] {
-    clinux_eventfd_drain(descriptor)
+    var count: eventfd_t = 0
+    // Fails only when nothing was posted since the last drain.
+    _ = retryingInterrupts { eventfd_read(counter.rawValue, &count) }
     return queue.withLock { messages in
       let taken = messages
       messages.removeAll()
@@ -39,7 +38,7 @@ public final class Mailbox<Message: Sendable>: Sendable {
   public func deliver(on loop: EventLoop, to handler: @escaping (Message) -> Void) throws(SystemError)
     -> Watch
   {
-    try loop.watch(descriptor) { [self] _ in
+    try loop.watch(counter.rawValue) { [self] _ in
       for message in self.drain() { handler(message) }
     }
   }

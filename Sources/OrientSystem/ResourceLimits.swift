@@ -11,6 +11,6 @@ public func raiseOpenFileLimit(to wanted: Int) {
   guard limit.rlim_cur < target else { return }
   limit.rlim_cur = target
   if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
-    Log.warning("cannot raise the open-file limit to \(target): \(errorText(errno))")
+    Log.warning("cannot raise the open-file limit to \(target): \(Errno.current)")
   }
 }

@@ -1,27 +1,23 @@
-import CLinux
-import Glibc
-
 /// The service manager's side of orientd: readiness and watchdog notifications, and
 /// sockets passed in by socket activation. Both work without libsystemd.
 public enum Systemd {
   /// Sends `state` (e.g. `READY=1`) to `$NOTIFY_SOCKET`, if the service manager set it.
   @discardableResult
   public static func notify(_ state: String) -> Bool {
-    guard let path = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }), !path.isEmpty else { return false }
-    if clinux_send_datagram(path, state) != 0 {
-      Log.warning("cannot notify the service manager at \(path): \(errorText(errno))")
+    guard let path = Environment.value("NOTIFY_SOCKET"), !path.isEmpty else { return false }
+    do {
+      try UnixSocket.sendDatagram(state, to: path)
+      return true
+    } catch {
+      Log.warning("cannot notify the service manager at \(path): \(error.code)")
       return false
     }
-    return true
   }
 
   /// Half of `$WATCHDOG_USEC`, when the watchdog is on for this process.
   public static var watchdogInterval: UInt64? {
-    guard let text = getenv("WATCHDOG_USEC").map({ String(cString: $0) }), let usec = UInt64(text), usec > 0
-    else { return nil }
-    if let owner = getenv("WATCHDOG_PID").map({ String(cString: $0) }), owner != String(getpid()) {
-      return nil
-    }
+    guard let text = Environment.value("WATCHDOG_USEC"), let usec = UInt64(text), usec > 0 else { return nil }
+    if let owner = Environment.value("WATCHDOG_PID"), owner != ProcessID.current.description { return nil }
     return usec * 1000 / 2
   }
 
@@ -29,24 +25,25 @@ public enum Systemd {
   /// made non-blocking; nil when orientd was not socket-activated.
   ///
   /// The variables are removed so hooks do not inherit them.
-  public static func activatedListener() throws(SystemError) -> Int32? {
+  public static func activatedListener() throws(SystemError) -> FileDescriptor? {
     defer {
-      unsetenv("LISTEN_PID")
-      unsetenv("LISTEN_FDS")
-      unsetenv("LISTEN_FDNAMES")
+      Environment.remove("LISTEN_PID")
+      Environment.remove("LISTEN_FDS")
+      Environment.remove("LISTEN_FDNAMES")
     }
-    guard let pid = getenv("LISTEN_PID").map({ String(cString: $0) }), pid == String(getpid()),
-      let countText = getenv("LISTEN_FDS").map({ String(cString: $0) }), let count = Int(countText),
-      count >= 1
+    guard Environment.value("LISTEN_PID") == ProcessID.current.description,
+      let count = Environment.value("LISTEN_FDS").flatMap({ Int($0) }), count >= 1
     else { return nil }
-    let descriptor: Int32 = 3
-    guard clinux_is_listening_unix_stream(descriptor) != 0 else {
-      throw SystemError("the socket passed by systemd is not a listening Unix stream socket", code: ENOTSOCK)
+    // The first passed descriptor is always 3 (SD_LISTEN_FDS_START).
+    let listener = FileDescriptor(adopting: 3)
+    guard listener.isListeningUnixStream else {
+      _ = listener.release()
+      throw SystemError(
+        "the socket passed by systemd is not a listening Unix stream socket", code: .notASocket)
     }
     if count > 1 { Log.warning("systemd passed \(count) sockets; using the first") }
-    guard clinux_set_nonblocking_cloexec(descriptor) == 0 else {
-      throw SystemError("fcntl on the passed socket")
-    }
-    return descriptor
+    try listener.setNonBlocking()
+    try listener.setCloseOnExec()
+    return listener
   }
 }

@@ -22,100 +22,90 @@ public enum ListenError: Error, Sendable, CustomStringConvertible {
   }
 }
 
-/// The process, user and group at the other end of a Unix socket.
-public struct PeerCredentials: Sendable {
-  public var pid: Int32
-  public var uid: uid_t
-  public var gid: gid_t
-}
-
-/// Unix stream sockets: listening with stale-socket recovery, connecting, peer credentials.
+/// Unix sockets: listening with stale-socket recovery, connecting, and datagrams.
 public enum UnixSocket {
   /// Binds and listens on `path`, creating missing parent directories (0755).
   ///
   /// A leftover socket file nobody listens on is replaced; a live one is an error.
   /// The socket is non-blocking and close-on-exec; its file gets `mode`.
-  public static func listen(path: String, mode: mode_t, backlog: Int32 = 128) throws(ListenError) -> Int32 {
-    let maximum = Int(clinux_unix_path_max())
-    guard path.utf8.count <= maximum, !path.isEmpty else { throw .pathTooLong(path: path, maximum: maximum) }
+  public static func listen(path: String, mode: UInt32, backlog: Int32 = 128) throws(ListenError)
+    -> FileDescriptor
+  {
+    guard let address = UnixAddress(path), !path.hasPrefix("@") else {
+      throw .pathTooLong(path: path, maximum: UnixAddress.maximumPathLength)
+    }
     try removeStaleSocket(at: path)
     do {
-      try makeDirectories(parentOf: path)
+      try FileSystem.makeDirectories(parentOf: path)
     } catch {
       throw .system(error)
     }
-    let fd = clinux_unix_socket(1)
-    guard fd >= 0 else { throw .system(SystemError("socket")) }
-    guard clinux_unix_bind(fd, path) == 0 else {
-      let error = SystemError("bind \(path)")
-      close(fd)
-      if error.code == EADDRINUSE { throw .inUse(path: path) }
+    do throws(SystemError) {
+      let socket = try makeSocket(type: SOCK_STREAM, nonBlocking: true)
+      _ = try systemCall("bind \(path)") { address.withSocketAddress { bind(socket.rawValue, $0, $1) } }
+      do throws(SystemError) {
+        _ = try systemCall("chmod \(path)") { chmod(path, mode) }
+        _ = try systemCall("listen \(path)") { Glibc.listen(socket.rawValue, backlog) }
+      } catch {
+        try? FileSystem.remove(path)
+        throw error
+      }
+      return socket
+    } catch {
+      if error.code == .addressInUse { throw .inUse(path: path) }
       throw .system(error)
     }
-    guard chmod(path, mode) == 0 else {
-      let error = SystemError("chmod \(path)")
-      close(fd)
-      unlink(path)
-      throw .system(error)
-    }
-    guard Glibc.listen(fd, backlog) == 0 else {
-      let error = SystemError("listen \(path)")
-      close(fd)
-      unlink(path)
-      throw .system(error)
-    }
-    return fd
   }
 
   private static func removeStaleSocket(at path: String) throws(ListenError) {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return }
-    guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
-    let probe = clinux_unix_socket(1)
-    guard probe >= 0 else { throw .system(SystemError("socket")) }
-    defer { close(probe) }
-    if clinux_unix_connect(probe, path) == 0 || errno == EAGAIN || errno == EINPROGRESS {
-      throw .inUse(path: path)
+    guard let status = try? FileSystem.status(of: path, followingLinks: false) else { return }
+    guard status.kind == .socket else { throw .notASocket(path: path) }
+    let nobodyListens: Bool
+    do {
+      _ = try connect(path: path, nonBlocking: true)
+      nobodyListens = false
+    } catch {
+      switch error.code {
+      case .connectionRefused, .noSuchFile: nobodyListens = true
+      case .wouldBlock, .inProgress: nobodyListens = false
+      default: throw .system(SystemError("connect \(path) to check it", code: error.code))
+      }
     }
-    guard errno == ECONNREFUSED || errno == ENOENT else {
-      throw .system(SystemError("connect \(path) to check it"))
+    // A file nobody listens on was left by an orientd that did not clean up.
+    guard nobodyListens else { throw .inUse(path: path) }
+    do {
+      try FileSystem.remove(path)
+    } catch  where error.code == .noSuchFile {
+    } catch {
+      throw .system(SystemError("unlink stale socket \(path)", code: error.code))
     }
-    if unlink(path) != 0, errno != ENOENT { throw .system(SystemError("unlink stale socket \(path)")) }
   }
 
-  /// Connects to the socket at `path`, blocking.
-  public static func connect(path: String) throws(SystemError) -> Int32 {
-    let fd = clinux_unix_socket(0)
-    guard fd >= 0 else { throw SystemError("socket") }
-    guard clinux_unix_connect(fd, path) == 0 else {
-      let error = SystemError("connect \(path)")
-      close(fd)
-      throw error
+  /// Connects a stream socket to `path`; blocking unless asked otherwise.
+  public static func connect(path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
+    guard let address = UnixAddress(path) else { throw SystemError("connect \(path)", code: .nameTooLong) }
+    let socket = try makeSocket(type: SOCK_STREAM, nonBlocking: nonBlocking)
+    _ = try systemCall("connect \(path)") {
+      address.withSocketAddress { Glibc.connect(socket.rawValue, $0, $1) }
     }
-    return fd
+    return socket
   }
 
-  /// The credentials of a connected peer.
-  public static func peer(of fd: Int32) -> PeerCredentials? {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
-    guard clinux_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
-    return PeerCredentials(pid: pid, uid: uid, gid: gid)
-  }
-}
-
-/// Creates the missing directories above `path` with mode 0755, like `mkdir -p`.
-public func makeDirectories(parentOf path: String) throws(SystemError) {
-  var components = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
-  var current = path.hasPrefix("/") ? "" : "."
-  while let next = components.first {
-    components = components.dropFirst()
-    current += "/" + next
-    if mkdir(current, 0o755) == 0 {
-      _ = chmod(current, 0o755)
-    } else if errno != EEXIST {
-      throw SystemError("mkdir \(current)")
+  /// Sends one datagram to the datagram socket at `path` (`@` first: the abstract namespace).
+  public static func sendDatagram(_ message: String, to path: String) throws(SystemError) {
+    guard let address = UnixAddress(path) else { throw SystemError("sendto \(path)", code: .invalidArgument) }
+    let socket = try makeSocket(type: SOCK_DGRAM, nonBlocking: false)
+    let bytes = Array(message.utf8)
+    _ = try systemCall("sendto \(path)") {
+      address.withSocketAddress {
+        sendto(socket.rawValue, bytes, bytes.count, Int32(MSG_NOSIGNAL), $0, $1)
+      }
     }
+  }
+
+  private static func makeSocket(type: __socket_type, nonBlocking: Bool) throws(SystemError) -> FileDescriptor
+  {
+    let flags = type.rawValue | SOCK_CLOEXEC.rawValue | (nonBlocking ? SOCK_NONBLOCK.rawValue : 0)
+    return FileDescriptor(adopting: try systemCall("socket") { socket(AF_UNIX, Int32(flags), 0) })
   }
 }

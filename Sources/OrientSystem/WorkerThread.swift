@@ -18,10 +18,10 @@ public final class WorkerThread: Sendable {
       }, box)
     guard result == 0 else {
       Unmanaged<Body>.fromOpaque(box).release()
-      throw SystemError("pthread_create", code: result)
+      throw SystemError("pthread_create", code: Errno(rawValue: result))
     }
     thread = created
-    clinux_thread_name(thread, String(name.prefix(15)))
+    _ = clinux_thread_name(thread, String(name.prefix(15)))
   }
 
   /// Waits up to `seconds` for the thread to finish; false if it is still running.

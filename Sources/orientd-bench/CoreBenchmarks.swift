@@ -1,4 +1,5 @@
 import OrientCore
+import OrientDaemon
 
 /// Keeps a value alive so the optimizer cannot drop the work that made it.
 @inline(never)
@@ -36,7 +37,8 @@ func sinApprox(_ x: Double) -> Double {
 
 func cosApprox(_ x: Double) -> Double { sinApprox(x + Double.pi / 2) }
 
-/// Classifier throughput in samples per second, the median of `runs` after a warm-up.
+/// The classifier the daemon's `Detector` runs, alone: samples per second, the median of
+/// `runs` after a warm-up.
 func classifierThroughput(runs: Int) -> Double {
   let samples = sweepSamples(count: 1_000_000)
   var results: [Double] = []
@@ -59,7 +61,8 @@ func classifierThroughput(runs: Int) -> Double {
   return median(results)
 }
 
-/// Replay pipeline throughput: trace text parsed, corrected and classified, samples per second.
+/// The path `orientd --dump --replay` runs: trace text parsed, each sample through the
+/// daemon's `Detector` and its changes into the tracker; samples per second.
 func replayThroughput(runs: Int) -> Double {
   let samples = sweepSamples(count: 200_000)
   var text = TraceFormat.header + "\n"
@@ -68,7 +71,6 @@ func replayThroughput(runs: Int) -> Double {
       TraceFormat.line(
         for: TraceSample(time: SampleTime(microseconds: Int64(index) * 5_000), gravity: sample)) + "\n"
   }
-  let matrix = Matrix3(rows: Vector3(0, 1, 0), Vector3(-1, 0, 0), Vector3(0, 0, 1))
   var results: [Double] = []
   for run in 0...runs {
     let start = now()
@@ -77,9 +79,10 @@ func replayThroughput(runs: Int) -> Double {
     }
     var tracker = OrientationTracker()
     var changes = 0
-    for sample in parsed {
-      changes += tracker.add(matrix * sample.gravity, at: sample.time).count
+    let detector = Detector(settings: .defaults, recorder: nil) { report in
+      if case .device(let device, _) = report { changes += tracker.setDevice(device).count }
     }
+    for sample in parsed { detector.handle(Sample(sample)) }
     let elapsed = now() - start
     consume(changes)
     if run > 0 { results.append(Double(parsed.count) / elapsed) }

@@ -1,92 +1,84 @@
-import CLinux
-import Glibc
+import OrientCore
 import OrientSystem
+
+/// A scratch directory for one measurement, removed with everything in it when dropped.
+final class ScratchDirectory {
+  let path: String
+
+  init() throws(SystemError) { path = try FileSystem.makeTemporaryDirectory(prefix: "/tmp/orientd-bench.") }
+
+  deinit { try? FileSystem.removeTree(path) }
+}
 
 /// An orientd started for measuring, serving a socket in a scratch directory.
 final class DaemonProcess {
-  let pid: pid_t
-  let directory: String
+  let pid: ProcessID
   let socket: String
+  private let scratch: ScratchDirectory
 
-  /// Starts `binary` holding the normal orientation from a one-sample trace, with `extra` options.
+  /// Starts `binary` holding the normal orientation from a one-sample trace, with `extra`
+  /// options, and waits until its socket answers.
   init(binary: String, extra: [String]) throws {
-    var template = Array("/tmp/orientd-bench.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw SystemError("mkdtemp") }
-    directory = String(cString: made)
+    scratch = try ScratchDirectory()
+    let directory = scratch.path
     socket = directory + "/s"
     let trace = directory + "/hold.trace"
-    let file = try FileDescriptor.open(trace, O_WRONLY | O_CREAT | O_TRUNC)
-    file.writeAll("# orientd-trace 1\n0 0 -1 0\n")
-    file.close()
-    let arguments =
+    try FileDescriptor.open(trace, .writeOnly, options: [.create, .truncate]).writeAll(
+      "# orientd-trace 1\n0 0 -1 0\n")
+    var spawn = Spawn(
       [
         binary, "--replay", trace, "--settle", "0", "--socket", socket, "--state", directory + "/state",
-      ] + extra
-    pid = try spawnProcess(arguments, stdout: directory + "/stdout", stderr: directory + "/stderr")
+        "--config", directory + "/none.conf",
+      ] + extra)
+    spawn.standardOutput = .file(directory + "/stdout", .writeOnly, [.create, .truncate])
+    spawn.standardError = .file(directory + "/stderr", .writeOnly, [.create, .truncate])
+    // An empty config, so the machine's /etc/orientd/orientd.conf plays no part.
+    try FileDescriptor.open(directory + "/none.conf", .writeOnly, options: [.create, .truncate]).writeAll("")
+    pid = try spawn.start()
+    // Serving means the snapshot arrives, device and orientation included.
     for _ in 0..<500 {
-      if let probe = try? UnixSocket.connect(path: socket) {
-        close(probe)
-        usleep(200_000)
-        return
-      }
-      usleep(10_000)
+      if let client = try? BenchClient(path: socket), client.readLines(5).count == 5 { return }
+      pauseMilliseconds(10)
     }
-    throw SystemError("orientd did not open \(socket)", code: ETIMEDOUT)
+    stop()
+    throw SystemError("orientd did not serve \(socket)", code: .timedOut)
   }
 
-  /// Resident memory in KiB.
-  var residentKilobytes: Int { statusField("VmRSS:") }
+  /// What the daemon costs in memory now.
+  var memory: ProcessMemory { ProcessMemory(pid: pid) }
 
-  private func statusField(_ name: String) -> Int {
-    guard let text = try? readTextFile("/proc/\(pid)/status") else { return 0 }
-    for line in text.split(separator: "\n") where line.hasPrefix(name) {
-      return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
-    }
-    return 0
-  }
-
-  /// Stops the daemon and removes its directory.
+  /// Stops the daemon and waits for it.
   func stop() {
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    for name in ["s", "state", "hold.trace", "stdout", "stderr"] { unlink(directory + "/" + name) }
-    rmdir(directory)
+    try? pid.send(.terminate)
+    _ = try? pid.wait()
   }
 }
 
-/// A non-blocking socket client with its own line buffer.
+/// A blocking socket client that reads whole lines.
 final class BenchClient {
-  let descriptor: Int32
-  private var buffer: [UInt8] = []
+  let socket: FileDescriptor
+  private var splitter = LineSplitter(limit: 65536)
 
-  init(path: String) throws {
-    descriptor = try UnixSocket.connect(path: path)
+  init(path: String) throws(SystemError) {
+    socket = try UnixSocket.connect(path: path)
   }
 
-  deinit { close(descriptor) }
-
-  func send(_ text: String) {
-    _ = text.utf8CString.withUnsafeBytes {
-      Glibc.send(descriptor, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
-    }
-  }
+  func send(_ text: String) { try? socket.sendAll(text) }
 
   /// Reads what is available (blocking for the first bytes) and returns the complete lines.
   func readAvailable() -> [String] {
     var chunk = [UInt8](repeating: 0, count: 8192)
-    let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-    guard count > 0 else { return [] }
-    buffer += chunk[0..<count]
-    var lines: [String] = []
-    while let newline = buffer.firstIndex(of: 0x0A) {
-      lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
-      buffer.removeFirst(newline + 1)
+    guard let count = try? chunk.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0 else {
+      return []
     }
-    return lines
+    return chunk.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+      .compactMap {
+        if case .line(let bytes) = $0 { return String(decoding: bytes, as: UTF8.self) }
+        return nil
+      }
   }
 
-  /// Reads until `count` lines have arrived.
+  /// Reads until `count` lines have arrived, or the connection ends.
   func readLines(_ count: Int) -> [String] {
     var lines: [String] = []
     while lines.count < count {

@@ -1,5 +1,3 @@
-import CLinux
-import Glibc
 import OrientSystem
 
 /// Publish latency from a control command to each subscriber's receipt of the change.
@@ -15,55 +13,62 @@ func publishLatency(daemon: DaemonProcess, subscribers: Int, iterations: Int) th
   for client in clients { _ = client.readLines(5) }
   let controller = try BenchClient(path: daemon.socket)
   _ = controller.readLines(5)
-  let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-  defer { close(epoll) }
-  for (index, client) in clients.enumerated() {
-    _ = clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, client.descriptor, UInt32(EPOLLIN.rawValue), UInt64(index))
-  }
+  let loop = try EventLoop()
   var latencies: [Double] = []
-  var flags = [UInt32](repeating: 0, count: 64)
-  var tokens = [UInt64](repeating: 0, count: 64)
-  let warmUp = 5
-  for iteration in 0..<(warmUp + iterations) {
-    var pending = subscribers
-    var received = [Bool](repeating: false, count: subscribers)
-    let start = now()
-    controller.send("rotate cw\n")
-    while pending > 0 {
-      let ready = clinux_epoll_wait(epoll, &flags, &tokens, 64, 5_000_000_000)
-      guard ready > 0 else { throw SystemError("subscribers stopped receiving", code: ETIMEDOUT) }
-      let arrival = now()
-      for slot in 0..<Int(ready) {
-        let index = Int(tokens[slot])
-        for line in clients[index].readAvailable() where line.hasPrefix("orientation ") && !received[index] {
+  var received = [Bool](repeating: false, count: subscribers)
+  var pending = 0
+  var start = 0.0
+  var measuring = false
+  var watches: [Watch] = []
+  for (index, client) in clients.enumerated() {
+    watches.append(
+      try loop.watch(client.socket.rawValue) { _ in
+        let arrival = now()
+        for line in client.readAvailable() where line.hasPrefix("orientation ") && !received[index] {
           received[index] = true
           pending -= 1
-          if iteration >= warmUp { latencies.append(arrival - start) }
+          if measuring { latencies.append(arrival - start) }
         }
-      }
-    }
+        if pending == 0 { loop.stop() }
+      })
+  }
+  var timedOut = false
+  let deadline = LoopTimer(loop: loop) { _ in
+    timedOut = true
+    loop.stop()
+  }
+  let warmUp = 5
+  for iteration in 0..<(warmUp + iterations) {
+    received = [Bool](repeating: false, count: subscribers)
+    pending = subscribers
+    measuring = iteration >= warmUp
+    start = now()
+    controller.send("rotate cw\n")
+    deadline.schedule(afterNanoseconds: 5_000_000_000)
+    try loop.run()
+    guard !timedOut else { throw SystemError("subscribers stopped receiving", code: .timedOut) }
     _ = controller.readLines(3)
   }
+  for watch in watches { loop.unwatch(watch) }
   return LatencyResult(
     subscribers: subscribers, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99))
 }
 
-/// Resident memory of the daemon idle, with a few clients, and with `count` idle clients.
+/// The daemon's memory idle, with a few clients, and with `count` idle clients.
 ///
 /// The per-client cost is taken between the few and the many, so the code that serving a
-/// first client faults back in is not counted as client memory.
-func memoryPerClient(daemon: DaemonProcess, count: Int) throws -> (idle: Int, few: Int, loaded: Int) {
-  // orientd settles its memory 2 s after its first change.
-  usleep(2_500_000)
-  let idle = daemon.residentKilobytes
+/// first client faults in is not counted as client memory.
+func memoryPerClient(daemon: DaemonProcess, count: Int) throws -> (
+  idle: ProcessMemory, few: ProcessMemory, loaded: ProcessMemory
+) {
+  let idle = daemon.memory
   var clients = try (0..<10).map { _ in try BenchClient(path: daemon.socket) }
   for client in clients { _ = client.readLines(5) }
-  usleep(300_000)
-  let few = daemon.residentKilobytes
+  let few = daemon.memory
   clients += try (10..<count).map { _ in try BenchClient(path: daemon.socket) }
+  // Every client has had its snapshot: the daemon has set each one up.
   for client in clients.dropFirst(10) { _ = client.readLines(5) }
-  usleep(300_000)
-  let loaded = daemon.residentKilobytes
+  let loaded = daemon.memory
   consume(clients)
   return (idle, few, loaded)
 }

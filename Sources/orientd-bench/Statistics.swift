@@ -1,3 +1,7 @@
+import Glibc
+import OrientCore
+import OrientSystem
+
 /// The value below which `fraction` of `values` fall (nearest rank).
 func percentile(_ values: [Double], _ fraction: Double) -> Double {
   guard !values.isEmpty else { return .nan }
@@ -10,4 +14,14 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
 func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
 
 /// Seconds on the monotonic clock.
-func now() -> Double { Double(clockNanoseconds()) / 1e9 }
+func now() -> Double { Double(Clock.monotonicNanoseconds) / 1e9 }
+
+/// `value` with `decimals` places.
+func fixed(_ value: Double, _ decimals: Int) -> String { DecimalFormatting.fixed(value, decimals: decimals) }
+
+/// Lets time pass while a measured process works on its own.
+func pauseMilliseconds(_ milliseconds: Int) {
+  var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+  var remaining = timespec()
+  while nanosleep(&request, &remaining) != 0 { request = remaining }
+}

@@ -1,16 +1,14 @@
-import CLinux
-import Glibc
 import OrientSystem
 
 /// orientd running inside a umockdev testbed with one fake accelerometer that can
 /// also deliver buffer scans through a FIFO at its device node.
 final class FakeSensorDaemon {
-  let wrapper: pid_t
-  let directory: String
+  let wrapper: ProcessID
   let testbed: String
-  let pid: pid_t
+  let pid: ProcessID
   let socket: String
-  private var fifo: Int32 = -1
+  private let scratch: ScratchDirectory
+  private var fifo: FileDescriptor?
 
   static let deviceText = """
     P: /devices/platform/accel/iio:device0
@@ -39,81 +37,77 @@ final class FakeSensorDaemon {
 
   /// Starts `orientd ARGUMENTS` (plus a socket) in a testbed whose device node is a FIFO.
   init(orientd: String, umockdev: String, arguments: [String]) throws {
-    var template = Array("/tmp/orientd-bench.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw SystemError("mkdtemp") }
-    directory = String(cString: made)
+    scratch = try ScratchDirectory()
+    let directory = scratch.path
     socket = directory + "/s"
-    let device = try FileDescriptor.open(directory + "/accel.umockdev", O_WRONLY | O_CREAT | O_TRUNC)
-    device.writeAll(Self.deviceText)
-    device.close()
+    try FileDescriptor.open(directory + "/accel.umockdev", .writeOnly, options: [.create, .truncate])
+      .writeAll(
+        Self.deviceText)
+    try FileDescriptor.open(directory + "/none.conf", .writeOnly, options: [.create, .truncate]).writeAll("")
+    // Each hand-off file is written whole and then renamed, so a reader never sees half of it.
     let script = """
       rm -f "$UMOCKDEV_DIR/dev/iio:device0" && mkfifo "$UMOCKDEV_DIR/dev/iio:device0"
-      printf %s "$UMOCKDEV_DIR" > \(directory)/testbed
-      "$@" & echo $! > \(directory)/pid
+      printf %s "$UMOCKDEV_DIR" > \(directory)/testbed.tmp && mv \(directory)/testbed.tmp \(directory)/testbed
+      "$@" & echo $! > \(directory)/pid.tmp && mv \(directory)/pid.tmp \(directory)/pid
       wait $!
       """
-    let argv =
+    var spawn = Spawn(
       [umockdev, "--device", directory + "/accel.umockdev", "--", "/bin/sh", "-c", script, "sh", orientd]
-      + arguments + ["--socket", socket, "--state", directory + "/state"]
-    wrapper = try spawnProcess(argv, stdout: "/dev/null", stderr: directory + "/stderr")
-    var found: (String, pid_t)?
+        + arguments + [
+          "--socket", socket, "--state", directory + "/state", "--config", directory + "/none.conf",
+        ])
+    spawn.standardOutput = .file("/dev/null", .writeOnly)
+    spawn.standardError = .file(directory + "/stderr", .writeOnly, [.create, .truncate])
+    wrapper = try spawn.start()
+    var found: (String, ProcessID)?
     for _ in 0..<500 {
-      if let bed = try? readTextFile(directory + "/testbed"),
-        let pidText = try? readTextFile(directory + "/pid"),
-        let number = Int32(pidText.split(separator: "\n").first ?? ""), access(socket, F_OK) == 0
+      if let bed = try? FileSystem.readText(directory + "/testbed"),
+        let pidText = try? FileSystem.readText(directory + "/pid"),
+        let number = Int32(pidText.split(separator: "\n").first ?? ""), let pid = ProcessID(number),
+        FileSystem.exists(socket)
       {
-        found = (bed, number)
+        found = (bed, pid)
         break
       }
-      usleep(10_000)
+      pauseMilliseconds(10)
     }
-    guard let found else { throw SystemError("orientd did not start under umockdev", code: ETIMEDOUT) }
+    guard let found else {
+      try? wrapper.send(.kill)
+      _ = try? wrapper.wait()
+      throw SystemError("orientd did not start under umockdev", code: .timedOut)
+    }
     (testbed, pid) = found
   }
 
   /// Writes one s16 x, y, z scan to the device node.
   func writeScan(_ x: Int16, _ y: Int16, _ z: Int16) {
-    if fifo < 0 { fifo = open(testbed + "/dev/iio:device0", O_RDWR | O_CLOEXEC) }
+    if fifo == nil { fifo = try? FileDescriptor.open(testbed + "/dev/iio:device0", .readWrite) }
     var bytes: [UInt8] = []
     for value in [x, y, z] {
       bytes += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
     }
-    _ = bytes.withUnsafeBytes { write(fifo, $0.baseAddress, $0.count) }
+    _ = try? bytes.withUnsafeBytes { try fifo?.writeAll($0) }
   }
 
   /// Voluntary context switches of all of orientd's threads: how often it went to sleep.
   var voluntarySwitches: Int {
-    guard let tasks = opendir("/proc/\(pid)/task") else { return 0 }
-    defer { closedir(tasks) }
-    var total = 0
-    while let entry = readdir(tasks) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-      }
-      guard !name.hasPrefix("."), let text = try? readTextFile("/proc/\(pid)/task/\(name)/status") else {
-        continue
-      }
-      for line in text.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches:") {
-        total += Int(line.split(separator: "\t").last ?? "") ?? 0
-      }
+    let tasks = (try? FileSystem.entries(of: "/proc/\(pid)/task")) ?? []
+    return tasks.reduce(0) { total, task in
+      let status = (try? FileSystem.readText("/proc/\(pid)/task/\(task)/status")) ?? ""
+      let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+      return total + (line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0)
     }
-    return total
   }
 
   /// Whether orientd's log mentions `text`.
   func logContains(_ text: String) -> Bool {
-    ((try? readTextFile(directory + "/stderr")) ?? "").contains(text)
+    ((try? FileSystem.readText(scratch.path + "/stderr")) ?? "").contains(text)
   }
 
   func stop() {
-    if fifo >= 0 { close(fifo) }
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    waitpid(wrapper, &status, 0)
-    for name in ["accel.umockdev", "testbed", "pid", "stderr", "state", "s"] {
-      unlink(directory + "/" + name)
-    }
-    rmdir(directory)
+    fifo = nil
+    try? pid.send(.terminate)
+    _ = try? wrapper.wait()
   }
 }
 
@@ -122,7 +116,7 @@ func bufferLatency(orientd: String, umockdev: String, changes: Int) throws -> (p
   let daemon = try FakeSensorDaemon(
     orientd: orientd, umockdev: umockdev, arguments: ["--mode", "buffer", "--settle", "0"])
   defer { daemon.stop() }
-  for _ in 0..<200 where !daemon.logContains("capture mode buffer") { usleep(10_000) }
+  for _ in 0..<200 where !daemon.logContains("capture mode buffer") { pauseMilliseconds(10) }
   let subscriber = try BenchClient(path: daemon.socket)
   _ = subscriber.readLines(5)
   var latencies: [Double] = []
@@ -140,15 +134,15 @@ func bufferLatency(orientd: String, umockdev: String, changes: Int) throws -> (p
 
 /// Wake-ups (voluntary context switches of every thread) per second over `seconds` with
 /// the sensor silent in buffer mode, or polled every `interval` ms.
-func wakeUps(orientd: String, umockdev: String, arguments: [String], seconds: UInt32, settle: String) throws
+func wakeUps(orientd: String, umockdev: String, arguments: [String], seconds: Int, settle: String) throws
   -> Double
 {
   let daemon = try FakeSensorDaemon(orientd: orientd, umockdev: umockdev, arguments: arguments)
   defer { daemon.stop() }
-  for _ in 0..<300 where !daemon.logContains(settle) { usleep(10_000) }
-  // Past the first change and the memory settling 2 s after it.
-  sleep(3)
+  for _ in 0..<300 where !daemon.logContains(settle) { pauseMilliseconds(10) }
+  // Past start-up and the first change.
+  pauseMilliseconds(1000)
   let before = daemon.voluntarySwitches
-  sleep(seconds)
+  pauseMilliseconds(seconds * 1000)
   return Double(daemon.voluntarySwitches - before) / Double(seconds)
 }

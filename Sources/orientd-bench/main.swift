@@ -1,11 +1,12 @@
 import Glibc
 import OrientSystem
 
-// orientd-bench: prints throughput, publish latency and memory figures for orientd.
-// Run it as `swift run -c release orientd-bench`; every figure is a median after a warm-up.
+// orientd-bench: prints throughput, poll cost, publish latency, memory and wake-up figures for
+// orientd. Run it as `swift run -c release orientd-bench`; every figure is a median after a
+// warm-up. Memory is VmRSS / Pss / USS: only the last two say what orientd costs the machine.
 
 #if DEBUG
-  FileDescriptor.standardError.writeAll(
+  StandardStream.error.report(
     "orientd-bench: warning: this is a debug build; run `swift run -c release orientd-bench` for real figures\n"
   )
 #endif
@@ -14,24 +15,37 @@ let quick = CommandLine.arguments.contains("--quick")
 let runs = quick ? 1 : 5
 raiseOpenFileLimit(to: 4096)
 
-func row(_ name: String, _ value: String, _ target: String = "") {
+func row(_ name: String, _ value: String, _ note: String = "") {
   let padded = name + String(repeating: " ", count: max(1, 46 - name.count))
-  let shown = value + String(repeating: " ", count: max(1, 22 - value.count))
-  FileDescriptor.standardOutput.writeAll(padded + shown + target + "\n")
+  let shown = value + String(repeating: " ", count: max(1, 26 - value.count))
+  StandardStream.output.report(padded + shown + note + "\n")
 }
 
-func millis(_ seconds: Double) -> String { DecimalFormattingBench.fixed(seconds * 1000, 3) + " ms" }
+func millis(_ seconds: Double) -> String { fixed(seconds * 1000, 3) + " ms" }
+func millions(_ value: Double) -> String { fixed(value / 1e6, 1) + "M" }
 
-row("figure", "value", "target")
-row(
-  "classifier throughput", DecimalFormattingBench.millions(classifierThroughput(runs: runs)) + " samples/s",
-  ">= 50M samples/s")
-row(
-  "replay pipeline throughput", DecimalFormattingBench.millions(replayThroughput(runs: runs)) + " samples/s")
+func fail(_ what: String, _ error: any Error) -> Never {
+  StandardStream.error.report("orientd-bench: \(what): \(error)\n")
+  exit(1)
+}
 
-let binary = String(cString: realpath("/proc/self/exe", nil)).split(separator: "/").dropLast().joined(
-  separator: "/")
-let orientd = "/" + binary + "/orientd"
+row("figure", "value", "note")
+row("classifier throughput", millions(classifierThroughput(runs: runs)) + " samples/s", "target >= 50M")
+row("replay pipeline throughput", millions(replayThroughput(runs: runs)) + " samples/s", "parse + Detector")
+
+do {
+  let cost = try PollCost.measure(polls: quick ? 2000 : 20000, runs: runs)
+  row(
+    "CPU per poll of 3 sysfs files, direct", fixed(cost.directMicroseconds, 2) + " us", "pread on open files")
+  row(
+    "CPU per poll of 3 sysfs files, as libiio", fixed(cost.libiioMicroseconds, 2) + " us",
+    "fopen, fread, fclose: " + fixed(cost.libiioMicroseconds / cost.directMicroseconds, 1) + "x")
+} catch {
+  fail("poll cost", error)
+}
+
+let binaryDirectory = FileSystem.parent(of: (try? FileSystem.resolvedPath("/proc/self/exe")) ?? "")
+let orientd = binaryDirectory + "/orientd"
 do {
   for subscribers in [1, 100, 1000] {
     var p50s: [Double] = []
@@ -43,52 +57,45 @@ do {
       p50s.append(result.p50)
       p99s.append(result.p99)
     }
-    let target = subscribers == 100 ? "p99 <= 1 ms" : ""
-    row("publish latency, \(subscribers) subscriber(s)", "p50 \(millis(median(p50s)))", "")
-    row("", "p99 \(millis(median(p99s)))", target)
+    row("publish latency, \(subscribers) subscriber(s)", "p50 \(millis(median(p50s)))")
+    row("", "p99 \(millis(median(p99s)))", subscribers == 100 ? "target p99 <= 1 ms" : "")
   }
-  var idles: [Double] = []
-  var fews: [Double] = []
-  var loadeds: [Double] = []
+  var samples: [(idle: ProcessMemory, few: ProcessMemory, loaded: ProcessMemory)] = []
   for _ in 0..<runs {
     let daemon = try DaemonProcess(binary: orientd, extra: ["--max-clients", "1100"])
     defer { daemon.stop() }
-    let (idle, few, loaded) = try memoryPerClient(daemon: daemon, count: 1000)
-    idles.append(Double(idle))
-    fews.append(Double(few))
-    loadeds.append(Double(loaded))
+    samples.append(try memoryPerClient(daemon: daemon, count: 1000))
   }
-  row("daemon resident memory, idle", "\(Int(median(idles))) KiB")
-  row("daemon resident memory, 1000 idle clients", "\(Int(median(loadeds))) KiB")
-  let perClient = (median(loadeds) - median(fews)) * 1024 / 990
-  row("resident memory per idle client", "\(Int(perClient.rounded())) bytes", "<= 4096 bytes")
+  // The run with the median USS at 1000 clients stands for all.
+  let middle = samples.sorted { $0.loaded.unique < $1.loaded.unique }[samples.count / 2]
+  row("daemon memory, idle (VmRSS / Pss / USS)", middle.idle.text)
+  row("daemon memory, 1000 idle clients", middle.loaded.text)
+  let perClient = Double(middle.loaded.unique - middle.few.unique) * 1024 / 990
+  row("USS per idle client", "\(Int(perClient.rounded())) bytes", "target <= 4096 bytes")
 } catch {
-  FileDescriptor.standardError.writeAll("orientd-bench: \(error)\n")
-  exit(1)
+  fail("socket figures", error)
 }
 
 // Capture on a fake accelerometer: needs umockdev-run (Debian's umockdev).
-let umockdevRun = ["/usr/bin/umockdev-run", "/usr/local/bin/umockdev-run"].first { (path: String) in
-  access(path, X_OK) == 0
-}
-if let umockdevRun {
+if let umockdevRun = Environment.findExecutable("umockdev-run") {
   do {
-    let idleSeconds: UInt32 = quick ? 5 : 60
+    let idleSeconds = quick ? 5 : 60
     let latency = try bufferLatency(orientd: orientd, umockdev: umockdevRun, changes: quick ? 50 : 200)
-    row("buffer mode: scan to subscriber event", "p50 \(millis(latency.p50))", "")
-    row("", "p99 \(millis(latency.p99))", "p99 <= 5 ms")
+    row("buffer mode: scan to subscriber event", "p50 \(millis(latency.p50))")
+    row("", "p99 \(millis(latency.p99))", "target p99 <= 5 ms")
     let silent = try wakeUps(
       orientd: orientd, umockdev: umockdevRun, arguments: ["--mode", "buffer"], seconds: idleSeconds,
       settle: "capture mode buffer")
-    row("buffer mode, no data: wake-ups over \(idleSeconds) s", "\(Int(silent * Double(idleSeconds)))", "0")
+    row(
+      "buffer mode, no data: wake-ups over \(idleSeconds) s", "\(Int(silent * Double(idleSeconds)))",
+      "target 0")
     let polled = try wakeUps(
       orientd: orientd, umockdev: umockdevRun, arguments: ["--mode", "poll", "--interval", "200"],
       seconds: idleSeconds, settle: "capture mode poll")
-    row("poll mode, --interval 200: wake-ups per second", DecimalFormattingBench.fixed(polled, 2), "5.00")
+    row("poll mode, --interval 200: wake-ups per second", fixed(polled, 2), "expected 5.00")
   } catch {
-    FileDescriptor.standardError.writeAll("orientd-bench: capture figures: \(error)\n")
-    exit(1)
+    fail("capture figures", error)
   }
 } else {
-  FileDescriptor.standardError.writeAll("orientd-bench: umockdev-run not found; capture figures skipped\n")
+  StandardStream.error.report("orientd-bench: umockdev-run not found; capture figures skipped\n")
 }

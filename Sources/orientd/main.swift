@@ -1,4 +1,4 @@
 import Glibc
-import OrientIO
+import OrientDaemon
 
 exit(OrientdCommand.main(Array(CommandLine.arguments.dropFirst())))

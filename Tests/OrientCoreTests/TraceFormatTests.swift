@@ -104,11 +104,12 @@ struct NumberTests {
 struct DemoTraceTests {
   @Test("Replaying the demo reaches all six orientations and every screen orientation")
   func visitsEverything() {
+    var classifier = OrientationClassifier()
     var tracker = OrientationTracker()
     var devices: Set<DeviceOrientation> = []
     var screens: Set<ScreenOrientation> = []
-    for sample in DemoTrace.samples {
-      for change in tracker.add(sample.gravity, at: sample.time) {
+    for sample in DemoTrace.samples where classifier.add(sample.gravity, at: sample.time) {
+      for change in tracker.setDevice(classifier.current) {
         if case .device(let device?) = change { devices.insert(device) }
         if case .orientation(let screen?) = change { screens.insert(screen) }
       }

@@ -158,6 +158,7 @@ struct LoopTimerFallbackTests {
         outcome.state.withLock {
           $0.scheduled = scheduled
           $0.fired = fired
+          $0.waitedInMilliseconds = loop.waitsInMilliseconds
         }
       } catch {
         outcome.state.withLock { $0.error = "\(error)" }
@@ -170,10 +171,20 @@ struct LoopTimerFallbackTests {
     let state = outcome.state.withLock { $0 }
     try #require(state.installed, "cannot install a seccomp filter here")
     #expect(state.error == nil)
+    // The premise: the filtered loop really fell back to epoll_wait.
+    #expect(state.waitedInMilliseconds, "the loop behind the filter did not fall back")
     #expect(state.fired.count == 5)
     for (index, time) in state.fired.enumerated() {
       #expect(time >= state.scheduled + UInt64(index + 1) * 10_000_000, "tick \(index + 1) came early")
     }
+    // The fallback belongs to that loop alone: a loop on this unfiltered thread still uses
+    // epoll_pwait2 (Linux 5.11 and later have it).
+    let loop = try EventLoop()
+    let timer = LoopTimer(loop: loop) { _ in loop.stop() }
+    timer.schedule(afterNanoseconds: 1_000_000)
+    try run(loop)
+    #expect(
+      !loop.waitsInMilliseconds, "the fallback leaked into another loop, or this kernel lacks epoll_pwait2")
   }
 }
 
@@ -183,6 +194,7 @@ private final class FilteredThreadOutcome: Sendable {
     var installed = false
     var scheduled: UInt64 = 0
     var fired: [UInt64] = []
+    var waitedInMilliseconds = false
     var error: String?
   }
   let state = Mutex(State())

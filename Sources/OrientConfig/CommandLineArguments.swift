@@ -1,0 +1,85 @@
+import OrientCore
+
+/// The command line split into settings, the action, and the sample source.
+public struct CommandLineArguments: Sendable {
+  /// Settings in order, by name without dashes; flags have no value.
+  public var settings: [(name: String, value: String?)] = []
+  public var action = DaemonAction.run
+  public var dump = false
+  public var source = SampleSourceChoice.iio
+  /// The config file named with `--config`, if any.
+  public var configPath: String?
+
+  /// Splits arguments; `--name value` and `--name=value` both work.
+  public static func parse(_ arguments: [String]) throws(Failure) -> CommandLineArguments {
+    var result = CommandLineArguments()
+    var sources: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      guard argument.hasPrefix("--"), argument.count > 2 else {
+        throw .usage("unexpected argument '\(argument)'")
+      }
+      var name = String(argument.dropFirst(2))
+      var inlineValue: String?
+      if let equals = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      func value() throws(Failure) -> String {
+        if let inlineValue { return inlineValue }
+        guard index < arguments.count else { throw .usage("--\(name) needs a value") }
+        index += 1
+        return arguments[index - 1]
+      }
+      func flag() throws(Failure) {
+        if inlineValue != nil { throw .usage("--\(name) takes no value") }
+      }
+      switch name {
+      case "help":
+        try flag()
+        result.action = .help
+      case "version":
+        try flag()
+        result.action = .version
+      case "list":
+        try flag()
+        result.action = .list
+      case "dump":
+        try flag()
+        result.dump = true
+      case "demo":
+        try flag()
+        result.source = .demo
+        sources.append("--demo")
+      case "replay":
+        let path = try value()
+        guard !path.isEmpty else { throw .usage("--replay needs a file name") }
+        result.source = .replay(path: path)
+        sources.append("--replay")
+      case "config":
+        let path = try value()
+        guard !path.isEmpty else { throw .usage("--config needs a file name") }
+        result.configPath = path
+      default:
+        guard let option = OptionTable.settings.first(where: { $0.name == name }) else {
+          let suggestion = OptionTable.closest(to: name, among: OptionTable.commandLineNames).map {
+            " (did you mean --\($0)?)"
+          }
+          throw .usage("unknown option '--\(name)'\(suggestion ?? "")")
+        }
+        if option.isFlag {
+          try flag()
+          result.settings.append((name, nil))
+        } else {
+          result.settings.append((name, try value()))
+        }
+      }
+    }
+    if sources.count > 1 {
+      throw .usage("\(sources.joined(separator: " and ")) cannot be combined: choose one sample source")
+    }
+    return result
+  }
+}

@@ -1,0 +1,152 @@
+import OrientCore
+
+/// What `orientd` was asked to do.
+public enum DaemonAction: Equatable, Sendable {
+  /// Run the pipeline (daemon mode, or `--dump`).
+  case run
+  /// List accelerometers and exit.
+  case list
+  /// Print the help and exit.
+  case help
+  /// Print the version and exit.
+  case version
+}
+
+/// Where samples come from.
+public enum SampleSourceChoice: Equatable, Sendable {
+  /// An IIO accelerometer through libiio.
+  case iio
+  /// A trace file replayed.
+  case replay(path: String)
+  /// The built-in demo trace, looped.
+  case demo
+}
+
+/// How an IIO sensor is read.
+public enum CaptureMode: String, Sendable {
+  /// Buffered capture when the buffer delivers a sample within 1 s, polling otherwise.
+  case auto
+  /// Read the raw attributes every `--interval`.
+  case poll
+  /// Buffered capture only.
+  case buffer
+}
+
+/// The parsed command line of `orientd`.
+public struct DaemonOptions: Equatable, Sendable {
+  public var action = DaemonAction.run
+  public var source = SampleSourceChoice.iio
+  /// Print one line per published change to stdout.
+  public var dump = false
+  /// The libiio context URI; nil means the local context.
+  public var uri: String?
+  /// A device id, name or label to use instead of the automatic choice.
+  public var device: String?
+  /// The polling period in milliseconds.
+  public var intervalMilliseconds = 200
+  /// How the IIO sensor is read.
+  public var captureMode = CaptureMode.auto
+  public var settings = ClassifierSettings.defaults
+  /// The allowed screen orientations given with `--allowed`; nil leaves the saved or default set.
+  public var allowed: AllowedOrientations?
+  /// A mount matrix that overrides every other source, as given.
+  public var mountMatrix: Matrix3?
+  /// A trace file to append every corrected sample to.
+  public var recordPath: String?
+  /// Log samples and decisions too.
+  public var verbose = false
+  /// The Unix socket clients connect to.
+  public var socketPath = "/run/orientd/orientd.sock"
+  /// Whether `--socket` was given (it turns the socket on even with `--dump`).
+  public var socketGiven = false
+  /// The socket file's permissions.
+  public var socketMode: UInt32 = 0o666
+  /// The group whose members may run control commands; nil lets every client.
+  public var controlGroup: String?
+  /// The most clients served at once.
+  public var maxClients = 256
+  /// Where the lock and allowed set are kept across restarts.
+  public var statePath = "/var/lib/orientd/state"
+  /// Whether `--state` was given (it turns persistence on even with `--dump`).
+  public var stateGiven = false
+  /// Whether `--allowed` was given on the command line, where it beats the saved set.
+  public var allowedGiven = false
+  /// Commands run (by /bin/sh) on every screen-orientation change.
+  public var hooks: [String] = []
+  /// A directory whose executables run, in name order, on every change.
+  public var hooksDirectory: String?
+  /// How long a hook may run before it is killed.
+  public var hookTimeoutMilliseconds = 5000
+
+  /// Whether orientd serves the socket: always, except for `--dump` without `--socket`.
+  public var servesSocket: Bool { !dump || socketGiven }
+
+  /// Whether orientd loads and saves the state file.
+  public var persistsState: Bool { servesSocket || stateGiven }
+
+  /// Creates the defaults.
+  public init() {}
+
+  /// Builds the options from the config file's entries, then the command line on top.
+  ///
+  /// A `hook` on the command line replaces the file's hooks rather than adding to them.
+  public static func resolve(commandLine: CommandLineArguments, config: [ConfigEntry]) throws(Failure)
+    -> DaemonOptions
+  {
+    var options = try DaemonOptions(config: config)
+    try options.overlay(commandLine)
+    return options
+  }
+
+  /// The defaults with a config file's entries applied; a bad value names file:line and key.
+  public init(config: [ConfigEntry]) throws(Failure) {
+    self.init()
+    for entry in config {
+      do {
+        try apply(entry.key, entry.value)
+      } catch {
+        throw .config("\(entry.location): \(entry.key): \(error.message)")
+      }
+    }
+  }
+
+  /// Applies the command line over these options and checks the result.
+  public mutating func overlay(_ commandLine: CommandLineArguments) throws(Failure) {
+    var options = self
+    if commandLine.settings.contains(where: { $0.name == "hook" }) { options.hooks = [] }
+    for (name, value) in commandLine.settings {
+      do {
+        try options.apply(name, value)
+      } catch {
+        throw .usage("--\(name): \(error.message)")
+      }
+      if name == "socket" { options.socketGiven = true }
+      if name == "state" { options.stateGiven = true }
+      if name == "allowed" { options.allowedGiven = true }
+    }
+    options.action = commandLine.action
+    options.dump = commandLine.dump
+    options.source = commandLine.source
+    do {
+      try options.settings.validate()
+    } catch {
+      throw .usage(error.message)
+    }
+    if options.action == .list, options.source != .iio {
+      throw .usage("--list lists IIO sensors and cannot be combined with --demo or --replay")
+    }
+    self = options
+  }
+
+  /// Applies one setting by its name (the long option without dashes, or the config key).
+  public mutating func apply(_ name: String, _ value: String?) throws(ValueError) {
+    guard let option = OptionTable.settings.first(where: { $0.name == name }), let apply = option.apply else {
+      throw ValueError("unknown setting '\(name)'")
+    }
+    guard let value else {
+      guard option.isFlag else { throw ValueError("needs a value") }
+      return try apply(&self, "yes")
+    }
+    try apply(&self, value)
+  }
+}

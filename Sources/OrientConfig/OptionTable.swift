@@ -1,0 +1,237 @@
+import OrientCore
+
+/// Where an option appears in `--help`, in this order.
+enum OptionSection: String, CaseIterable, Sendable {
+  case actions = "Actions"
+  case source = "Sample source (default: the accelerometer found through libiio)"
+  case socket = "Socket (served unless --dump runs without --socket)"
+  case classifier = "Classifier"
+  case hooks = "Hooks (run on every screen-orientation change)"
+  case other = "Other"
+}
+
+/// One option: its name, how `--help` shows it, and, for settings, how its value is applied.
+struct OptionSpec: Sendable {
+  let name: String
+  /// The value's placeholder in `--help` (`MS`, `auto|poll|buffer`); nil for a flag.
+  let placeholder: String?
+  let section: OptionSection
+  /// The line in `--help`.
+  let summary: String
+  /// How a setting's value is applied; nil for the command-line-only options (actions, the
+  /// sample source and `--config`), which `CommandLineArguments` handles itself.
+  let apply: (@Sendable (inout DaemonOptions, String) throws(ValueError) -> Void)?
+
+  /// Flags take no value on the command line, and yes/no in the config file.
+  var isFlag: Bool { placeholder == nil }
+
+  /// A setting, accepted on the command line and in the config file.
+  init(
+    _ name: String, _ placeholder: String?, _ section: OptionSection, _ summary: String,
+    apply: @escaping @Sendable (inout DaemonOptions, String) throws(ValueError) -> Void
+  ) {
+    self.name = name
+    self.placeholder = placeholder
+    self.section = section
+    self.summary = summary
+    self.apply = apply
+  }
+
+  /// An option of the command line only.
+  init(commandLine name: String, _ placeholder: String?, _ section: OptionSection, _ summary: String) {
+    self.name = name
+    self.placeholder = placeholder
+    self.section = section
+    self.summary = summary
+    apply = nil
+  }
+}
+
+/// Every option of `orientd`, the single list that parsing, the config file's keys and
+/// `--help` all come from.
+enum OptionTable {
+  static let all: [OptionSpec] = [
+    OptionSpec(
+      commandLine: "dump", nil, .actions,
+      "print one line per change: '<t> device <o>' or '<t> orientation <o>'"),
+    OptionSpec(
+      commandLine: "list", nil, .actions,
+      "list accelerometers with scale, mount matrix and reading, then exit"),
+    OptionSpec(commandLine: "help", nil, .actions, "show this help and exit"),
+    OptionSpec(commandLine: "version", nil, .actions, "show the version and exit"),
+    OptionSpec("uri", "URI", .source, "libiio context URI, e.g. ip:192.168.1.2 (default local:)") {
+      options, value throws(ValueError) in
+      options.uri = try nonEmpty(value, "a libiio URI such as ip:192.168.1.2")
+    },
+    OptionSpec("device", "ID|NAME|LABEL", .source, "use this IIO device instead of the automatic choice") {
+      options, value throws(ValueError) in
+      options.device = try nonEmpty(value, "an id, name or label")
+    },
+    OptionSpec(
+      "mode", "auto|poll|buffer", .source,
+      "buffered capture, polling, or buffer if it delivers within 1 s (default auto)"
+    ) { options, value throws(ValueError) in
+      guard let mode = CaptureMode(rawValue: value) else {
+        throw ValueError("expected auto, poll or buffer, got '\(value)'")
+      }
+      options.captureMode = mode
+    },
+    OptionSpec("interval", "MS", .source, "polling period in milliseconds (default 200)") {
+      options, value throws(ValueError) in
+      options.intervalMilliseconds = try milliseconds(value, minimum: 1)
+    },
+    OptionSpec(
+      "mount-matrix", "M", .source, "override the mount matrix: 'x1, y1, z1; x2, y2, z2; x3, y3, z3'"
+    ) { options, value throws(ValueError) in
+      options.mountMatrix = try MountMatrix.parse(value)
+    },
+    OptionSpec(
+      commandLine: "replay", "FILE", .source, "replay a trace file (as fast as possible with --dump)"),
+    OptionSpec(commandLine: "demo", nil, .source, "loop a built-in trace through all six orientations"),
+    OptionSpec("record", "FILE", .source, "append every corrected sample to a trace file") {
+      options, value throws(ValueError) in
+      options.recordPath = try nonEmpty(value, "a file name")
+    },
+    OptionSpec("threshold", "G", .classifier, "component needed to propose an orientation (default 0.6)") {
+      options, value throws(ValueError) in
+      options.settings.threshold = try gravity(value)
+    },
+    OptionSpec(
+      "hysteresis", "G", .classifier, "the current orientation holds down to threshold - G (default 0.1)"
+    ) { options, value throws(ValueError) in
+      options.settings.hysteresis = try gravity(value)
+    },
+    OptionSpec(
+      "shake-tolerance", "G", .classifier, "ignore samples whose magnitude is off 1 g by more (default 0.4)"
+    ) { options, value throws(ValueError) in
+      options.settings.shakeTolerance = try gravity(value)
+    },
+    OptionSpec("settle", "MS", .classifier, "how long a new orientation must hold (default 300)") {
+      options, value throws(ValueError) in
+      options.settings.settleMicroseconds = Int64(try milliseconds(value, minimum: 0)) * 1000
+    },
+    OptionSpec(
+      "allowed", "LIST", .classifier, "screen orientations to take, e.g. normal,left-up (default all)"
+    ) { options, value throws(ValueError) in
+      options.allowed = try AllowedOrientations.parse(value)
+    },
+    OptionSpec(
+      "socket", "PATH", .socket, "the Unix socket clients connect to (default /run/orientd/orientd.sock)"
+    ) { options, value throws(ValueError) in
+      options.socketPath = try nonEmpty(value, "a path")
+    },
+    OptionSpec("socket-mode", "OCTAL", .socket, "the socket file's permissions (default 0666)") {
+      options, value throws(ValueError) in
+      let digits = value.hasPrefix("0o") ? String(value.dropFirst(2)) : value
+      guard digits.utf8.count <= 4, let mode = UInt32(digits, radix: 8), mode <= 0o7777 else {
+        throw ValueError("expected an octal mode such as 0660, got '\(value)'")
+      }
+      options.socketMode = mode
+    },
+    OptionSpec(
+      "control-group", "GROUP", .socket,
+      "only root, orientd's user and GROUP may lock, unlock, rotate and allow"
+    ) { options, value throws(ValueError) in
+      options.controlGroup = try nonEmpty(value, "a group name")
+    },
+    OptionSpec("max-clients", "N", .socket, "the most clients served at once (default 256)") {
+      options, value throws(ValueError) in
+      guard let count = NumberParsing.unsignedInteger(value, maximum: 100_000), count >= 1 else {
+        throw ValueError("expected a whole number from 1 to 100000, got '\(value)'")
+      }
+      options.maxClients = count
+    },
+    OptionSpec(
+      "state", "PATH", .socket, "where the lock and allowed set persist (default /var/lib/orientd/state)"
+    ) { options, value throws(ValueError) in
+      options.statePath = try nonEmpty(value, "a path")
+    },
+    OptionSpec("hook", "CMD", .hooks, "run CMD with /bin/sh (repeatable)") {
+      options, value throws(ValueError) in
+      options.hooks.append(try nonEmpty(value, "a command"))
+    },
+    OptionSpec("hooks-dir", "DIR", .hooks, "run every executable in DIR, in name order") {
+      options, value throws(ValueError) in
+      options.hooksDirectory = try nonEmpty(value, "a directory")
+    },
+    OptionSpec("hook-timeout", "SECONDS", .hooks, "kill a hook that runs longer (default 5)") {
+      options, value throws(ValueError) in
+      guard let time = NumberParsing.seconds(value), time.microseconds >= 1000,
+        time.microseconds <= 3_600_000_000
+      else {
+        throw ValueError("expected seconds from 0.001 to 3600, such as 5 or 0.5, got '\(value)'")
+      }
+      options.hookTimeoutMilliseconds = Int(time.microseconds / 1000)
+    },
+    OptionSpec(
+      commandLine: "config", "PATH", .other,
+      "the config file (default /etc/orientd/orientd.conf; missing is fine)"),
+    OptionSpec("verbose", nil, .other, "log every sample and what it proposes") {
+      options, value throws(ValueError) in
+      options.verbose = try boolean(value)
+    },
+  ]
+
+  /// The settings: what both the command line and the config file accept.
+  static let settings = all.filter { $0.apply != nil }
+
+  /// Every name the command line accepts, for suggestions.
+  static let commandLineNames = all.map(\.name)
+
+  /// Every key the config file accepts.
+  static var configKeys: [String] { settings.map(\.name) }
+
+  /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
+  static func closest(to word: String, among candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+    if let (best, distance) = scored, distance <= max(2, best.count / 3) { return best }
+    // `settle-time` for `settle`: a valid key with something added or cut off.
+    guard word.count >= 3 else { return nil }
+    return candidates.filter { word.hasPrefix($0) || $0.hasPrefix(word) }.max { $0.count < $1.count }
+  }
+
+  /// Levenshtein distance between two strings.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.utf8)
+    let b = Array(b.utf8)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...b.count {
+        current[j] = min(
+          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+
+  private static func nonEmpty(_ value: String, _ what: String) throws(ValueError) -> String {
+    guard !value.isEmpty else { throw ValueError("needs \(what)") }
+    return value
+  }
+
+  private static func milliseconds(_ text: String, minimum: Int) throws(ValueError) -> Int {
+    guard let value = NumberParsing.unsignedInteger(text, maximum: 3_600_000), value >= minimum else {
+      throw ValueError("expected whole milliseconds from \(minimum) to 3600000, got '\(text)'")
+    }
+    return value
+  }
+
+  private static func gravity(_ text: String) throws(ValueError) -> Double {
+    guard let value = NumberParsing.finiteDouble(text), value >= 0 else {
+      throw ValueError("expected a non-negative number in g, got '\(text)'")
+    }
+    return value
+  }
+
+  private static func boolean(_ text: String) throws(ValueError) -> Bool {
+    switch text.lowercased() {
+    case "yes", "true", "on", "1": return true
+    case "no", "false", "off", "0": return false
+    default: throw ValueError("expected yes or no, got '\(text)'")
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import OrientConfig
+import OrientCore
+import OrientSystem
+
+/// orientd's version.
+public let orientdVersion = "0.1.0"
+
+/// The `orientd` command: parses arguments, runs the chosen action, returns the exit status.
+public enum OrientdCommand {
+  /// Runs orientd with `arguments` (without the program name).
+  public static func main(_ arguments: [String]) -> Int32 {
+    ignoreBrokenPipes()
+    Log.detectJournal()
+    let commandLine: CommandLineArguments
+    do {
+      commandLine = try CommandLineArguments.parse(arguments)
+    } catch {
+      return usageFailure(error)
+    }
+    switch commandLine.action {
+    case .help:
+      return write(DaemonHelp.text)
+    case .version:
+      return write("orientd \(orientdVersion)\n")
+    case .list, .run:
+      break
+    }
+    let configuration = Configuration(commandLine: commandLine)
+    let options: DaemonOptions
+    do {
+      options = try configuration.load()
+    } catch  where error.exitCode == .usage {
+      return usageFailure(error)
+    } catch {
+      return fail(error)
+    }
+    if options.verbose { Log.threshold = .debug }
+    do {
+      switch options.action {
+      case .help, .version:
+        return 0
+      case .list:
+        return write(try SensorListing.run(options: options))
+      case .run:
+        return try Daemon(options: options, configuration: configuration).run().rawValue
+      }
+    } catch {
+      return fail(error)
+    }
+  }
+
+  /// Prints `text` on stdout; exit 74 when it cannot be written.
+  private static func write(_ text: String) -> Int32 {
+    do {
+      try StandardStream.output.write(text)
+      return 0
+    } catch {
+      return fail(Failure("cannot write to stdout: \(error)", exitCode: .ioError))
+    }
+  }
+
+  private static func fail(_ failure: Failure) -> Int32 {
+    try? StandardStream.error.write("orientd: \(failure.message)\n")
+    return failure.exitCode.rawValue
+  }
+
+  private static func usageFailure(_ failure: Failure) -> Int32 {
+    try? StandardStream.error.write("orientd: \(failure.message)\nTry 'orientd --help'.\n")
+    return ExitCode.usage.rawValue
+  }
+}

@@ -1,0 +1,68 @@
+import OrientConfig
+import OrientCore
+import OrientIIO
+import OrientSystem
+
+/// The `--list` report: every accelerometer with its calibration, matrix and live reading.
+public enum SensorListing {
+  /// Lists the accelerometers of the context; throws (exit 69) when there is none.
+  public static func run(options: DaemonOptions) throws(Failure) -> String {
+    let context = try openContext(uri: options.uri)
+    let udev = context.isLocal ? UdevProperties() : nil
+    let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
+    guard !sensors.isEmpty else {
+      throw Failure(
+        "no accelerometer in IIO context \(context.uri) (\(context.devices.count) IIO device(s) checked "
+          + "for in_accel_x/y/z_raw); try --uri ip:HOST for a remote iiod, or --demo",
+        exitCode: .unavailable)
+    }
+    let chosen = try? SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
+    var warnings: [String] = []
+    var report = ""
+    for sensor in sensors {
+      let setup = SensorSetup(
+        accelerometer: sensor, matrixOption: options.mountMatrix, udev: udev, warn: { warnings.append($0) })
+      let marker = chosen?.device.id == sensor.device.id ? "* " : "  "
+      report +=
+        marker + sensor.device.id + "  " + (sensor.device.name.isEmpty ? "(no name)" : sensor.device.name)
+      report += chosen?.device.id == sensor.device.id ? "  (would be used)\n" : "\n"
+      let locationSource = sensor.locationSource.map { " (\($0))" } ?? ""
+      report += "    location: \(sensor.location.rawValue)\(locationSource)"
+      report += sensor.device.label.map { ", label \($0)" } ?? ""
+      report += "\n    scale: \(setup.scaleText)\n    offset: \(setup.offsetText)\n"
+      report += "    mount matrix: \(MountMatrix.format(setup.matrix.matrix))\n"
+      report += "    matrix source: \(setup.matrix.source.kind) (\(setup.matrix.source.detail))\n"
+      let modalias = udev?.parentModalias(ofIIODevice: sensor.device.id) ?? ""
+      let dmi = context.isLocal ? dmiModalias() ?? "" : ""
+      report += "    modalias: \(modalias.isEmpty ? "unknown" : modalias)\n"
+      report += "    hwdb match: \(HwdbKey.make(modalias: modalias, dmi: dmi))\n"
+      report +=
+        BufferCapture.isSupported(by: sensor)
+        ? "    capture: buffer or poll (scan elements for accel x, y and z)\n"
+        : "    capture: poll only (no scan elements)\n"
+      report += "    " + reading(of: setup, settings: options.settings) + "\n"
+    }
+    for warning in warnings { Log.warning(warning) }
+    return report
+  }
+
+  private static func reading(of setup: SensorSetup, settings: ClassifierSettings) -> String {
+    switch PollCapture(accelerometer: setup.accelerometer).read() {
+    case .failure(let error):
+      return "reading: unavailable (\(error))"
+    case .success(let raw):
+      let gravity = setup.converter.corrected(rawX: raw.x, rawY: raw.y, rawZ: raw.z)
+      let classifier = OrientationClassifier(settings: settings)
+      let verdict: String
+      if !classifier.passesShakeGate(gravity) {
+        verdict = "unclassified (magnitude far from 1 g)"
+      } else {
+        verdict = orientationName(classifier.proposal(for: gravity))
+      }
+      return "gravity: x \(DecimalFormatting.signedFixed(gravity.x, decimals: 3)) "
+        + "y \(DecimalFormatting.signedFixed(gravity.y, decimals: 3)) "
+        + "z \(DecimalFormatting.signedFixed(gravity.z, decimals: 3)) g "
+        + "(magnitude \(DecimalFormatting.fixed(gravity.magnitude, decimals: 3))) -> \(verdict)"
+    }
+  }
+}

@@ -1,0 +1,382 @@
+import OrientConfig
+import OrientCore
+import OrientHooks
+import OrientSystem
+
+// Threading model
+//
+// orientd runs two threads, each with its own EventLoop (epoll; handlers run one at a time,
+// so nothing a loop's handlers touch needs a lock):
+//
+// - The main thread (`Daemon`) owns the state that clients see: the OrientationTracker
+//   (device orientation, screen policy, sensor status), the socket server and its clients,
+//   the state file, the hook runner and its children (pidfds), signals (signalfd) and the
+//   watchdog timer. Everything clients can make happen runs here.
+// - The sampling thread (`SamplingThread`, named "orientd-sensor") owns libiio and the
+//   sensor: discovery and hot-plug, polling timers or the buffer's descriptor, replay timers,
+//   and the `Detector` with the sensor's classifier. libiio calls may block for seconds (a
+//   slow driver, a remote iiod); here they never delay a client.
+//
+// Only two mailboxes cross between the threads (a mutex-guarded queue and an eventfd each):
+// `SamplerEvent`s to the main thread (sensor online or offline, a device orientation change,
+// the sensor's description, samples while a client asks for them, a failure), and
+// `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward
+// samples, stop). Values that cross are Sendable; `TraceRecorder` is handed to the sampling
+// thread at start and used only there. The log threshold is atomic.
+//
+// Where new sources go: descriptors that change what clients see or that clients drive
+// (a D-Bus connection, input devices such as a tablet-mode switch) belong on the main loop;
+// another sensor read through libiio (a second accelerometer) belongs on the sampling thread,
+// with its own Detector, reporting through the same mailbox.
+
+/// The running daemon: the main thread's loop, fed by the sampling thread, publishing to the
+/// socket's clients and printing (`--dump`) or logging every change.
+public final class Daemon {
+  private var options: DaemonOptions
+  private let configuration: Configuration?
+  private let loop: EventLoop
+  private let origin = Clock.monotonicNanoseconds
+  private var tracker: OrientationTracker
+  private let stateStore: StateStore?
+  private var recorder: TraceRecorder?
+  private var signals: SignalWatcher?
+  private var sampler: SamplingThread?
+  private var samplerWatch: Watch?
+  private var failure: Failure?
+  private var server: SocketServer?
+  private var socketFile: (path: String, inode: UInt64)?
+  private var exitCode = ExitCode.success
+  private var outputClosed = false
+  private var hooks: HookRunner?
+  private var watchdog: LoopTimer?
+  private var lastScreen: ScreenOrientation?
+  private var sensorDescription: SensorDescription?
+
+  /// Prepares the daemon: loads the saved state and opens the record file.
+  public init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
+    self.options = options
+    self.configuration = configuration
+    stateStore = options.persistsState ? StateStore(path: options.statePath) : nil
+    let saved = stateStore?.load()
+    // The command line beats the saved set, which beats the config file: a set chosen with
+    // `orientctl allow` survives restarts until the file's own setting changes.
+    let allowed = (options.allowedGiven ? options.allowed : nil) ?? saved?.allowed ?? options.allowed ?? .all
+    var lock = saved?.lock
+    if let locked = lock, !allowed.contains(locked) {
+      Log.warning("the saved lock \(locked.name) is not in the allowed set \(allowed.listText); unlocking")
+      lock = nil
+    }
+    tracker = OrientationTracker(policy: ScreenPolicy(allowed: allowed, lock: lock))
+    do {
+      loop = try EventLoop()
+    } catch {
+      throw Failure("\(error)", exitCode: .osError)
+    }
+    if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
+    if let saved, saved != persistedState { persist() }
+  }
+
+  /// Runs until SIGINT or SIGTERM, or to the end of a `--dump --replay`; returns the exit status.
+  public func run() throws(Failure) -> ExitCode {
+    if options.dump, !options.servesSocket, case .replay(let path) = options.source {
+      return try replayAsFastAsPossible(path)
+    }
+    defer { shutDown() }
+    do {
+      // Signals are blocked before the sampling thread starts, so it inherits the mask.
+      signals = try SignalWatcher(loop: loop, signals: [.interrupt, .terminate, .hangUp]) {
+        [unowned self] signal in
+        if signal == .hangUp { return self.reload() }
+        Log.info("received \(signal), exiting")
+        self.loop.stop()
+      }
+      lastScreen = tracker.orientation
+      hooks = HookRunner(loop: loop, timeoutMilliseconds: options.hookTimeoutMilliseconds) { [unowned self] in
+        self.options.hooks.map(HookCommand.shell)
+          + (self.options.hooksDirectory.map(HookCommand.directory) ?? [])
+      }
+      var trace: [TraceSample]?
+      if case .replay(let path) = options.source { trace = try loadTrace(path) }
+      if options.servesSocket { try openSocket() }
+      let sampler = try SamplingThread(
+        configuration: SamplerConfiguration(
+          options: options, origin: origin, trace: trace, recorder: recorder,
+          failIfNoSensor: !options.servesSocket))
+      recorder = nil
+      self.sampler = sampler
+      samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
+      try startWatchdog()
+      Systemd.notify(
+        "READY=1\nSTATUS=serving orientation" + (options.servesSocket ? " on \(options.socketPath)" : ""))
+      try loop.run()
+    } catch let error as SystemError {
+      throw Failure("\(error)", exitCode: .osError)
+    } catch let failure as Failure {
+      throw failure
+    } catch {
+      throw Failure("\(error)", exitCode: .software)
+    }
+    if let failure { throw failure }
+    return exitCode
+  }
+
+  /// `--dump --replay`: the whole trace through the same Detector as a live sensor, at once,
+  /// with no threads and no timers.
+  private func replayAsFastAsPossible(_ path: String) throws(Failure) -> ExitCode {
+    let samples = try loadTrace(path)
+    publish(tracker.setSensor(online: true), at: samples.first?.time ?? .zero)
+    let detector = Detector(settings: options.settings, recorder: recorder) { [unowned self] report in
+      self.handle(.detected(report))
+    }
+    for sample in samples where !outputClosed { detector.handle(Sample(sample)) }
+    return exitCode
+  }
+
+  private func handle(_ event: SamplerEvent) {
+    switch event {
+    case .sensor(let online, let time):
+      publish(tracker.setSensor(online: online), at: time)
+    case .detected(.device(let device, let time)):
+      publish(tracker.setDevice(device), at: time)
+    case .detected(.sample(let sample)):
+      server?.publish(sample)
+    case .described(let description):
+      sensorDescription = description
+    case .finished:
+      break
+    case .failed(let failure):
+      self.failure = failure
+      loop.stop()
+    }
+  }
+
+  // MARK: Socket and state
+
+  private func openSocket() throws {
+    let permission: ControlPermission
+    if let group = options.controlGroup {
+      guard let restricted = ControlPermission(groupName: group) else {
+        throw Failure("--control-group: no group named '\(group)'", exitCode: .usage)
+      }
+      permission = restricted
+    } else {
+      permission = .everyone
+    }
+    let listener = try listeningSocket()
+    raiseOpenFileLimit(to: options.maxClients + 64)
+    server = try SocketServer(
+      loop: loop, listener: listener, maxClients: options.maxClients, permission: permission,
+      snapshot: { [unowned self] in self.tracker.snapshot },
+      control: { [unowned self] command in self.control(command) },
+      commit: { [unowned self] in self.persist() },
+      info: { [unowned self] in self.infoItems },
+      samplesWanted: { [unowned self] wanted in self.sampler?.send(.forwardSamples(wanted)) })
+  }
+
+  /// The socket passed by systemd, else a new one at `--socket`.
+  private func listeningSocket() throws -> FileDescriptor {
+    if let activated = try Systemd.activatedListener() {
+      // systemd owns the socket file: use its descriptor and leave the file alone on exit.
+      Log.info("using the socket passed by systemd")
+      return activated
+    }
+    let path = options.socketPath
+    let listener: FileDescriptor
+    do {
+      listener = try UnixSocket.listen(path: path, mode: options.socketMode)
+    } catch {
+      switch error {
+      case .inUse: throw Failure("\(error)", exitCode: .unavailable)
+      case .pathTooLong: throw Failure("--socket: \(error)", exitCode: .usage)
+      case .notASocket, .system:
+        throw Failure("cannot create the socket: \(error)", exitCode: .cannotCreate)
+      }
+    }
+    socketFile = (try? FileSystem.status(of: path)).map { (path, $0.inode) }
+    Log.info("listening on \(path)")
+    return listener
+  }
+
+  private func control(_ command: ClientCommand) -> Result<[StateChange], ProtocolError> {
+    let changes: [StateChange]
+    do throws(PolicyError) {
+      switch command {
+      case .lock(let target):
+        changes = try tracker.apply { (policy: inout ScreenPolicy) throws(PolicyError) in
+          try policy.lock(to: target)
+        }
+      case .unlock:
+        changes = tracker.apply { (policy: inout ScreenPolicy) in policy.unlock() }
+      case .rotate(let direction):
+        changes = try tracker.apply { (policy: inout ScreenPolicy) throws(PolicyError) in
+          try policy.rotate(direction)
+        }
+      case .allow(let allowed):
+        changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
+      default:
+        return .failure(ProtocolError(.internalError, "not a control command"))
+      }
+    } catch {
+      return .failure(ProtocolError(.notAllowed, error.description))
+    }
+    if !changes.isEmpty {
+      announce(changes, at: now)
+    }
+    return .success(changes)
+  }
+
+  /// What `info` reports: the sensor, then the settings that shape what clients see.
+  private var infoItems: [InfoItem] {
+    var items: [InfoItem] = [InfoItem("version", orientdVersion)]
+    switch options.source {
+    case .iio:
+      items += sensorDescription?.items ?? [InfoItem("sensor", "none attached")]
+    case .demo:
+      items.append(InfoItem("sensor", "the built-in demo"))
+    case .replay(let path):
+      items.append(InfoItem("sensor", "replay of \(path)"))
+    }
+    let settings = options.settings
+    items += [
+      InfoItem("threshold", String(settings.threshold)), InfoItem("hysteresis", String(settings.hysteresis)),
+      InfoItem("shake-tolerance", String(settings.shakeTolerance)),
+      InfoItem("settle", "\(settings.settleMicroseconds / 1000) ms"),
+    ]
+    items += options.hooks.map { InfoItem("hook", $0) }
+    if let directory = options.hooksDirectory { items.append(InfoItem("hooks-dir", directory)) }
+    items.append(InfoItem("hook-timeout", "\(Double(options.hookTimeoutMilliseconds) / 1000) s"))
+    if let configuration { items.append(InfoItem("config", configuration.path)) }
+    items.append(InfoItem("state-file", options.persistsState ? options.statePath : "none"))
+    return items
+  }
+
+  private var persistedState: PersistedState {
+    PersistedState(lock: tracker.policy.lock, allowed: tracker.policy.allowed)
+  }
+
+  /// Saves the lock and allowed set; a failure (a full disk) is logged and serving goes on.
+  private func persist() {
+    guard let stateStore else { return }
+    do {
+      try stateStore.save(persistedState)
+    } catch {
+      Log.error("cannot save the state to \(stateStore.path): \(error); the change holds until orientd stops")
+    }
+  }
+
+  private func shutDown() {
+    Systemd.notify("STOPPING=1")
+    watchdog = nil
+    sampler?.stop()
+    sampler = nil
+    server?.shutDown()
+    server = nil
+    if let socketFile, (try? FileSystem.status(of: socketFile.path))?.inode == socketFile.inode {
+      // Removed only while it is still ours, not one a newer orientd made.
+      try? FileSystem.remove(socketFile.path)
+    }
+    socketFile = nil
+  }
+
+  // MARK: Service manager and reload
+
+  private func startWatchdog() throws {
+    guard let interval = Systemd.watchdogInterval else { return }
+    let timer = LoopTimer(loop: loop) { _ in Systemd.notify("WATCHDOG=1") }
+    timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: interval)
+    watchdog = timer
+    Log.debug("watchdog: notifying every \(interval / 1_000_000) ms")
+  }
+
+  /// SIGHUP: reads the config file again. New tunables, allowed set and hooks apply at once;
+  /// clients stay connected. A bad file is logged and the running configuration stays.
+  private func reload() {
+    guard let configuration else { return Log.info("received SIGHUP; there is no configuration to reload") }
+    Systemd.notify("RELOADING=1")
+    defer { Systemd.notify("READY=1") }
+    let new: DaemonOptions
+    do {
+      new = try configuration.load()
+    } catch {
+      return Log.error(
+        "reloading \(configuration.path) failed: \(error.message); keeping the running configuration")
+    }
+    if new.settings != options.settings { sampler?.send(.settings(new.settings)) }
+    if let allowed = new.allowed, new.allowed != options.allowed, allowed != tracker.policy.allowed {
+      let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
+      publish(changes, at: now)
+      persist()
+    }
+    hooks?.update(timeoutMilliseconds: new.hookTimeoutMilliseconds)
+    Log.threshold = new.verbose ? .debug : .info
+    let restartOnly: [(String, Bool)] = [
+      ("socket", new.socketPath != options.socketPath), ("socket-mode", new.socketMode != options.socketMode),
+      ("max-clients", new.maxClients != options.maxClients),
+      ("control-group", new.controlGroup != options.controlGroup),
+      ("state", new.statePath != options.statePath), ("uri", new.uri != options.uri),
+      ("device", new.device != options.device), ("mode", new.captureMode != options.captureMode),
+      ("interval", new.intervalMilliseconds != options.intervalMilliseconds),
+      ("mount-matrix", new.mountMatrix != options.mountMatrix),
+      ("record", new.recordPath != options.recordPath),
+    ]
+    let ignored = restartOnly.filter(\.1).map(\.0)
+    if !ignored.isEmpty {
+      Log.warning("\(ignored.joined(separator: ", ")) changed; restart orientd to apply")
+    }
+    var kept = options
+    kept.settings = new.settings
+    kept.allowed = new.allowed
+    kept.hooks = new.hooks
+    kept.hooksDirectory = new.hooksDirectory
+    kept.hookTimeoutMilliseconds = new.hookTimeoutMilliseconds
+    kept.verbose = new.verbose
+    options = kept
+    Log.info("reloaded \(configuration.path)")
+  }
+
+  private var now: SampleTime {
+    SampleTime(microseconds: Int64((Clock.monotonicNanoseconds - origin) / 1000))
+  }
+
+  // MARK: Publishing
+
+  /// Sends changes to the socket's clients, then prints or logs them.
+  private func publish(_ changes: [StateChange], at time: SampleTime) {
+    guard !changes.isEmpty else { return }
+    server?.publish(changes)
+    announce(changes, at: time)
+  }
+
+  /// Prints changes for `--dump`, or logs them, and runs the hooks for a new screen orientation.
+  private func announce(_ changes: [StateChange], at time: SampleTime) {
+    for change in changes {
+      if case .orientation(let screen) = change, let hooks {
+        hooks.trigger(
+          HookEnvironment.variables(orientation: screen, previous: lastScreen, device: tracker.device))
+        lastScreen = screen
+      }
+    }
+    // One write for the whole batch: a change of device and screen orientation is one wake-up.
+    guard options.dump else { return Log.write(.info, lines: changes.map(\.line)) }
+    var text = ""
+    for change in changes {
+      switch change {
+      case .device, .orientation: text += "\(time.secondsText) \(change.line)\n"
+      default: break
+      }
+    }
+    guard !text.isEmpty else { return }
+    do {
+      try StandardStream.output.write(text)
+      return
+    } catch  where error.code == .brokenPipe {
+      // A closed reader (`orientd --dump | head -1`) ends the run quietly.
+    } catch {
+      Log.error("cannot write to stdout: \(error)")
+      exitCode = .ioError
+    }
+    outputClosed = true
+    loop.stop()
+  }
+
+}

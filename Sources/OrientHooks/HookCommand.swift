@@ -1,0 +1,31 @@
+import OrientSystem
+
+/// A program to run on a change: a shell command, or an executable file.
+public struct HookCommand: Equatable, Sendable {
+  /// How the log names it.
+  public var description: String
+  /// The program and its arguments.
+  public var arguments: [String]
+
+  /// A command line run by /bin/sh.
+  public static func shell(_ command: String) -> HookCommand {
+    HookCommand(description: command, arguments: ["/bin/sh", "-c", command])
+  }
+
+  /// An executable run directly with `arguments`; a bare name is looked up on `$PATH`.
+  public static func program(_ arguments: [String]) -> HookCommand {
+    var resolved = arguments
+    if let name = arguments.first, !name.contains("/"), let path = Environment.findExecutable(name) {
+      resolved[0] = path
+    }
+    return HookCommand(description: arguments.joined(separator: " "), arguments: resolved)
+  }
+
+  /// Every executable regular file in `directory` whose name does not start with a dot, in
+  /// name order.
+  public static func directory(_ directory: String) -> [HookCommand] {
+    let names = (try? FileSystem.entries(of: directory)) ?? []
+    return names.filter { !$0.hasPrefix(".") && FileSystem.isExecutableFile(directory + "/" + $0) }.sorted()
+      .map { program([directory + "/" + $0]) }
+  }
+}

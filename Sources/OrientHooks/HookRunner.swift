@@ -1,0 +1,134 @@
+import OrientCore
+import OrientSystem
+
+/// Runs hooks on the event loop: asynchronously, one at a time in order, each killed after
+/// a timeout, and coalesced: changes that come during a run lead to one more run with only
+/// the latest environment. A failing hook is logged and changes nothing else.
+public final class HookRunner {
+  /// The hook that runs now.
+  private final class Child {
+    let pid: ProcessID
+    /// Readable once the hook has exited.
+    let exit: FileDescriptor
+    let watch: Watch
+    let timer: LoopTimer
+    let command: HookCommand
+    var timedOut = false
+
+    init(pid: ProcessID, exit: consuming FileDescriptor, watch: Watch, timer: LoopTimer, command: HookCommand)
+    {
+      self.pid = pid
+      self.exit = exit
+      self.watch = watch
+      self.timer = timer
+      self.command = command
+    }
+  }
+
+  private let loop: EventLoop
+  private let commands: () -> [HookCommand]
+  private var timeoutNanoseconds: UInt64
+  private var queue: [HookCommand] = []
+  private var environment: [String] = []
+  private var child: Child?
+  private var pending: [(name: String, value: String)]?
+
+  /// Runs `commands()` (evaluated at the start of each run) with hooks killed after `timeoutMilliseconds`.
+  public init(loop: EventLoop, timeoutMilliseconds: Int, commands: @escaping () -> [HookCommand]) {
+    self.loop = loop
+    self.commands = commands
+    timeoutNanoseconds = UInt64(timeoutMilliseconds) * 1_000_000
+  }
+
+  /// Changes the timeout for hooks started from now on.
+  public func update(timeoutMilliseconds: Int) {
+    timeoutNanoseconds = UInt64(timeoutMilliseconds) * 1_000_000
+  }
+
+  /// Whether a run is in progress.
+  public var isRunning: Bool { child != nil || !queue.isEmpty }
+
+  /// Runs every hook with `variables` added to the environment, now or after the current run.
+  public func trigger(_ variables: [(name: String, value: String)]) {
+    guard !isRunning else {
+      pending = variables
+      return
+    }
+    startRun(variables)
+  }
+
+  private func startRun(_ variables: [(name: String, value: String)]) {
+    queue = commands()
+    // Without hooks (the usual case) a change costs nothing here.
+    guard !queue.isEmpty else { return }
+    let names = Set(variables.map(\.name))
+    environment =
+      Environment.all.filter { entry in
+        !names.contains(String(entry.prefix(while: { $0 != "=" })))
+      } + variables.map { "\($0.name)=\($0.value)" }
+    startNext()
+  }
+
+  private func startNext() {
+    while !queue.isEmpty {
+      let command = queue.removeFirst()
+      if spawn(command) { return }
+    }
+    if let next = pending {
+      pending = nil
+      startRun(next)
+    }
+  }
+
+  private func spawn(_ command: HookCommand) -> Bool {
+    var spawn = Spawn(command.arguments, environment: environment)
+    // Its own process group, so a timeout kills the hook's children too.
+    spawn.newProcessGroup = true
+    let pid: ProcessID
+    do {
+      pid = try spawn.start()
+    } catch {
+      Log.warning("hook '\(command.description)' could not start: \(error.code)")
+      return false
+    }
+    do {
+      let exit = try pid.exitDescriptor()
+      let watch = try loop.watch(exit.rawValue) { [unowned self] _ in self.reap() }
+      let timer = LoopTimer(loop: loop) { [unowned self] _ in self.timeOut() }
+      timer.schedule(afterNanoseconds: timeoutNanoseconds)
+      child = Child(pid: pid, exit: exit, watch: watch, timer: timer, command: command)
+      return true
+    } catch {
+      // Without a way to watch it, wait for it here rather than leave a zombie.
+      Log.warning("hook '\(command.description)': \(error); waiting for it")
+      _ = try? pid.wait()
+      return false
+    }
+  }
+
+  private func timeOut() {
+    guard let running = child, !running.timedOut else { return }
+    running.timedOut = true
+    try? running.pid.sendToGroup(.kill)
+  }
+
+  private func reap() {
+    guard let running = child, let status = try? running.pid.reap() else { return }
+    loop.unwatch(running.watch)
+    running.timer.cancel()
+    child = nil
+    let name = running.command.description
+    switch status {
+    case _ where running.timedOut:
+      let seconds = Double(timeoutNanoseconds) / 1e9
+      Log.warning("hook '\(name)' took longer than \(seconds) s and was killed")
+    case .signalled(let signal):
+      Log.warning("hook '\(name)' was killed by signal \(signal)")
+    case .exited(let code) where code != 0:
+      Log.warning("hook '\(name)' failed with exit status \(code)")
+    case .exited:
+      Log.debug("hook '\(name)' finished")
+    }
+    startNext()
+  }
+}

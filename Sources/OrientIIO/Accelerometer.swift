@@ -1,0 +1,118 @@
+import OrientCore
+import OrientSystem
+
+/// Where an accelerometer sits in a convertible: in the display lid or in the keyboard base.
+public enum SensorLocation: String, Sendable {
+  case display
+  case base
+  case unknown
+}
+
+/// One axis's calibration and the attribute files it came from.
+public struct AxisSetup: Sendable {
+  public var calibration: AxisCalibration
+  /// The scale's file, or nil when none was found and 1.0 is assumed.
+  public var scaleFile: String?
+  /// The offset's file, or nil when there is none (offset 0).
+  public var offsetFile: String?
+}
+
+/// An IIO device with accel x, y and z raw channels.
+public struct Accelerometer {
+  /// The device.
+  public let device: IIODevice
+  /// Where the sensor sits, and what said so.
+  public let location: SensorLocation
+  public let locationSource: String?
+
+  static let axes = ["x", "y", "z"]
+
+  /// Recognises an accelerometer: it needs `in_accel_{x,y,z}_raw`.
+  init?(device: IIODevice, udev: UdevProperties?) {
+    guard PollCapture.files.allSatisfy({ device.handle(for: $0) != nil }) else { return nil }
+    self.device = device
+    (location, locationSource) = Self.locate(device, udev: udev)
+  }
+
+  private static func locate(_ device: IIODevice, udev: UdevProperties?) -> (SensorLocation, String?) {
+    if let value = udev?.value("ACCEL_LOCATION", ofIIODevice: device.id),
+      let location = SensorLocation(rawValue: value)
+    {
+      return (location, "udev ACCEL_LOCATION")
+    }
+    switch device.label {
+    case "accel-base": return (.base, "sysfs label")
+    case "accel-display": return (.display, "sysfs label")
+    default: break
+    }
+    if case .text(let value) = device.read("location") {
+      if value == "base" { return (.base, "sysfs location") }
+      if value == "lid" { return (.display, "sysfs location") }
+    }
+    return (.unknown, nil)
+  }
+
+  /// A one-line identity for logs, e.g. `iio:device0 (accel_3d)`.
+  public var summary: String {
+    device.name.isEmpty ? device.id : "\(device.id) (\(device.name))"
+  }
+
+  /// Reads each axis's scale and offset, preferring per-axis files over shared ones.
+  public func axisSetups(warn: (String) -> Void) -> [AxisSetup] {
+    var unscaled: [String] = []
+    let setups = Self.axes.map { axis in
+      let scale = firstNumber(
+        ["in_accel_\(axis)_scale", "in_accel_scale"], valid: { $0 > 0 }, warn: warn)
+      if scale == nil { unscaled.append(axis) }
+      let offset = firstNumber(
+        ["in_accel_\(axis)_offset", "in_accel_offset"], valid: { _ in true }, warn: warn)
+      return AxisSetup(
+        calibration: AxisCalibration(scale: scale?.value ?? 1, offset: offset?.value ?? 0),
+        scaleFile: scale?.file, offsetFile: offset?.file)
+    }
+    if !unscaled.isEmpty {
+      let files = unscaled.map { "in_accel_\($0)_scale" } + ["in_accel_scale"]
+      warn(
+        "\(summary): no usable scale for axis \(unscaled.joined(separator: ", ")) (\(files.joined(separator: ", "))); assuming 1.0"
+      )
+    }
+    return setups
+  }
+
+  private func firstNumber(
+    _ files: [String], valid: (Double) -> Bool, warn: (String) -> Void
+  ) -> (value: Double, file: String)? {
+    for file in files {
+      switch device.read(file) {
+      case .missing:
+        continue
+      case .failed(let code):
+        warn("\(summary): cannot read \(file): \(code); ignoring it")
+      case .text(let text):
+        guard let value = NumberParsing.finiteDouble(text.trimmingSpaces), valid(value) else {
+          warn("\(summary): \(file) holds '\(text)', not a usable number; ignoring it")
+          continue
+        }
+        return (value, file)
+      }
+    }
+    return nil
+  }
+
+  /// The mount-matrix candidates in contract order: option, udev, then sysfs files.
+  public func mountMatrixCandidates(option: Matrix3?, udev: UdevProperties?) -> [MountMatrixCandidate] {
+    var candidates: [MountMatrixCandidate] = []
+    if let option {
+      candidates.append(MountMatrixCandidate(source: .option, text: MountMatrix.format(option)))
+    }
+    if let text = udev?.value("ACCEL_MOUNT_MATRIX", ofIIODevice: device.id) {
+      candidates.append(MountMatrixCandidate(source: .udev, text: text))
+    }
+    for file in sysfsMountMatrixAttributes {
+      if case .text(let text) = device.read(file) {
+        candidates.append(MountMatrixCandidate(source: .sysfs(file), text: text))
+      }
+    }
+    return candidates
+  }
+}

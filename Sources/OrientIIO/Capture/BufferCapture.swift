@@ -1,0 +1,197 @@
+import CIIO
+import OrientCore
+import OrientSystem
+
+/// Buffered capture of accel x, y and z through libiio: the kernel delivers scans only
+/// when the sensor has data, and the sampling thread sleeps until then.
+///
+/// Starting it enables the three channels, picks a trigger and raises a sampling
+/// frequency below 10 Hz; stopping it restores all of that.
+public final class BufferCapture {
+  private let accelerometer: Accelerometer
+  private let context: IIOContext
+  private var buffer: OpaquePointer?
+  private let decoder: ScanDecoder
+  private var restoreTrigger: (() -> Void)?
+  private var restoreFrequencies: [(file: String, value: String)] = []
+  private var restoreEnables: [(path: String, value: String)] = []
+  /// The descriptor that becomes readable when scans arrive; libiio owns it.
+  public private(set) var pollDescriptor: Int32 = -1
+  /// What was set up, for the log.
+  public private(set) var summary = ""
+
+  /// The minimum sampling frequency buffered capture asks for, in Hz.
+  static let minimumFrequency = 10.0
+
+  /// Whether the device can capture x, y and z through a buffer at all.
+  public static func isSupported(by accelerometer: Accelerometer) -> Bool {
+    ["accel_x", "accel_y", "accel_z"].allSatisfy { id in
+      accelerometer.device.channel(id).map { iio_channel_is_scan_element($0) } ?? false
+    }
+  }
+
+  /// Sets the device up and opens the buffer.
+  public init(accelerometer: Accelerometer, context: IIOContext) throws(Failure) {
+    self.accelerometer = accelerometer
+    self.context = context
+    let device = accelerometer.device
+    var channels: [OpaquePointer] = []
+    var elements: [(index: Int, format: ScanFormat)] = []
+    for id in ["accel_x", "accel_y", "accel_z"] {
+      guard let channel = device.channel(id), iio_channel_is_scan_element(channel),
+        let raw = iio_channel_get_data_format(channel)?.pointee
+      else {
+        throw Failure("\(id) is not a scan element", exitCode: .unavailable)
+      }
+      do {
+        let format = try ScanFormat(
+          isBigEndian: raw.is_be, isSigned: raw.is_signed, bits: Int(raw.bits), storageBits: Int(raw.length),
+          shift: Int(raw.shift), repeatCount: Int(max(raw.repeat, 1)))
+        elements.append((Int(iio_channel_get_index(channel)), format))
+      } catch {
+        throw Failure("\(id) has an unusable scan type: \(error.message)", exitCode: .unavailable)
+      }
+      channels.append(channel)
+    }
+    do {
+      decoder = try ScanDecoder(x: elements[0], y: elements[1], z: elements[2])
+    } catch {
+      throw Failure("cannot lay out the scan: \(error.message)", exitCode: .unavailable)
+    }
+
+    if context.isLocal { restoreEnables = Self.snapshotEnables(of: device) }
+    let trigger = chooseTrigger()
+    let frequencies = raiseSamplingFrequencies()
+    for channel in channels { iio_channel_enable(channel) }
+    guard let opened = iio_device_create_buffer(device.pointer, 64, false) else {
+      let code = Errno.current
+      for channel in channels { iio_channel_disable(channel) }
+      undoSetup()
+      throw Failure("cannot open the buffer: \(code)", exitCode: .unavailable)
+    }
+    buffer = opened
+    _ = iio_buffer_set_blocking_mode(opened, false)
+    pollDescriptor = iio_buffer_get_poll_fd(opened)
+    let step = Int(iio_buffer_step(opened))
+    if step != decoder.scanSize {
+      Log.warning(
+        "\(accelerometer.summary): libiio's scan size \(step) differs from the computed \(decoder.scanSize)")
+    }
+    summary =
+      "scan \(decoder.scanSize) bytes, trigger \(trigger ?? "none")"
+      + (frequencies.isEmpty ? "" : ", " + frequencies.joined(separator: ", "))
+  }
+
+  deinit { stop() }
+
+  /// Reads what the kernel has and calls `body` with every whole scan's raw x, y and z.
+  /// Returns the number of scans, or the errno of a failed read.
+  public func readScans(_ body: (Int64, Int64, Int64) -> Void) -> Result<Int, SystemError> {
+    guard let buffer else { return .failure(SystemError("buffer closed", code: .badDescriptor)) }
+    let count = iio_buffer_refill(buffer)
+    if count < 0 {
+      let code = Errno(rawValue: Int32(-count))
+      return code == .wouldBlock ? .success(0) : .failure(SystemError("refill", code: code))
+    }
+    guard let start = iio_buffer_start(buffer), let end = iio_buffer_end(buffer) else { return .success(0) }
+    let data = UnsafeRawBufferPointer(start: start, count: end - start)
+    var scans = 0
+    let leftOver = decoder.decodeScans(data) { x, y, z in
+      scans += 1
+      body(x, y, z)
+    }
+    if leftOver != 0 { Log.debug("\(accelerometer.summary): \(leftOver) bytes of a partial scan dropped") }
+    return .success(scans)
+  }
+
+  /// Closes the buffer and restores the trigger, sampling frequencies and channel enables.
+  public func stop() {
+    guard let opened = buffer else { return }
+    buffer = nil
+    iio_buffer_destroy(opened)
+    undoSetup()
+  }
+
+  private func undoSetup() {
+    restoreTrigger?()
+    restoreTrigger = nil
+    for (file, value) in restoreFrequencies { accelerometer.device.write(file, value) }
+    restoreFrequencies = []
+    for (path, value) in restoreEnables { writeSysfs(path, value) }
+    restoreEnables = []
+  }
+
+  // MARK: Trigger
+
+  /// Picks `<name>-dev<N>` (HID sensor hub), else `<name>-trigger`, else none, and sets it.
+  private func chooseTrigger() -> String? {
+    let device = accelerometer.device
+    let triggers = context.devices.filter(\.isTrigger)
+    let name = device.name
+    func isNumbered(_ candidate: String) -> Bool {
+      guard candidate.hasPrefix(name + "-dev") else { return false }
+      let digits = candidate.dropFirst(name.count + 4)
+      return !digits.isEmpty && digits.allSatisfy(\.isNumber)
+    }
+    let ownNumber = device.number.map { "\(name)-dev\($0)" }
+    let chosen =
+      triggers.first(where: { $0.name == ownNumber }) ?? triggers.first(where: { isNumbered($0.name) })
+      ?? triggers.first(where: { $0.name == name + "-trigger" })
+    var current: OpaquePointer?
+    let hadTrigger = iio_device_get_trigger(device.pointer, &current) == 0
+    guard let chosen else { return nil }
+    guard iio_device_set_trigger(device.pointer, chosen.pointer) == 0 else {
+      Log.warning("\(accelerometer.summary): cannot set trigger \(chosen.name): \(Errno.current)")
+      return nil
+    }
+    let devicePointer = device.pointer
+    restoreTrigger = hadTrigger ? { _ = iio_device_set_trigger(devicePointer, current) } : nil
+    return chosen.name
+  }
+
+  // MARK: Sampling frequency
+
+  /// Raises every `*sampling_frequency` below 10 Hz to the nearest available value of at
+  /// least 10 Hz (10 when none is listed); returns what changed, for the log.
+  private func raiseSamplingFrequencies() -> [String] {
+    let device = accelerometer.device
+    var changes: [String] = []
+    for file in device.attributeFiles.sorted() where file.hasSuffix("sampling_frequency") {
+      guard case .text(let text) = device.read(file),
+        let current = NumberParsing.finiteDouble(text.trimmingSpaces),
+        current < Self.minimumFrequency
+      else { continue }
+      var target = Self.minimumFrequency
+      if case .text(let list) = device.read(file + "_available") {
+        let available = list.split(whereSeparator: { $0 == " " || $0 == "\n" })
+          .compactMap { NumberParsing.finiteDouble($0) }.sorted()
+        if let nearest = available.first(where: { $0 >= Self.minimumFrequency }) { target = nearest }
+      }
+      let value = target == target.rounded() ? String(Int(target)) : String(target)
+      if let code = device.write(file, value) {
+        Log.warning(
+          "\(accelerometer.summary): cannot raise \(file) from \(text) to \(value): \(code)")
+        continue
+      }
+      restoreFrequencies.append((file, text))
+      changes.append("\(file) \(text) -> \(value) Hz")
+    }
+    return changes
+  }
+
+  // MARK: Channel enables (local sysfs)
+
+  private static func snapshotEnables(of device: IIODevice) -> [(path: String, value: String)] {
+    let directory = "/sys/bus/iio/devices/\(device.id)/scan_elements"
+    guard let names = try? FileSystem.entries(of: directory) else { return [] }
+    return names.filter { $0.hasSuffix("_en") }.compactMap { name in
+      let path = directory + "/" + name
+      return (try? FileSystem.readText(path)).map { (path, String($0.trimmingSpaces)) }
+    }
+  }
+
+  private func writeSysfs(_ path: String, _ value: String) {
+    guard let file = try? FileDescriptor.open(path, .writeOnly) else { return }
+    try? file.writeAll(value + "\n")
+  }
+}

@@ -1,0 +1,9 @@
+import OrientCore
+import OrientSystem
+
+/// The machine's DMI modalias (`dmi:bvn...:svnLENOVO:pn80XE:...`), if the kernel exports it.
+public func dmiModalias() -> String? {
+  guard let text = try? FileSystem.readText("/sys/class/dmi/id/modalias") else { return nil }
+  let value = String(text.trimmingSpaces)
+  return value.isEmpty ? nil : value
+}

@@ -1,0 +1,62 @@
+import OrientCore
+import OrientSystem
+
+/// An accelerometer made ready to sample: calibrated, with its mount matrix chosen.
+public struct SensorSetup {
+  public let accelerometer: Accelerometer
+  public let axes: [AxisSetup]
+  public let matrix: MountMatrixChoice
+
+  /// Reads calibration and mount matrix, passing every warning to `warn`.
+  public init(
+    accelerometer: Accelerometer, matrixOption: Matrix3?, udev: UdevProperties?, warn: (String) -> Void
+  ) {
+    self.accelerometer = accelerometer
+    axes = accelerometer.axisSetups(warn: warn)
+    matrix = MountMatrixChoice(
+      candidates: accelerometer.mountMatrixCandidates(option: matrixOption, udev: udev))
+    for warning in matrix.warnings { warn("\(accelerometer.summary): \(warning)") }
+  }
+
+  /// The converter from raw readings to corrected g.
+  public var converter: SampleConverter {
+    SampleConverter(
+      x: axes[0].calibration, y: axes[1].calibration, z: axes[2].calibration, mountMatrix: matrix.matrix)
+  }
+
+  /// The scales, e.g. `0.038307 (in_accel_scale)`, or one entry per axis when they differ.
+  public var scaleText: String {
+    let parts = axes.map { axis in
+      "\(axis.calibration.scale) (\(axis.scaleFile ?? "none, assumed"))"
+    }
+    if Set(parts).count == 1 { return parts[0] }
+    return zip(Accelerometer.axes, parts).map { "\($0) \($1)" }.joined(separator: ", ")
+  }
+
+  /// The offsets, e.g. `0`, or one entry per axis when they differ.
+  public var offsetText: String {
+    let parts = axes.map { axis in
+      axis.offsetFile.map { "\(axis.calibration.offset) (\($0))" } ?? "0"
+    }
+    if Set(parts).count == 1 { return parts[0] }
+    return zip(Accelerometer.axes, parts).map { "\($0) \($1)" }.joined(separator: ", ")
+  }
+}
+
+/// Opens the IIO context the options name, with a message that helps when it fails (exit 69).
+public func openContext(uri: String?) throws(Failure) -> IIOContext {
+  do {
+    return try IIOContext(uri: uri)
+  } catch {
+    if uri == nil, error.code == .noSuchFile, !FileSystem.exists("/sys/bus/iio/devices") {
+      throw Failure(
+        "no IIO devices on this machine (/sys/bus/iio/devices is missing); "
+          + "try --uri ip:HOST for a remote iiod, or --demo", exitCode: .unavailable)
+    }
+    let hint =
+      uri == nil
+      ? "is the kernel's IIO subsystem present? try --uri ip:HOST for a remote iiod, or --demo"
+      : "is iiod running and reachable there? try --demo to run without a sensor"
+    throw Failure("\(error); \(hint)", exitCode: .unavailable)
+  }
+}

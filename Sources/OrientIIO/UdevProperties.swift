@@ -1,0 +1,38 @@
+import CUdev
+import OrientCore
+
+/// udev database properties of IIO devices, such as `ACCEL_MOUNT_MATRIX` from systemd's hwdb.
+///
+/// They live only in the udev database, never in sysfs, so they are read through libudev.
+public final class UdevProperties {
+  private let udev: OpaquePointer?
+
+  /// Opens libudev; without it every lookup answers nil.
+  public init() { udev = udev_new() }
+
+  deinit { if let udev { udev_unref(udev) } }
+
+  /// The property `key` of the IIO device `id` (e.g. `iio:device0`), if set.
+  public func value(_ key: String, ofIIODevice id: String) -> String? {
+    guard let udev, let device = udev_device_new_from_subsystem_sysname(udev, "iio", id) else { return nil }
+    defer { udev_device_unref(device) }
+    return udev_device_get_property_value(device, key).map { String(cString: $0) }
+  }
+
+  /// The modalias of the nearest parent that has one (`acpi:BOSC0200:BOSC0200:`), as the
+  /// hwdb's sensor rules look it up.
+  public func parentModalias(ofIIODevice id: String) -> String? {
+    guard let udev, let device = udev_device_new_from_subsystem_sysname(udev, "iio", id) else { return nil }
+    defer { udev_device_unref(device) }
+    var current: OpaquePointer? = device
+    while let node = current {
+      if let value = udev_device_get_sysattr_value(node, "modalias") {
+        let text = String(String(cString: value).trimmingSpaces)
+        if !text.isEmpty { return text }
+      }
+      // Parents belong to the child: no unref for them.
+      current = udev_device_get_parent(node)
+    }
+    return nil
+  }
+}

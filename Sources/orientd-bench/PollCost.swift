@@ -1,0 +1,68 @@
+import Glibc
+import OrientCore
+import OrientIIO
+import OrientSystem
+
+/// CPU time per poll of three sysfs attributes, with orientd's direct path (files opened
+/// once, pread at offset 0) and without it (what libiio 0.24's local backend does for every
+/// attribute read: fopen, fread, fclose; checked with strace: openat, fstat, read, read,
+/// close).
+///
+/// No IIO device exists on the machines this runs on, so both read the same three real
+/// sysfs attributes of the loopback interface. On a real accelerometer each read also pays
+/// the driver's own work (a bus transfer), the same on both paths.
+struct PollCost {
+  var directMicroseconds: Double
+  var libiioMicroseconds: Double
+
+  static let directory = "/sys/class/net/lo/statistics"
+  static let files = ["rx_bytes", "tx_bytes", "rx_packets"]
+
+  /// Measures `polls` polls each way, `runs` times, and keeps the medians.
+  static func measure(polls: Int, runs: Int) throws -> PollCost {
+    guard let reader = SysfsAttributeReader(directory: directory, files: files) else {
+      throw SystemError("cannot open \(directory) on sysfs", code: .noSuchFile)
+    }
+    var values = [0.0, 0.0, 0.0]
+    var direct: [Double] = []
+    var libiio: [Double] = []
+    for _ in 0...runs {
+      direct.append(
+        perPoll(polls) {
+          if let error = reader.read(into: &values) { fatalError("\(error)") }
+        })
+      libiio.append(perPoll(polls) { readLikeLibiio(into: &values) })
+    }
+    // The first run of each warms the caches.
+    return PollCost(
+      directMicroseconds: median(Array(direct.dropFirst())),
+      libiioMicroseconds: median(Array(libiio.dropFirst())))
+  }
+
+  /// This thread's CPU time per call of `body`, in microseconds.
+  private static func perPoll(_ polls: Int, _ body: () -> Void) -> Double {
+    let start = threadCPUNanoseconds()
+    for _ in 0..<polls { body() }
+    return Double(threadCPUNanoseconds() - start) / Double(polls) / 1000
+  }
+
+  private static func threadCPUNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+  }
+
+  /// One poll as libiio's local backend reads attributes, parsed as orientd parses them.
+  private static func readLikeLibiio(into values: inout [Double]) {
+    var buffer = [UInt8](repeating: 0, count: 512)
+    for (index, file) in files.enumerated() {
+      guard let stream = fopen(directory + "/" + file, "re") else { fatalError("fopen \(file)") }
+      let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, stream) }
+      fclose(stream)
+      let value = buffer.withUnsafeBufferPointer {
+        NumberParsing.finiteDouble(bytes: UnsafeBufferPointer(rebasing: $0[..<count]))
+      }
+      values[index] = value ?? .nan
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import OrientConfig
+import OrientCore
+import Testing
+
+@Suite("The config file")
+struct ConfigFileTests {
+  @Test("key = value lines with comments parse, and apply like the long options")
+  func parsesAndApplies() throws {
+    let text = """
+      # orientd.conf
+      threshold = 0.7   # a little stricter
+      allowed = normal, left-up, right-up
+
+      hook = xrandr --output eDP-1 --rotate "$ORIENTD_XRANDR"
+      hook = echo a#b # a comment
+      verbose = yes
+      hook-timeout = 0.5
+      socket-mode=0660
+      """
+    let entries = try ConfigFile.parse(text, path: "/etc/orientd/orientd.conf")
+    #expect(
+      entries.map(\.key) == [
+        "threshold", "allowed", "hook", "hook", "verbose", "hook-timeout", "socket-mode",
+      ])
+    #expect(entries[0].location == "/etc/orientd/orientd.conf:2")
+    #expect(entries[3].value == "echo a#b")
+    let options = try DaemonOptions(config: entries)
+    #expect(options.settings.threshold == 0.7)
+    #expect(options.allowed?.listText == "normal,left-up,right-up")
+    #expect(options.hooks.count == 2)
+    #expect(options.verbose)
+    #expect(options.hookTimeoutMilliseconds == 500)
+    #expect(options.socketMode == 0o660)
+  }
+
+  @Test(
+    "Mistakes name file:line and the key, and suggest the closest valid key",
+    arguments: [
+      ("treshold = 0.5", "c.conf:1: unknown key 'treshold' (did you mean 'threshold'?)"),
+      ("settle-time = 100", "c.conf:1: unknown key 'settle-time' (did you mean 'settle'?)"),
+      ("just words", "c.conf:1: expected 'key = value'"),
+      ("= 3", "c.conf:1: a line starts with '='"),
+      ("threshold =", "c.conf:1: threshold: the value is empty"),
+      ("dump = yes", "c.conf:1: unknown key 'dump'"),
+    ])
+  func keyMistakes(text: String, expected: String) {
+    #expect {
+      try ConfigFile.parse(text, path: "c.conf")
+    } throws: { error in
+      (error as? Failure)?.exitCode == .config && (error as? Failure)?.message.hasPrefix(expected) == true
+    }
+  }
+
+  @Test(
+    "Bad values name file:line and the key",
+    arguments: [
+      ("interval = soon", "c.conf:2: interval: expected whole milliseconds"),
+      ("allowed = sideways", "c.conf:2: allowed: unknown screen orientation 'sideways'"),
+      ("mount-matrix = 1, 0", "c.conf:2: mount-matrix: expected 3 rows"),
+      ("verbose = maybe", "c.conf:2: verbose: expected yes or no"),
+      ("mode = turbo", "c.conf:2: mode: expected auto, poll or buffer"),
+      ("hook-timeout = 0", "c.conf:2: hook-timeout: expected seconds"),
+    ])
+  func valueMistakes(line: String, expected: String) throws {
+    let entries = try ConfigFile.parse("# first\n" + line, path: "c.conf")
+    #expect {
+      try DaemonOptions(config: entries)
+    } throws: { error in
+      (error as? Failure)?.exitCode == .config && (error as? Failure)?.message.hasPrefix(expected) == true
+    }
+  }
+
+  @Test("The command line overrides the file, and command-line hooks replace the file's")
+  func commandLineOverrides() throws {
+    let entries = try ConfigFile.parse("threshold = 0.7\ninterval = 50\nhook = from-file\n", path: "c.conf")
+    let commandLine = try CommandLineArguments.parse(["--threshold", "0.8", "--hook", "from-cli"])
+    let options = try DaemonOptions.resolve(commandLine: commandLine, config: entries)
+    #expect(options.settings.threshold == 0.8)
+    #expect(options.intervalMilliseconds == 50)
+    #expect(options.hooks == ["from-cli"])
+    let keep = try DaemonOptions.resolve(commandLine: try CommandLineArguments.parse([]), config: entries)
+    #expect(keep.hooks == ["from-file"])
+  }
+
+  @Test("--config names the file; the keys are exactly the settings' long options")
+  func configOption() throws {
+    #expect(try CommandLineArguments.parse(["--config", "/tmp/x.conf"]).configPath == "/tmp/x.conf")
+    #expect(ConfigFile.keys.contains("shake-tolerance"))
+    #expect(!ConfigFile.keys.contains("config"))
+  }
+}

@@ -1,0 +1,110 @@
+import OrientConfig
+import OrientCore
+import Testing
+
+@Suite("Parsing orientd's command line")
+struct DaemonOptionsTests {
+  @Test("No arguments give the defaults: local IIO, 200 ms polling, default tunables")
+  func defaults() throws {
+    let options = try parseCommandLine([])
+    #expect(options.action == .run)
+    #expect(options.source == .iio)
+    #expect(options.intervalMilliseconds == 200)
+    #expect(options.settings == .defaults)
+    #expect(options.allowed == nil)
+    #expect(options.servesSocket)
+    #expect(options.socketPath == "/run/orientd/orientd.sock")
+    #expect(options.socketMode == 0o666)
+    #expect(options.maxClients == 256)
+    #expect(options.statePath == "/var/lib/orientd/state")
+    #expect(!options.dump)
+  }
+
+  @Test("Every option takes its value separately or after '='")
+  func values() throws {
+    let options = try parseCommandLine([
+      "--dump", "--uri", "ip:127.0.0.1", "--device=accel_3d", "--interval", "50", "--settle=0",
+      "--threshold", "0.7", "--hysteresis", "0.05", "--shake-tolerance", "0.3",
+      "--allowed", "normal,left-up", "--mount-matrix", "0, 1, 0; -1, 0, 0; 0, 0, 1",
+      "--record", "out.trace", "--verbose",
+    ])
+    #expect(options.dump)
+    #expect(options.uri == "ip:127.0.0.1")
+    #expect(options.device == "accel_3d")
+    #expect(options.intervalMilliseconds == 50)
+    #expect(options.settings.settleMicroseconds == 0)
+    #expect(options.settings.threshold == 0.7)
+    #expect(options.settings.hysteresis == 0.05)
+    #expect(options.settings.shakeTolerance == 0.3)
+    #expect(options.allowed?.listText == "normal,left-up")
+    #expect(options.mountMatrix?.row1 == Vector3(-1, 0, 0))
+    #expect(options.recordPath == "out.trace")
+    #expect(options.verbose)
+  }
+
+  @Test("Socket options set the path, mode, group, client limit and state file")
+  func socketOptions() throws {
+    let options = try parseCommandLine([
+      "--socket", "/tmp/o.sock", "--socket-mode", "0660", "--control-group", "video", "--max-clients", "5",
+      "--state", "/tmp/state",
+    ])
+    #expect(options.socketPath == "/tmp/o.sock")
+    #expect(options.socketMode == 0o660)
+    #expect(options.controlGroup == "video")
+    #expect(options.maxClients == 5)
+    #expect(try parseCommandLine(["--mode", "buffer"]).captureMode == .buffer)
+    #expect(try parseCommandLine([]).captureMode == .auto)
+    #expect(options.statePath == "/tmp/state")
+  }
+
+  @Test("--dump runs without the socket or state file unless they are asked for")
+  func dumpWithoutSocket() throws {
+    let dump = try parseCommandLine(["--dump"])
+    #expect(!dump.servesSocket)
+    #expect(!dump.persistsState)
+    let both = try parseCommandLine(["--dump", "--socket", "/tmp/x.sock"])
+    #expect(both.servesSocket)
+    #expect(both.persistsState)
+  }
+
+  @Test("Sources and actions are recognised")
+  func sources() throws {
+    #expect(try parseCommandLine(["--replay", "a.trace"]).source == .replay(path: "a.trace"))
+    #expect(try parseCommandLine(["--demo"]).source == .demo)
+    #expect(try parseCommandLine(["--list"]).action == .list)
+    #expect(try parseCommandLine(["--help"]).action == .help)
+    #expect(try parseCommandLine(["--version"]).action == .version)
+  }
+
+  @Test(
+    "Mistakes are errors that name the option",
+    arguments: [
+      (["--bogus"], "unknown option '--bogus'"),
+      (["--interval"], "--interval needs a value"),
+      (["--interval", "0"], "--interval: expected whole milliseconds"),
+      (["--interval", "fast"], "--interval: expected whole milliseconds"),
+      (["--settle", "-5"], "--settle: expected whole milliseconds"),
+      (["--threshold", "abc"], "--threshold: expected a non-negative number"),
+      (["--threshold", "1.5"], "threshold must be above 0 and at most 1 g"),
+      (["--hysteresis", "0.7"], "hysteresis must be at least 0 and below the threshold"),
+      (["--allowed", "up"], "--allowed: unknown screen orientation 'up'"),
+      (["--mount-matrix", "1,0,0"], "--mount-matrix: expected 3 rows"),
+      (["--demo", "--replay", "x"], "--demo and --replay cannot be combined"),
+      (["--list", "--demo"], "--list lists IIO sensors"),
+      (["--dump=yes"], "--dump takes no value"),
+      (["stray"], "unexpected argument 'stray'"),
+      (["--socket-mode", "999"], "--socket-mode: expected an octal mode"),
+      (["--socket-mode", "rw"], "--socket-mode: expected an octal mode"),
+      (["--max-clients", "0"], "--max-clients: expected a whole number"),
+      (["--socket", ""], "--socket: needs a path"),
+      (["--treshold", "0.5"], "unknown option '--treshold' (did you mean --threshold?)"),
+      (["--mode", "fast"], "--mode: expected auto, poll or buffer"),
+    ])
+  func mistakes(arguments: [String], expected: String) {
+    #expect {
+      try parseCommandLine(arguments)
+    } throws: { error in
+      (error as? Failure)?.exitCode == .usage && (error as? Failure)?.message.hasPrefix(expected) == true
+    }
+  }
+}
