@@ -7,7 +7,6 @@ public func fuzzAttributes(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let text = String(decoding: UnsafeRawBufferPointer(bytes), as: UTF8.self)
   if let value = NumberParsing.finiteDouble(text) { precondition(value.isFinite) }
   _ = NumberParsing.seconds(text)
-  _ = NumberParsing.signedInteger(text)
   if let format = try? ScanFormat.parse(text) {
     precondition(format.byteCount >= 1 && format.bits + format.shift <= format.storageBits)
   }

@@ -12,14 +12,6 @@ public enum ExitStatus: Equatable, Sendable {
     let signal = status & 0x7f
     self = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(Signal(rawValue: signal))
   }
-
-  /// The shell's convention: the exit code, or 128 + the signal.
-  public var shellCode: Int32 {
-    switch self {
-    case .exited(let code): return code
-    case .signalled(let signal): return 128 + signal.rawValue
-    }
-  }
 }
 
 /// The id of one process: never 0 or negative, which kill(2) would read as a process group

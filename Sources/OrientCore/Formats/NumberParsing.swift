@@ -54,16 +54,6 @@ public enum NumberParsing {
     return value <= maximum ? value : nil
   }
 
-  /// Parses a decimal integer with an optional sign, such as `-256`.
-  public static func signedInteger<S: StringProtocol>(_ text: S) -> Int? {
-    guard let first = text.first else { return nil }
-    if first == "-" || first == "+" {
-      guard let magnitude = unsignedInteger(text.dropFirst()) else { return nil }
-      return first == "-" ? -magnitude : magnitude
-    }
-    return unsignedInteger(text)
-  }
-
   /// Parses non-negative decimal seconds such as `12.345` into microseconds, rounding past 6 places.
   public static func seconds<S: StringProtocol>(_ text: S) -> SampleTime? {
     var copy = String(text)

@@ -18,9 +18,6 @@ public struct LineSplitter: Sendable {
   /// Creates a splitter for lines of at most `limit` bytes.
   public init(limit: Int = 1024) { self.limit = limit }
 
-  /// Whether a partial line is buffered.
-  public var hasPartialLine: Bool { !pending.isEmpty }
-
   /// Adds bytes and returns the lines they complete; after `.tooLong` nothing more is returned.
   public mutating func append(_ bytes: UnsafeRawBufferPointer) -> [SplitLine] {
     var lines: [SplitLine] = []

@@ -30,14 +30,6 @@ public enum ClientCommand: Equatable, Sendable {
   case help
   case quit
 
-  /// Whether the command changes the screen policy, which needs the control permission.
-  public var isControl: Bool {
-    switch self {
-    case .lock, .unlock, .rotate, .allow: return true
-    default: return false
-    }
-  }
-
   /// The commands and what they do, one line each, as `help` sends them.
   public static let helpLines = [
     "get: the five state lines, then ok",

@@ -1,0 +1,22 @@
+import OrientCore
+import Testing
+
+@Suite("The state file format")
+struct PersistedStateTests {
+  @Test("The state file round-trips")
+  func roundTrip() throws {
+    let state = PersistedState(lock: .leftUp, allowed: try AllowedOrientations.parse("left-up,normal"))
+    #expect(try PersistedState.parse(state.fileText) == state)
+    #expect(state.fileText == "# orientd-state 1\nlock left-up\nallowed normal,left-up\n")
+  }
+
+  @Test(
+    "Corrupt state files are rejected",
+    arguments: [
+      "", "garbage", "# orientd-state 1\nlock sideways\nallowed normal\n", "# orientd-state 1\nlock off\n",
+      "# orientd-state 1\nlock off\nallowed normal\nlock off\n", "\u{0}\u{1}",
+    ])
+  func corrupt(text: String) {
+    #expect(throws: ValueError.self) { try PersistedState.parse(text) }
+  }
+}
