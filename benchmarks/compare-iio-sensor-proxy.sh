@@ -4,8 +4,8 @@
 #   benchmarks/compare-iio-sensor-proxy.sh [SECONDS]      (default 60 s per CPU window)
 #
 # Installs Debian's iio-sensor-proxy if it is missing (needs root), builds orientd in release
-# mode, and for each daemon prints: resident memory (VmRSS, Pss and private memory from
-# smaps_rollup), CPU time and voluntary context switches over SECONDS with a subscriber
+# mode, and for each daemon prints: memory (VmRSS; Pss and USS, private clean + dirty, from
+# smaps_rollup: what the daemon costs the machine), CPU time and voluntary context switches over SECONDS with a subscriber
 # attached (monitor-sensor, or orientctl monitor), idle and with the device turning once a
 # second, and the latency from a raw-attribute change (or a buffer scan) to the event at the
 # subscriber over 20 changes. iio-sensor-proxy gets a private system bus.
@@ -103,7 +103,7 @@ orientd_lines() {
   local stem=$1 filter=$2
   shift 2
   cat <<LINES
-"$bin/orientd" --socket "$stem.sock" --state "$stem.state" $* > "$stem.log" 2>&1 &
+"$bin/orientd" --socket "$stem.sock" --state "$stem.state" --config /dev/null $* > "$stem.log" 2>&1 &
 echo \$! > "$stem.pid"
 for _ in \$(seq 100); do [ -S "$stem.sock" ] && break; sleep 0.05; done
 "$bin/orientctl" --socket "$stem.sock" monitor | $filter > "$stem.events" &
@@ -152,14 +152,13 @@ measure() {
   testbed=$(cat "$dir/testbed")
   sysfs="$testbed/sys/devices/platform/accel/iio:device0"
   exec 3<>/dev/null
-  # The first change has happened by now when polling; give the buffer its first scan, and
-  # orientd the 2 s after its first change in which it settles its memory.
+  # The first change has happened by now when polling; give the buffer its first scan.
   if [ "$kind" = buffer ]; then exec 3<>"$testbed/dev/iio:device0"; printf '\x00\x00\x00\xff\x00\x00' >&3; sleep 3; fi
 
-  local rss pss private
+  local rss pss uss
   rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status)
   pss=$(awk '/^Pss:/ {print $2}' /proc/$pid/smaps_rollup)
-  private=$(awk '/^Private_(Clean|Dirty):/ {s += $2} END {print s}' /proc/$pid/smaps_rollup)
+  uss=$(awk '/^Private_(Clean|Dirty):/ {s += $2} END {print s}' /proc/$pid/smaps_rollup)
 
   cpu() { cpu_of "$pid"; }
   switches() { cat /proc/$pid/task/*/status | awk '/^voluntary_ctxt_switches/ {s += $2} END {print s}'; }
@@ -203,14 +202,14 @@ measure() {
   touch "$dir/done"
   exec 3>&-
   wait
-  printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "$name" "$rss" "$pss" "$private" \
+  printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "$name" "$rss" "$pss" "$uss" \
     "$idle_cpu" "$idle_sw" "$busy_cpu" "$busy_sw" $latency
 }
 
 echo "orientd vs iio-sensor-proxy on a umockdev accelerometer, $(date -u +%Y-%m-%d), $(nproc) cores"
 echo "memory in kB; CPU in ms and voluntary context switches over ${seconds} s (idle, then turning once a second);"
 echo "latency from a change to the subscriber's event, over $changes changes"
-printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "daemon" "VmRSS" "Pss" "Private" \
+printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "daemon" "VmRSS" "Pss" "USS" \
   "idle-cpu" "idle-csw" "turn-cpu" "turn-csw" "p50-ms" "p99-ms" "n"
 # ONLY=PATTERN runs just the rows whose name matches.
 run_one() {

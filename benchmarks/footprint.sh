@@ -4,7 +4,7 @@
 #   benchmarks/footprint.sh [SECONDS] [INTERVAL_MS]
 #
 # Builds the release binary, runs `orientd --dump --interval INTERVAL_MS` inside a
-# umockdev testbed, lets it settle, then prints VmRSS, Pss and private memory, and the
+# umockdev testbed, lets it settle, then prints VmRSS, Pss and USS (private) memory, and the
 # voluntary context switches (sleeps in epoll_wait, i.e. wake-ups) per second over
 # SECONDS, next to the 1000/INTERVAL_MS a pure poll loop should show.
 set -eu
@@ -29,7 +29,7 @@ A: in_accel_z_raw=0\n
 A: in_accel_scale=0.038307\n
 DEVICE
 
-umockdev-run --device "$work/accel.umockdev" -- "$binary" --dump --interval "$interval" >"$work/out" 2>"$work/err" &
+umockdev-run --device "$work/accel.umockdev" -- "$binary" --dump --config /dev/null --interval "$interval" >"$work/out" 2>"$work/err" &
 wrapper=$!
 pid=""
 for _ in $(seq 50); do
@@ -54,7 +54,7 @@ threads=$(ls "/proc/$pid/task" | wc -l)
 echo "orientd --dump --interval $interval on a umockdev accelerometer ($(date -u +%Y-%m-%d))"
 printf '%-32s %s\n' "VmRSS" "$rss kB"
 printf '%-32s %s\n' "Pss" "$pss kB"
-printf '%-32s %s\n' "Private (clean + dirty)" "$private kB"
+printf '%-32s %s\n' "USS (private clean + dirty)" "$private kB"
 printf '%-32s %s\n' "threads" "$threads"
 awk -v b="$before" -v a="$after" -v s="$seconds" -v i="$interval" 'BEGIN {
   printf "%-32s %.2f (expected %.2f)\n", "wake-ups per second", (a - b) / s, 1000 / i
