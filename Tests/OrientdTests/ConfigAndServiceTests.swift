@@ -157,7 +157,7 @@ struct ConfigAndServiceTests {
     #expect(sawStopping)
   }
 
-  @Test("Socket activation: orientd serves the socket systemd passes and leaves its file alone")
+  @Test("Socket-activated, orientd serves the socket systemd passes and leaves its file alone")
   func socketActivation() throws {
     let activate = try #require(
       TestPaths.which("systemd-socket-activate"), "systemd-socket-activate is missing")

@@ -125,7 +125,7 @@ struct LoadAndFaultTests {
   }
 
   @Test(
-    "kill -9 at random points while locks stream: the state file stays intact and holds the last lock that got ok, or the one in flight"
+    "After kill -9 at random points while locks stream, the state file is intact and holds the last lock that got ok, or the one in flight"
   )
   func crashWhileLocking() throws {
     let rounds = fullLoad ? 100 : 8
@@ -167,7 +167,7 @@ struct LoadAndFaultTests {
     }
   }
 
-  @Test("The sensor removed and restored again and again: offline and online every time, serving throughout")
+  @Test("A sensor removed and restored again and again goes offline and online every time, served throughout")
   func sensorFlapping() throws {
     let rounds = fullLoad ? 20 : 3
     let device = FakeDevice.accelerometer(raw: (256, 0, 0))
@@ -218,7 +218,7 @@ struct LoadAndFaultTests {
     killAll(processes(running: sleeper))
   }
 
-  @Test("A full disk for the state file: the error is logged and the daemon keeps serving")
+  @Test("When the state file's disk is full, the error is logged and the daemon keeps serving")
   func diskFull() throws {
     try #require(getuid() == 0, "mounting a tmpfs needs root")
     let scratch = try Scratch.current()

@@ -86,7 +86,7 @@ struct OrientctlTests {
   @Test("The socket defaults to $ORIENTD_SOCKET")
   func socketFromEnvironment() throws {
     let daemon = try ServedDaemon()
-    var environment = ProcessInfo.processInfo.environment
+    var environment = try Scratch.current().environment
     environment["ORIENTD_SOCKET"] = daemon.socket
     let result = try runToCompletion([TestPaths.orientctl, "get"], environment: environment)
     #expect(result.status == 0)

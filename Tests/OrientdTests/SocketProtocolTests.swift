@@ -90,7 +90,7 @@ struct SocketProtocolTests {
     #expect(daemon.stop() == 0)
   }
 
-  @Test("JSON format: events as objects, allowed as an array, replies and errors as objects")
+  @Test("In JSON format events, replies and errors are objects, and allowed is an array")
   func json() throws {
     let daemon = try ServedDaemon()
     let client = try TestClient(path: daemon.socket)
