@@ -131,30 +131,36 @@ struct ConfigAndServiceTests {
       [TestPaths.orientd, "--demo", "--verbose", "--socket", directory + "/s", "--state", directory + "/st"],
       environment: environment)
     var messages: [String] = []
-    waitUntil {
+    // Reads every message waiting. orientd's notifications block once about ten are left
+    // unread, so every wait below keeps reading.
+    func receive() {
       var buffer = [UInt8](repeating: 0, count: 512)
-      let count = buffer.withUnsafeMutableBytes {
-        recv(receiver, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      while true {
+        let count = buffer.withUnsafeMutableBytes {
+          recv(receiver, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+        }
+        guard count > 0 else { return }
+        messages.append(String(decoding: buffer[0..<count], as: UTF8.self))
       }
-      if count > 0 { messages.append(String(decoding: buffer[0..<count], as: UTF8.self)) }
-      return messages.filter { $0 == "WATCHDOG=1" }.count >= 3
     }
+    #expect(
+      waitUntil {
+        receive(); return messages.filter { $0 == "WATCHDOG=1" }.count >= 3
+      }, "\(messages)")
     #expect(messages.first?.hasPrefix("READY=1") == true, "\(messages)")
-    #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 3)
     // Half of 200 ms.
-    #expect(daemon.waitFor("watchdog: notifying every 100 ms", inStderr: true))
+    #expect(
+      waitUntil {
+        receive(); return daemon.stderr.contains("watchdog: notifying every 100 ms")
+      })
     daemon.signal(SIGTERM)
-    #expect(daemon.waitForExit() == 0)
-    var buffer = [UInt8](repeating: 0, count: 512)
-    var sawStopping = false
-    while true {
-      let count = buffer.withUnsafeMutableBytes {
-        recv(receiver, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
-      }
-      guard count > 0 else { break }
-      if String(decoding: buffer[0..<count], as: UTF8.self) == "STOPPING=1" { sawStopping = true }
-    }
-    #expect(sawStopping)
+    #expect(
+      waitUntil {
+        receive(); return !daemon.isRunning
+      })
+    #expect(daemon.waitForExit(timeout: 0) == 0)
+    receive()
+    #expect(messages.last == "STOPPING=1", "\(messages.suffix(3))")
   }
 
   @Test("Socket-activated, orientd serves the socket systemd passes and leaves its file alone")

@@ -64,8 +64,11 @@ final class Scratch: @unchecked Sendable {
   /// connect them to the host's service manager or to an installed orientd. `orientctl`
   /// without `--socket` reaches no daemon, and temporary files (umockdev's testbeds among
   /// them) land here.
-  var environment: [String: String] {
-    var environment = ProcessInfo.processInfo.environment
+  var environment: [String: String] { environment(basedOn: ProcessInfo.processInfo.environment) }
+
+  /// `base` made safe for the processes a test starts, as `environment` is.
+  func environment(basedOn base: [String: String]) -> [String: String] {
+    var environment = base
     let hostOnly = [
       "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES",
       "JOURNAL_STREAM",

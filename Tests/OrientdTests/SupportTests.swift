@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@Suite("The test support's own guards", .scratch)
+struct SupportTests {
+  @Test("A signal to pid 0 or a negative pid is refused and recorded as a failure, never sent")
+  func refusesProcessGroups() {
+    // Signal 0 only asks whether the target exists: were the guard gone, these calls would
+    // reach kill(2) and report success instead of doing harm.
+    for pid: pid_t in [0, -1, -getpgrp()] {
+      var sent = true
+      withKnownIssue("refused and recorded") {
+        sent = sendSignal(0, to: pid, "a pid read from an empty file")
+      } matching: { issue in
+        issue.comments.contains { $0.rawValue.hasPrefix("refusing to send signal 0 to pid \(pid)") }
+      }
+      #expect(!sent, "pid \(pid)")
+    }
+    #expect(sendSignal(0, to: getpid(), "this process"))
+  }
+
+  @Test("A pid handed over in a file must be a positive number")
+  func pidFiles() {
+    for text in ["", "\n", "0", "-1", "12x", " "] {
+      var pid: pid_t? = 1
+      withKnownIssue("not a pid") {
+        pid = parsePID(text, from: "a pid file")
+      } matching: { issue in
+        issue.comments.contains { $0.rawValue.hasSuffix("not a pid") }
+      }
+      #expect(pid == nil, "'\(text)'")
+    }
+    #expect(parsePID("4242\n", from: "a pid file") == 4242)
+  }
+
+  @Test(
+    "orientd is given a config file, and a socket and state file when it serves, all in the scratch directory"
+  )
+  func orientdStaysOffTheHost() throws {
+    let scratch = try Scratch.current()
+    func paths(_ arguments: [String]) throws -> [String: String] {
+      let result = try TestPaths.isolated(orientdArguments: arguments, in: scratch)
+      #expect(result.starts(with: arguments), "what the test gives comes first, unchanged")
+      var values: [String: String] = [:]
+      for (option, value) in zip(result, result.dropFirst()) where option.hasPrefix("--") {
+        values[option] = value
+      }
+      return values
+    }
+    let serving = try paths(["--replay", "t.trace"])
+    for option in ["--config", "--socket", "--state"] {
+      #expect(serving[option]?.hasPrefix(scratch.path + "/") == true, "\(option): \(serving)")
+    }
+    #expect(try fileText(#require(serving["--config"])).isEmpty)
+    let dump = try paths(["--dump", "--replay", "t.trace"])
+    #expect(dump["--config"] != nil && dump["--socket"] == nil && dump["--state"] == nil, "\(dump)")
+    // A dump given a socket also persists its state.
+    let dumpServing = try paths(["--dump", "--socket", scratch.path("s")])
+    #expect(dumpServing["--state"]?.hasPrefix(scratch.path + "/") == true, "\(dumpServing)")
+    #expect(try paths(["--list"])["--socket"] == nil)
+    // What the test chose is kept.
+    let own = try paths(["--config", "/x.conf", "--socket=/y"])
+    #expect(own["--config"] == "/x.conf" && own["--socket"] == nil && own["--state"] != nil, "\(own)")
+  }
+
+  @Test("Children get no service-manager variables, and orientctl reaches no installed daemon")
+  func environment() throws {
+    let scratch = try Scratch.current()
+    // As a test runner started by a service manager, in a session with orientd configured.
+    let hostOnly = [
+      "NOTIFY_SOCKET": "/run/systemd/notify", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1",
+      "LISTEN_FDS": "1", "LISTEN_PID": "1", "LISTEN_FDNAMES": "orientd.socket", "JOURNAL_STREAM": "8:1234",
+      "ORIENTD_SOCKET": "/run/orientd/orientd.sock", "ORIENTD_OUTPUT": "eDP-1",
+    ]
+    let environment = scratch.environment(basedOn: hostOnly.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+    #expect(environment["PATH"] == "/usr/bin:/bin")
+    for name in hostOnly.keys where name != "ORIENTD_SOCKET" { #expect(environment[name] == nil, "\(name)") }
+    #expect(environment["ORIENTD_SOCKET"]?.hasPrefix(scratch.path + "/") == true)
+    #expect(environment["TMPDIR"] == scratch.path)
+    let result = try runToCompletion([TestPaths.orientctl, "get"])
+    #expect(result.status == 69)
+    #expect(result.stderr.contains(scratch.path), "\(result.stderr)")
+  }
+}
