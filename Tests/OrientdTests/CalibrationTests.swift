@@ -84,19 +84,17 @@ struct CalibrationTests {
     let (run, socket) = try laptopDaemon()
     let client = try TypedProcess([TestPaths.orientctl, "--socket", socket, "calibrate"])
     #expect(client.process.waitFor("press Enter", inStderr: true))
-    // Shake: the x reading jumps between two values, every 30 ms, until the test says stop.
-    let attribute = run.path("in_accel_x_raw")
-    let control = try Scratch.current().makeDirectory("shake")
-    let shaking = try TestProcess([
-      "/bin/sh", "-c",
-      "while [ ! -e \(control)/stop ]; do echo 330 > '\(attribute)'; touch \(control)/started; sleep 0.03; "
-        + "echo 180 > '\(attribute)'; sleep 0.03; done",
-    ])
-    #expect(waitUntil { FileManager.default.fileExists(atPath: control + "/started") })
     client.type("")
-    #expect(client.process.waitFor("pose rejected: the reading was not steady", inStderr: true))
-    #expect(FileManager.default.createFile(atPath: control + "/stop", contents: nil))
-    #expect(shaking.waitForExit() == 0)
+    // Shake while the pose is measured: every poll finds x at the other of two values, until
+    // the pose is rejected.
+    var x = 330
+    let rejected = try waitUntil {
+      try run.write("in_accel_x_raw", "\(x)")
+      x = 510 - x
+      try #require(try run.waitForPolls())
+      return client.process.stderr.contains("pose rejected: the reading was not steady")
+    }
+    #expect(rejected, "\(client.process.stderr)")
     #expect(client.process.waitFor("press Enter", inStderr: true, count: 2))
     try run.setRaw(256, 0, 0)
     #expect(try run.waitForPolls(25))
