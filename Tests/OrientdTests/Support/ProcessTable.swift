@@ -5,26 +5,27 @@ import Testing
 ///
 /// kill(2) reads 0 as "my process group" and negative numbers as other groups or every
 /// process: a pid parsed from an empty or half-written file would signal the test runner
-/// itself. Those are refused and recorded as a test failure. Every signal a test sends goes
-/// through here.
+/// itself. Those are refused and reported, by default as a test failure. Every signal a
+/// test sends goes through here.
 @discardableResult
 func sendSignal(
-  _ signal: Int32, to pid: pid_t, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+  _ signal: Int32, to pid: pid_t, _ what: String,
+  report: (String) -> Void = { Issue.record(Comment(rawValue: $0)) }
 ) -> Bool {
   guard pid > 0 else {
-    Issue.record(
-      "refusing to send signal \(signal) to pid \(pid) (\(what)): not a single process",
-      sourceLocation: sourceLocation)
+    report("refusing to send signal \(signal) to pid \(pid) (\(what)): not a single process")
     return false
   }
   return kill(pid, signal) == 0
 }
 
-/// Reads and checks a pid handed over in a file: a positive number, or nil with a recorded issue.
-func parsePID(_ text: String, from what: String, sourceLocation: SourceLocation = #_sourceLocation) -> pid_t?
-{
+/// Reads and checks a pid handed over in a file: a positive number, or nil, reported (by
+/// default as a test failure).
+func parsePID(
+  _ text: String, from what: String, report: (String) -> Void = { Issue.record(Comment(rawValue: $0)) }
+) -> pid_t? {
   guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else {
-    Issue.record("\(what) holds '\(text)', not a pid", sourceLocation: sourceLocation)
+    report("\(what) holds '\(text)', not a pid")
     return nil
   }
   return pid
@@ -80,13 +81,11 @@ func processes(running path: String) -> [(pid: pid_t, arguments: [String])] {
 /// Kills processes found by `processes(mentioning:)` and waits until they are gone.
 /// Returns whether they all went.
 @discardableResult
-func killAll(_ found: [(pid: pid_t, arguments: [String])], sourceLocation: SourceLocation = #_sourceLocation)
-  -> Bool
-{
+func killAll(_ found: [(pid: pid_t, arguments: [String])]) -> Bool {
   for (pid, arguments) in found {
     // Only a process that still runs the same command: the pid was not reused meanwhile.
     guard commandLine(of: pid) == arguments else { continue }
-    sendSignal(SIGKILL, to: pid, arguments.joined(separator: " "), sourceLocation: sourceLocation)
+    sendSignal(SIGKILL, to: pid, arguments.joined(separator: " "))
   }
   return waitUntil { found.allSatisfy { !isAlive($0.pid) || commandLine(of: $0.pid) != $0.arguments } }
 }

@@ -94,9 +94,9 @@ final class TestProcess {
 
   /// Sends a signal, unless the process has already exited: once reaped, its pid may belong
   /// to someone else.
-  func signal(_ signal: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+  func signal(_ signal: Int32) {
     guard isRunning else { return }
-    sendSignal(signal, to: pid, name, sourceLocation: sourceLocation)
+    sendSignal(signal, to: pid, name)
   }
 
   /// Kills the process if it still runs and waits until it is gone.
