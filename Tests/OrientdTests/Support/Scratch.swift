@@ -61,8 +61,9 @@ final class Scratch: @unchecked Sendable {
   }
 
   /// The environment for the processes a test starts: this process's, without what would
-  /// connect them to the host's service manager or to an installed orientd. `orientctl`
-  /// without `--socket` reaches no daemon, and temporary files (umockdev's testbeds among
+  /// connect them to the host's service manager, message buses, desktop session or an
+  /// installed orientd. `orientctl` without `--socket` reaches no daemon, iiod cannot
+  /// announce itself through the host's avahi, and temporary files (umockdev's testbeds among
   /// them) land here.
   var environment: [String: String] { environment(basedOn: ProcessInfo.processInfo.environment) }
 
@@ -71,12 +72,15 @@ final class Scratch: @unchecked Sendable {
     var environment = base
     let hostOnly = [
       "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES",
-      "JOURNAL_STREAM",
+      "JOURNAL_STREAM", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK",
+      "HYPRLAND_INSTANCE_SIGNATURE", "KDE_FULL_SESSION",
     ]
     for name in environment.keys where hostOnly.contains(name) || name.hasPrefix("ORIENTD_") {
       environment[name] = nil
     }
     environment["ORIENTD_SOCKET"] = path("no-orientd.sock")
+    environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + path("no-system-bus")
+    environment["XDG_RUNTIME_DIR"] = path
     environment["TMPDIR"] = path
     return environment
   }
