@@ -71,7 +71,11 @@ struct CommandLineTests {
     // After the replay ended, orientd still answers with the last state.
     let state = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
     #expect(state.status == 0, "orientd must keep running after a replay: \(state.stderr)")
-    #expect(state.stdout.contains("device right-up\norientation right-up\n"))
+    #expect(
+      completeLines(state.stdout) == [
+        "sensor online", "device right-up", "orientation right-up", "lock off",
+        "allowed normal,left-up,bottom-up,right-up",
+      ])
     process.signal(SIGINT)
     #expect(process.waitForExit() == 0)
     #expect(process.stdout.isEmpty)

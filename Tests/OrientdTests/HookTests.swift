@@ -102,6 +102,7 @@ struct HookTests {
     #expect(daemon.process.waitFor("hook 'exit 3' failed with exit status 3", inStderr: true))
     #expect(daemon.process.waitFor("hook '\(missing)' failed with exit status 127", inStderr: true))
     #expect(try daemon.orientctl("rotate", "cw").status == 0)
+    #expect(completeLines(try daemon.orientctl("get").stdout).contains("orientation left-up"))
     #expect(daemon.stop() == 0)
   }
 

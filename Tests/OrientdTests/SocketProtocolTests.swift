@@ -36,7 +36,11 @@ struct SocketProtocolTests {
     try run.setRaw(0, 256, 0)
     #expect(subscriber.readLine() == "device bottom-up")
     let state = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
-    #expect(state.stdout.contains("device bottom-up\norientation normal\nlock normal\n"))
+    #expect(
+      completeLines(state.stdout) == [
+        "sensor online", "device bottom-up", "orientation normal", "lock normal",
+        "allowed normal,left-up,bottom-up,right-up",
+      ])
 
     #expect(try runToCompletion([TestPaths.orientctl, "--socket", socket, "unlock"]).status == 0)
     #expect(subscriber.readLines(2) == ["lock off", "orientation bottom-up"])
@@ -64,7 +68,10 @@ struct SocketProtocolTests {
     #expect(refused.status == 1)
     #expect(refused.stderr.contains("not-allowed"))
     #expect(refused.stderr.contains("right-up"))
-    #expect(try daemon.orientctl("get").stdout.contains("orientation normal\nlock normal\n"))
+    #expect(
+      completeLines(try daemon.orientctl("get").stdout) == [
+        "sensor online", "device normal", "orientation normal", "lock normal", "allowed normal,left-up",
+      ])
     #expect(subscriber.linesBeforePong() == [], "a refused rotate must change nothing")
     #expect(daemon.stop() == 0)
   }

@@ -108,7 +108,7 @@ final class Scratch: @unchecked Sendable {
     if !leftovers.isEmpty {
       let list = leftovers.map { "\($0.pid) \($0.arguments.joined(separator: " "))" }.joined(separator: "; ")
       Issue.record("still running when the test ended: \(list)")
-      if !killAll(leftovers) { Issue.record("some of them did not die; \(path) is left behind") }
+      if !killAll(leftovers) { Issue.record("some of them survived SIGKILL") }
     }
     let mounts = fileText("/proc/self/mounts").split(separator: "\n").compactMap {
       $0.split(separator: " ").dropFirst().first.map(String.init)
