@@ -89,6 +89,8 @@ struct LoadAndFaultTests {
       // Paces the churn; nothing is awaited here.
       usleep(2_000)
     }
+    // At least once, however few rounds a loaded machine allowed.
+    peakRSS = max(peakRSS, residentKilobytes(of: daemon.pid) ?? 0)
     // Let the replay finish and the state settle, then read everything that is left.
     try #require(daemon.waitFor("finished; keeping the last state", inStderr: true))
     let final = try #require(
@@ -116,7 +118,7 @@ struct LoadAndFaultTests {
     let descriptorsAfter = openSockets(of: daemon.pid)
     #expect(
       descriptorsAfter == descriptorsBefore, "sockets before \(descriptorsBefore), after \(descriptorsAfter)")
-    #expect(peakRSS < 64_000, "orientd peaked at \(peakRSS) kB")
+    #expect(peakRSS > 0 && peakRSS < 64_000, "orientd peaked at \(peakRSS) kB")
     print(
       "load: \(slots) slots, \(churned) reconnects in \(seconds) s, peak RSS \(peakRSS) kB, fds \(descriptorsBefore)"
     )
