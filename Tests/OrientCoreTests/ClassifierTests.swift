@@ -137,8 +137,11 @@ struct ClassifierTests {
     classifier.update(
       settings: ClassifierSettings(threshold: 0.9, hysteresis: 0, shakeTolerance: 0.1, settleMicroseconds: 0))
     #expect(classifier.current == .normal)
-    _ = classifier.add(uprightTilt(degrees: 30), at: SampleTime(milliseconds: 1))
-    #expect(classifier.current == .normal)  // dead zone at the new threshold
+    // 62 degrees: normal's 0.47 g is below the old band (0.5 g) and left-up's 0.88 g above the
+    // old threshold, so the old settings would turn to left-up; at the new threshold (0.9 g)
+    // it is in the dead zone, and normal stays.
+    _ = classifier.add(uprightTilt(degrees: 62), at: SampleTime(milliseconds: 1))
+    #expect(classifier.current == .normal)
     #expect(classifier.settings.threshold == 0.9)
   }
 

@@ -31,17 +31,63 @@ struct HookEnvironmentTests {
     #expect(values["ORIENTD_DEVICE"] == "face-up")
   }
 
-  @Test("The touch matrices rotate the unit square onto itself")
-  func touchMatricesAreRotations() {
-    for orientation in ScreenOrientation.allCases {
-      let numbers = HookEnvironment.touchMatrix(orientation).split(separator: " ").compactMap { Double($0) }
-      #expect(numbers.count == 9)
-      // Corners (0,0) and (1,1) of the touch area must land on corners again.
-      for (x, y) in [(0.0, 0.0), (1.0, 1.0), (1.0, 0.0)] {
-        let mappedX = numbers[0] * x + numbers[1] * y + numbers[2]
-        let mappedY = numbers[3] * x + numbers[4] * y + numbers[5]
-        #expect([0.0, 1.0].contains(mappedX) && [0.0, 1.0].contains(mappedY))
-      }
+  /// Which way is down on the panel, in its own frame (x towards its right edge, y towards
+  /// its top edge), when the device is held in `orientation`: read off the name, which says
+  /// which edge points up.
+  static func down(_ orientation: ScreenOrientation) -> (x: Double, y: Double) {
+    switch orientation {
+    case .normal: return (0, -1)  // the top edge is up
+    case .leftUp: return (1, 0)  // the left edge is up, so the right edge is down
+    case .bottomUp: return (0, 1)  // upside down
+    case .rightUp: return (-1, 0)
     }
+  }
+
+  /// Where the user sees a touch at panel coordinates (u, v) (0 to 1, from the panel's own
+  /// top-left corner, v growing downwards) on the screen turned to `orientation`: screen
+  /// coordinates from the user's top-left corner, y growing downwards.
+  static func seen(u: Double, v: Double, _ orientation: ScreenOrientation) -> (x: Double, y: Double) {
+    let down = down(orientation)
+    // The user's right is down turned a quarter counter-clockwise.
+    let right = (x: -down.y, y: down.x)
+    // The touch relative to the panel's centre, in the panel's frame.
+    let point = (x: u - 0.5, y: 0.5 - v)
+    return (0.5 + point.x * right.x + point.y * right.y, 0.5 + point.x * down.x + point.y * down.y)
+  }
+
+  @Test(
+    "The touch matrix maps every touch to where the user sees it on the turned screen",
+    arguments: ScreenOrientation.allCases)
+  func touchMatrixFollowsTheScreen(orientation: ScreenOrientation) throws {
+    let numbers = HookEnvironment.touchMatrix(orientation).split(separator: " ").compactMap { Double($0) }
+    try #require(numbers.count == 9)
+    #expect(numbers[6...] == [0, 0, 1], "the last row of an affine matrix")
+    // The corners, the centre, and points that tell every rotation and mirror apart.
+    for (u, v) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (0.5, 0.5), (0.2, 0.7), (0.9, 0.1)] {
+      let mapped = (
+        numbers[0] * u + numbers[1] * v + numbers[2], numbers[3] * u + numbers[4] * v + numbers[5]
+      )
+      let expected = Self.seen(u: u, v: v, orientation)
+      #expect(
+        abs(mapped.0 - expected.x) < 1e-12 && abs(mapped.1 - expected.y) < 1e-12,
+        "(\(u), \(v)) maps to \(mapped), the user sees it at \(expected)")
+    }
+  }
+
+  @Test(
+    "The display transforms turn the picture so its top is the edge that points up",
+    arguments: ScreenOrientation.allCases)
+  func transformsFollowTheScreen(orientation: ScreenOrientation) {
+    // The picture's top must point up, against down: the quarter turns counter-clockwise
+    // from the panel's own top edge, (0, 1), to there.
+    let down = Self.down(orientation)
+    let up = (x: -down.x, y: -down.y)
+    let quarters = [(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)].firstIndex { $0 == up }!
+    let degrees = quarters * 90
+    #expect(HookEnvironment.waylandTransform(orientation) == (degrees == 0 ? "normal" : "\(degrees)"))
+    #expect(HookEnvironment.swayTransform(orientation) == (degrees == 0 ? "normal" : "\(360 - degrees)"))
+    #expect(HookEnvironment.hyprlandTransform(orientation) == "\(quarters)")
+    #expect(HookEnvironment.xrandr(orientation) == ["normal", "left", "inverted", "right"][quarters])
+    #expect(HookEnvironment.kscreen(orientation) == ["none", "left", "inverted", "right"][quarters])
   }
 }

@@ -1,15 +1,6 @@
 import Foundation
 import Testing
 
-/// Replaces an attribute file as umockdev's `set_attribute` does (and as iio-sensor-proxy's
-/// tests change values): a new file renamed over the old one, so a reader that kept the old
-/// file open would see the old value forever.
-private func replace(_ path: String, with value: String) throws {
-  let temporary = path + ".new"
-  try (value + "\n").write(toFile: temporary, atomically: false, encoding: .utf8)
-  guard rename(temporary, path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-}
-
 /// The `sample` lines of a `--verbose` log: `sample <t> <x> <y> <z> proposes <o>`.
 private func sampleLines(_ log: String) -> [[Substring]] {
   log.split(separator: "\n").compactMap { line in
@@ -18,7 +9,7 @@ private func sampleLines(_ log: String) -> [[Substring]] {
   }
 }
 
-@Suite("Attributes replaced by a new file")
+@Suite("Attributes replaced by a new file", .scratch)
 struct AttributeReplacementTests {
   @Test(
     "A value written as a new file is read at the next poll, whichever axis changes alone",
@@ -35,7 +26,8 @@ struct AttributeReplacementTests {
     #expect(run.process.waitForLines(1).count >= 1, "no first orientation: \(run.process.stderr)")
     let before = sampleLines(run.process.stderr).count
     try #require(before > 0, "orientd logs no samples: \(run.process.stderr)")
-    try replace(run.path(file), with: value)
+    // FakeSensorRun.write replaces the file, as umockdev's set_attribute does.
+    try run.write(file, value)
     // A poll may have read the old file just before the rename; the one after it must not.
     var samples = sampleLines(run.process.stderr)
     let deadline = Date().addingTimeInterval(10)

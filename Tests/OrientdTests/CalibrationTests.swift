@@ -17,7 +17,7 @@ let laptopDevices: [FakeDevice] = [
 
 /// orientd on the rotated laptop sensor, serving a socket, polling fast.
 func laptopDaemon(extra: [String] = []) throws -> (run: FakeSensorRun, socket: String) {
-  let directory = try TestPaths.scratchDirectory()
+  let directory = try Scratch.current().makeDirectory("daemon")
   let socket = directory + "/s"
   let run = try FakeSensorRun(
     devices: laptopDevices,
@@ -29,46 +29,24 @@ func laptopDaemon(extra: [String] = []) throws -> (run: FakeSensorRun, socket: S
   return (run, socket)
 }
 
-/// orientctl with stdin from a FIFO the test types into.
-final class TypedClient {
-  let process: TestProcess
-  private let input: FileHandle
-
-  init(_ arguments: [String]) throws {
-    let fifo = try TestPaths.scratchDirectory() + "/stdin"
-    guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EIO) }
-    process = try TestProcess(arguments, stdinPath: fifo, stdinFlags: O_RDWR)
-    input = try #require(FileHandle(forWritingAtPath: fifo))
-  }
-
-  func pressEnter() { input.write(Data("\n".utf8)) }
-
-  /// Waits until stderr has shown `text` `count` times.
-  func waitForPrompt(_ text: String, count: Int = 1, timeout: Double = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    repeat {
-      if process.stderr.components(separatedBy: text).count - 1 >= count { return true }
-      usleep(10_000)
-    } while Date() < deadline
-    return false
-  }
-}
-
-@Suite("Calibration and diagnostics")
+@Suite("Calibration and diagnostics", .scratch)
 struct CalibrationTests {
   @Test("calibrate measures three poses answered on stdin and prints the matrix and the hwdb fix")
   func interactiveCalibration() throws {
     let (run, socket) = try laptopDaemon()
-    let client = try TypedClient([TestPaths.orientctl, "--socket", socket, "calibrate"])
+    let client = try TypedProcess([TestPaths.orientctl, "--socket", socket, "calibrate"])
     for (step, pose) in ["normal", "left-up", "face-up"].enumerated() {
       let (x, y, z) = rawFor[pose]!
       try run.setRaw(x, y, z)
-      #expect(client.waitForPrompt("press Enter", count: step + 1))
-      usleep(100_000)
-      client.pressEnter()
-      #expect(client.waitForPrompt("   measured (", count: step + 1))
+      #expect(client.process.waitFor("press Enter", inStderr: true, count: step + 1))
+      // The pose is in place: orientd has read it, for long enough that what it read before
+      // has reached orientctl, which drops samples while it waits for Enter.
+      #expect(try run.waitForPolls(25))
+      client.type("")
+      #expect(client.process.waitFor("   measured (", inStderr: true, count: step + 1))
     }
-    #expect(client.process.waitForExit(timeout: 10) == 0, "\(client.process.stderr)")
+    #expect(!client.process.stderr.contains("rejected"), "\(client.process.stderr)")
+    #expect(client.process.waitForExit() == 0, "\(client.process.stderr)")
     let output = client.process.stdout
     #expect(output.contains("Mount matrix: \(rotatedMount)\n"))
     #expect(output.contains("Orthonormal: yes; determinant +1.000 (a rotation)"))
@@ -104,25 +82,26 @@ struct CalibrationTests {
   @Test("A shaking pose is rejected and asked for again")
   func shakingPoseRejected() throws {
     let (run, socket) = try laptopDaemon()
-    let client = try TypedClient([TestPaths.orientctl, "--socket", socket, "calibrate"])
-    #expect(client.waitForPrompt("press Enter"))
-    // Shake: the x reading jumps between two values while the pose is measured.
-    let attribute = run.path("in_accel_x_raw")
-    let shaking = try TestProcess([
-      "/bin/sh", "-c",
-      "for i in $(seq 40); do echo 330 > '\(attribute)'; sleep 0.03; echo 180 > '\(attribute)'; sleep 0.03; done",
-    ])
-    usleep(100_000)
-    client.pressEnter()
-    #expect(client.waitForPrompt("pose rejected: the reading was not steady"))
-    _ = shaking.waitForExit(timeout: 10)
-    #expect(client.waitForPrompt("press Enter", count: 2))
+    let client = try TypedProcess([TestPaths.orientctl, "--socket", socket, "calibrate"])
+    #expect(client.process.waitFor("press Enter", inStderr: true))
+    client.type("")
+    // Shake while the pose is measured: every poll finds x at the other of two values, until
+    // the pose is rejected.
+    var x = 330
+    let rejected = try waitUntil {
+      try run.write("in_accel_x_raw", "\(x)")
+      x = 510 - x
+      try #require(try run.waitForPolls())
+      return client.process.stderr.contains("pose rejected: the reading was not steady")
+    }
+    #expect(rejected, "\(client.process.stderr)")
+    #expect(client.process.waitFor("press Enter", inStderr: true, count: 2))
     try run.setRaw(256, 0, 0)
-    usleep(100_000)
-    client.pressEnter()
-    #expect(client.waitForPrompt("   measured ("))
+    #expect(try run.waitForPolls(25))
+    client.type("")
+    #expect(client.process.waitFor("   measured (", inStderr: true))
     client.process.signal(SIGTERM)
-    _ = client.process.waitForExit(timeout: 5)
+    _ = client.process.waitForExit()
     #expect(run.stop() == 0)
   }
 
@@ -139,7 +118,7 @@ struct CalibrationTests {
       try run.setRaw(x, y, z)
       #expect(client.waitFor("measured \(measured[pose]!)", inStderr: true))
     }
-    #expect(client.waitForExit(timeout: 10) == 0)
+    #expect(client.waitForExit() == 0)
     let json = try JSONSerialization.jsonObject(with: Data(client.stdout.utf8)) as? [String: Any]
     #expect(json?["matrix"] as? String == rotatedMount)
     #expect(json?["rounded"] as? Bool == true)
@@ -159,6 +138,7 @@ struct CalibrationTests {
     client.send("samples corrected\n")
     #expect(client.readLine() == "ok")
     let corrected = client.readLines(3)
+    #expect(corrected.count == 3)
     #expect(
       corrected.allSatisfy { $0.hasPrefix("sample ") && $0.hasSuffix(" 0.0000 -1.0000 0.0000") },
       "\(corrected)")
@@ -175,13 +155,26 @@ struct CalibrationTests {
     var afterOff = client.readLine()
     while let current = afterOff, current.contains("\"raw\"") { afterOff = client.readLine() }
     #expect(afterOff == "{\"reply\":\"ok\"}")
-    #expect(client.readLine(timeout: 0.3) == nil, "no samples after samples off")
-    #expect(bystander.readLine(timeout: 0.3) == nil, "a subscriber that did not ask sees no samples")
+    // Samples keep coming, to a third connection that asks for them...
+    let watcher = try TestClient(path: socket)
+    _ = watcher.readLines(5)
+    watcher.send("samples raw\n")
+    #expect(watcher.readLines(through: "ok").last == "ok")
+    let seen = watcher.readLines(3)
+    #expect(seen.count == 3 && seen.allSatisfy { $0.hasPrefix("raw ") }, "\(seen)")
+    // ...and none of them reached the others. (orientd answers a ping after everything it
+    // sent a connection before; those three samples went out before these pings were read.)
+    client.send("format text\n")
+    #expect(client.readLine() == "ok")
+    #expect(client.linesBeforePong() == [], "no samples after samples off")
+    #expect(bystander.linesBeforePong() == [], "a subscriber that did not ask sees no samples")
 
     let printed = try TestProcess([TestPaths.orientctl, "--socket", socket, "samples", "--raw"])
-    #expect(
-      printed.waitForLines(2).allSatisfy { $0.hasPrefix("raw ") && $0.hasSuffix(" 1.0000 0.0000 0.0000") })
+    let lines = printed.waitForLines(2)
+    #expect(lines.count == 2)
+    #expect(lines.allSatisfy { $0.hasPrefix("raw ") && $0.hasSuffix(" 1.0000 0.0000 0.0000") }, "\(lines)")
     printed.signal(SIGTERM)
+    #expect(printed.waitForExit() != nil)
     #expect(run.stop() == 0)
   }
 
@@ -190,7 +183,7 @@ struct CalibrationTests {
     var device = FakeDevice.accelerometer(raw: (0, -256, 0))
     device = device.with(attribute: "in_accel_scale", "0.0095").with(
       property: "ACCEL_MOUNT_MATRIX", "1, 0, 0; 0, 1, 0; 0, 0, 1")
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory("daemon")
     let socket = directory + "/s"
     let run = try FakeSensorRun(
       devices: [device],
@@ -198,7 +191,9 @@ struct CalibrationTests {
         "--interval", "50", "--settle", "0", "--socket", socket, "--state", directory + "/st",
         "--hook", "true", "--shake-tolerance", "0.9",
       ])
+    // Listening comes before the sensor is attached; doctor needs the sensor.
     #expect(run.process.waitFor("listening on", inStderr: true))
+    #expect(try waitForSensorOnline(socket: socket))
     let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "doctor"])
     #expect(result.status == 0)
     let text = result.stdout

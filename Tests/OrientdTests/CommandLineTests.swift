@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("orientd's command line")
+@Suite("orientd's command line", .scratch)
 struct CommandLineTests {
   @Test("--help prints usage to stdout and exits 0")
   func help() throws {
@@ -16,7 +16,11 @@ struct CommandLineTests {
   func version() throws {
     let result = try runToCompletion([TestPaths.orientd, "--version"])
     #expect(result.status == 0)
-    #expect(result.stdout.hasPrefix("orientd "))
+    let words = result.stdout.split(separator: " ")
+    #expect(words.first == "orientd" && words.count == 2, "\(result.stdout)")
+    // MAJOR.MINOR.PATCH
+    let parts = words.last.map { $0.trimmingCharacters(in: .newlines).split(separator: ".") } ?? []
+    #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil }, "\(result.stdout)")
   }
 
   @Test(
@@ -39,7 +43,7 @@ struct CommandLineTests {
   @Test("The demo plays in real time through the orientations until SIGTERM, then exits 0")
   func demo() throws {
     let process = try TestProcess([TestPaths.orientd, "--demo", "--dump"])
-    let lines = process.waitForLines(4, timeout: 15)
+    let lines = process.waitForLines(4)
     // Normal is held from 0 to 1.9 s, then the turn samples (f, -(1 - f)) with f = i/11 start at 2.0 s;
     // they leave normal's band (tilt over 60 degrees, f > 0.634) at i = 7, 2.6 s, and settle by 2.9 s.
     #expect(
@@ -48,7 +52,7 @@ struct CommandLineTests {
         "2.900 orientation left-up",
       ])
     process.signal(SIGTERM)
-    #expect(process.waitForExit(timeout: 10) == 0)
+    #expect(process.waitForExit() == 0)
   }
 
   @Test("A real-time replay logs its changes, then keeps serving the last state until SIGINT")
@@ -56,14 +60,24 @@ struct CommandLineTests {
     var trace = TraceBuilder(stepMilliseconds: 50)
     trace.hold(0, -1, 0, count: 4)
     trace.hold(-1, 0, 0, count: 4)
-    let process = try TestProcess([TestPaths.orientd, "--settle", "0", "--replay", try trace.write()])
-    #expect(process.waitFor("replay of", inStderr: true))
+    let socket = try Scratch.current().path("orientd.sock")
+    let process = try TestProcess([
+      TestPaths.orientd, "--settle", "0", "--replay", try trace.write(), "--socket", socket,
+    ])
+    #expect(process.waitFor("finished; keeping the last state", inStderr: true))
     let log = process.stderr
     #expect(log.contains("info: device normal"))
     #expect(log.contains("info: orientation right-up"))
-    #expect(process.waitForExit(timeout: 0.3) == nil, "orientd must keep running after a replay")
+    // After the replay ended, orientd still answers with the last state.
+    let state = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
+    #expect(state.status == 0, "orientd must keep running after a replay: \(state.stderr)")
+    #expect(
+      completeLines(state.stdout) == [
+        "sensor online", "device right-up", "orientation right-up", "lock off",
+        "allowed normal,left-up,bottom-up,right-up",
+      ])
     process.signal(SIGINT)
-    #expect(process.waitForExit(timeout: 10) == 0)
+    #expect(process.waitForExit() == 0)
     #expect(process.stdout.isEmpty)
   }
 }

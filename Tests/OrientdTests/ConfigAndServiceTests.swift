@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 
-/// The package's root directory, for the shipped config, hooks and units.
-let packageRoot: String = {
-  var url = URL(fileURLWithPath: #filePath)
-  for _ in 0..<3 { url.deleteLastPathComponent() }
-  return url.path
-}()
-
-@Suite("The config file, SIGHUP, systemd integration and install")
+@Suite("The config file, SIGHUP, systemd integration and install", .scratch)
 struct ConfigAndServiceTests {
   func writeConfig(_ text: String, in directory: String) throws -> String {
     let path = directory + "/orientd.conf"
@@ -25,7 +18,7 @@ struct ConfigAndServiceTests {
       ("no equals sign here\n", ":1: expected 'key = value'"),
     ])
   func badConfig(text: String, message: String) throws {
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     let path = try writeConfig(text, in: directory)
     let result = try runToCompletion([TestPaths.orientd, "--config", path, "--demo", "--dump"])
     #expect(result.status == 78)
@@ -34,30 +27,34 @@ struct ConfigAndServiceTests {
 
   @Test("A missing explicit config file is an error; the shipped config is valid and all comments")
   func missingAndShippedConfig() throws {
-    let missing = try runToCompletion([
-      TestPaths.orientd, "--config", "/nonexistent/orientd.conf", "--demo", "--dump",
-    ])
+    let scratch = try Scratch.current()
+    let absent = scratch.path("absent/orientd.conf")
+    let missing = try runToCompletion([TestPaths.orientd, "--config", absent, "--demo", "--dump"])
     #expect(missing.status == 78)
-    #expect(missing.stderr.contains("/nonexistent/orientd.conf"))
+    #expect(missing.stderr.contains(absent))
 
     var trace = TraceBuilder(stepMilliseconds: 100)
     trace.hold(1, 0, 0, count: 5)
     let shipped = try runToCompletion([
-      TestPaths.orientd, "--config", packageRoot + "/config/orientd.conf", "--dump", "--replay",
+      TestPaths.orientd, "--config", TestPaths.packageRoot + "/config/orientd.conf", "--dump", "--replay",
       try trace.write(),
     ])
     #expect(shipped.status == 0, "\(shipped.stderr)")
     #expect(shipped.stdout.contains("device left-up"))
     // Every commented-out setting in the shipped file is itself valid when uncommented.
-    let text = try String(contentsOfFile: packageRoot + "/config/orientd.conf", encoding: .utf8)
+    let text = try String(contentsOfFile: TestPaths.packageRoot + "/config/orientd.conf", encoding: .utf8)
     let settings = text.split(separator: "\n").filter {
       $0.hasPrefix("#") && $0.contains(" = ") && !$0.hasPrefix("# ")
     }
     #expect(settings.count >= 15)
-    let directory = try TestPaths.scratchDirectory()
-    // Leave out the ones that point at this machine's devices and files.
+    let directory = try scratch.makeDirectory()
+    // Leave out the ones that point at this machine's devices and files; the other paths move
+    // into the scratch directory and the example hook becomes harmless, should they ever be used.
     let uncommented = settings.map { String($0.dropFirst()) }.filter { line in
       !["uri", "device", "record"].contains { line.hasPrefix($0 + " ") }
+    }.map { line in
+      if line.hasPrefix("hook = ") { return "hook = true" }
+      return line.replacingOccurrences(of: " = /", with: " = \(directory)/")
     }
     let path = try writeConfig(uncommented.joined(separator: "\n") + "\n", in: directory)
     let all = try runToCompletion([
@@ -68,7 +65,7 @@ struct ConfigAndServiceTests {
 
   @Test("Command-line options override the file")
   func overrides() throws {
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     let path = try writeConfig("settle = 1000\nallowed = normal\n", in: directory)
     var trace = TraceBuilder(stepMilliseconds: 100)
     trace.hold(1, 0, 0, count: 5)
@@ -86,97 +83,106 @@ struct ConfigAndServiceTests {
   @Test(
     "SIGHUP applies new tunables, allowed set and hooks without dropping clients; a bad file keeps the old")
   func reload() throws {
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     let log = directory + "/hook.log"
-    let config = try writeConfig("allowed = normal, left-up\n", in: directory)
-    let daemon = try ServedDaemon(extra: ["--config", config], directory: directory)
-    let subscriber = try TestClient(path: daemon.socket)
+    let config = try writeConfig("allowed = normal, left-up\nthreshold = 0.95\n", in: directory)
+    let (run, socket) = try servingFakeSensor(
+      [.accelerometer(raw: (0, -256, 0))], extra: ["--config", config, "--interval", "20", "--settle", "0"],
+      ready: "info: orientation normal")
+    let subscriber = try TestClient(path: socket)
     #expect(subscriber.readLines(5).last == "allowed normal,left-up")
+    // Tilted 65 degrees towards left-up: x is 0.91 g, short of the threshold, and y is too
+    // small to hold normal; the device stays normal in the dead zone.
+    try run.setRaw(232, -108, 0)
+    #expect(try run.waitForPolls(3))
 
     _ = try writeConfig(
-      "allowed = normal, right-up\nhook = echo \"$ORIENTD_ORIENTATION\" >> \(log)\n", in: directory)
-    daemon.process.signal(SIGHUP)
-    #expect(subscriber.readLine() == "allowed normal,right-up")
-    #expect(daemon.process.waitFor("reloaded \(config)", inStderr: true))
-    #expect(try daemon.orientctl("rotate", "ccw").status == 0)
-    #expect(subscriber.readLines(2) == ["lock right-up", "orientation right-up"])
-    #expect(waitForFile(log, toContain: "right-up"))
+      "allowed = normal, left-up, right-up\nthreshold = 0.6\nhook = echo \"$ORIENTD_ORIENTATION\" >> \(log)\n",
+      in: directory)
+    run.signal(SIGHUP)
+    #expect(subscriber.readLine() == "allowed normal,left-up,right-up")
+    #expect(run.process.waitFor("reloaded \(config)", inStderr: true))
+    // At the new threshold the same reading is left-up, and the new hook runs for it.
+    #expect(subscriber.readLines(2) == ["device left-up", "orientation left-up"])
+    #expect(waitForFile(log, toContain: "left-up"))
 
     _ = try writeConfig("allowed = normal\nthreshold = lots\n", in: directory)
-    daemon.process.signal(SIGHUP)
-    #expect(daemon.process.waitFor("reloading \(config) failed: \(config):2: threshold", inStderr: true))
-    subscriber.send("get\n")
-    #expect(subscriber.readLines(through: "ok").contains("allowed normal,right-up"))
-    #expect(daemon.stop() == 0)
+    run.signal(SIGHUP)
+    #expect(run.process.waitFor("reloading \(config) failed: \(config):2: threshold", inStderr: true))
+    subscriber.send("get\ninfo\n")
+    let state = subscriber.readLines(through: "ok") + subscriber.readLines(through: "ok")
+    #expect(state.contains("allowed normal,left-up,right-up"), "\(state)")
+    #expect(state.contains("info threshold 0.6"), "\(state)")
+    #expect(run.stop() == 0)
   }
 
   @Test("The service manager gets READY=1, WATCHDOG=1 at half WATCHDOG_USEC, and STOPPING=1")
   func notify() throws {
-    let directory = try TestPaths.scratchDirectory()
+    let scratch = try Scratch.current()
+    let directory = try scratch.makeDirectory()
     let path = directory + "/notify"
     let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     defer { close(receiver) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-      for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(receiver, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    try #require(bound == 0)
-    var environment = ProcessInfo.processInfo.environment
+    try #require(withUnixAddress(path) { bind(receiver, $0, $1) } == 0)
+    var environment = scratch.environment
     environment["NOTIFY_SOCKET"] = path
     environment["WATCHDOG_USEC"] = "200000"
     let daemon = try TestProcess(
-      [TestPaths.orientd, "--demo", "--socket", directory + "/s", "--state", directory + "/st"],
+      [TestPaths.orientd, "--demo", "--verbose", "--socket", directory + "/s", "--state", directory + "/st"],
       environment: environment)
     var messages: [String] = []
-    let deadline = Date().addingTimeInterval(5)
-    while Date() < deadline, messages.filter({ $0 == "WATCHDOG=1" }).count < 3 {
-      var pollEntry = pollfd(fd: receiver, events: Int16(POLLIN), revents: 0)
-      guard poll(&pollEntry, 1, 500) > 0 else { continue }
+    // Reads every message waiting. orientd's notifications block once about ten are left
+    // unread, so every wait below keeps reading.
+    func receive() {
       var buffer = [UInt8](repeating: 0, count: 512)
-      let count = buffer.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, $0.count, 0) }
-      if count > 0 { messages.append(String(decoding: buffer[0..<count], as: UTF8.self)) }
-    }
-    #expect(messages.first?.hasPrefix("READY=1") == true, "\(messages)")
-    #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 3)
-    daemon.signal(SIGTERM)
-    #expect(daemon.waitForExit(timeout: 10) == 0)
-    var buffer = [UInt8](repeating: 0, count: 512)
-    var sawStopping = false
-    while true {
-      let count = buffer.withUnsafeMutableBytes {
-        recv(receiver, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      while true {
+        let count = buffer.withUnsafeMutableBytes {
+          recv(receiver, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+        }
+        guard count > 0 else { return }
+        messages.append(String(decoding: buffer[0..<count], as: UTF8.self))
       }
-      guard count > 0 else { break }
-      if String(decoding: buffer[0..<count], as: UTF8.self) == "STOPPING=1" { sawStopping = true }
     }
-    #expect(sawStopping)
+    #expect(
+      waitUntil {
+        receive(); return messages.filter { $0 == "WATCHDOG=1" }.count >= 3
+      }, "\(messages)")
+    #expect(messages.first?.hasPrefix("READY=1") == true, "\(messages)")
+    // Half of 200 ms.
+    #expect(
+      waitUntil {
+        receive(); return daemon.stderr.contains("watchdog: notifying every 100 ms")
+      })
+    daemon.signal(SIGTERM)
+    #expect(
+      waitUntil {
+        receive(); return !daemon.isRunning
+      })
+    #expect(daemon.waitForExit(timeout: 0) == 0)
+    receive()
+    #expect(messages.last == "STOPPING=1", "\(messages.suffix(3))")
   }
 
-  @Test("Socket activation: orientd serves the socket systemd passes and leaves its file alone")
+  @Test("Socket-activated, orientd serves the socket systemd passes and leaves its file alone")
   func socketActivation() throws {
     let activate = try #require(
       TestPaths.which("systemd-socket-activate"), "systemd-socket-activate is missing")
-    let directory = try TestPaths.scratchDirectory()
+    let scratch = try Scratch.current()
+    let directory = try scratch.makeDirectory()
     let socket = directory + "/activated.sock"
-    let activator = try TestProcess([
-      activate, "-l", socket, TestPaths.orientd, "--demo", "--socket", socket, "--state", directory + "/st",
-    ])
-    let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(10_000) }
+    let arguments = try TestPaths.isolated(
+      orientdArguments: ["--demo", "--socket", socket, "--state", directory + "/st"], in: scratch)
+    let activator = try TestProcess([activate, "-l", socket, TestPaths.orientd] + arguments)
+    try #require(waitUntil { FileManager.default.fileExists(atPath: socket) }, "\(activator.stderr)")
     // The first connection makes systemd-socket-activate start orientd with the socket.
     let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
     #expect(result.status == 0)
-    #expect(result.stdout.contains("lock off\nallowed normal,left-up,bottom-up,right-up\n"))
+    #expect(
+      completeLines(result.stdout).suffix(2) == ["lock off", "allowed normal,left-up,bottom-up,right-up"])
     #expect(activator.waitFor("using the socket passed by systemd", inStderr: true))
     #expect(!activator.stderr.contains("listening on"))
     activator.signal(SIGTERM)
-    #expect(activator.waitForExit(timeout: 10) == 0)
+    #expect(activator.waitForExit() == 0)
     #expect(FileManager.default.fileExists(atPath: socket), "the socket file belongs to systemd")
   }
 
@@ -186,10 +192,11 @@ struct ConfigAndServiceTests {
   func install() throws {
     let make = try #require(TestPaths.which("make"), "make is missing")
     let analyze = try #require(TestPaths.which("systemd-analyze"), "systemd-analyze is missing")
-    let prefix = try TestPaths.scratchDirectory()
+    let scratch = try Scratch.current()
+    let prefix = try scratch.makeDirectory("prefix")
     let installed = try runToCompletion(
       [
-        make, "-C", packageRoot, "install", "NOBUILD=1", "BINPATH=\(TestPaths.buildDirectory.path)",
+        make, "-C", TestPaths.packageRoot, "install", "NOBUILD=1", "BINPATH=\(TestPaths.buildDirectory.path)",
         "PREFIX=\(prefix)/usr", "SYSCONFDIR=\(prefix)/etc", "UDEVRULESDIR=\(prefix)/usr/lib/udev/rules.d",
       ], timeout: 120)
     #expect(installed.status == 0, "\(installed.stderr)")
@@ -215,9 +222,8 @@ struct ConfigAndServiceTests {
       "\(prefix)/usr/lib/systemd/system/orientd.socket",
     ])
     #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
-    var environment = ProcessInfo.processInfo.environment
-    let runtime = try TestPaths.scratchDirectory()
-    environment["XDG_RUNTIME_DIR"] = runtime
+    var environment = scratch.environment
+    environment["XDG_RUNTIME_DIR"] = try scratch.makeDirectory("runtime")
     let verifyUser = try runToCompletion(
       [analyze, "verify", "--user", "\(prefix)/usr/lib/systemd/user/orientd-hook.service"],
       environment: environment)
@@ -228,7 +234,8 @@ struct ConfigAndServiceTests {
       toFile: "\(prefix)/etc/orientd/orientd.conf", atomically: true, encoding: .utf8)
     let removed = try runToCompletion(
       [
-        make, "-C", packageRoot, "uninstall", "NOBUILD=1", "BINPATH=\(TestPaths.buildDirectory.path)",
+        make, "-C", TestPaths.packageRoot, "uninstall", "NOBUILD=1",
+        "BINPATH=\(TestPaths.buildDirectory.path)",
         "PREFIX=\(prefix)/usr", "SYSCONFDIR=\(prefix)/etc", "UDEVRULESDIR=\(prefix)/usr/lib/udev/rules.d",
       ], timeout: 60)
     #expect(removed.status == 0, "\(removed.stderr)")
@@ -239,16 +246,4 @@ struct ConfigAndServiceTests {
       try String(contentsOfFile: "\(prefix)/etc/orientd/orientd.conf", encoding: .utf8) == "threshold = 0.7\n"
     )
   }
-}
-
-/// Waits until the file at `path` contains `text`.
-func waitForFile(_ path: String, toContain text: String, timeout: Double = 10) -> Bool {
-  let deadline = Date().addingTimeInterval(timeout)
-  repeat {
-    if let contents = try? String(contentsOfFile: path, encoding: .utf8), contents.contains(text) {
-      return true
-    }
-    usleep(10_000)
-  } while Date() < deadline
-  return false
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("orientd --help and the README")
+@Suite("orientd --help and the README", .scratch)
 struct HelpTests {
   /// The README next to the package.
   static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

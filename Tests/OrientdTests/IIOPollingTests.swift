@@ -4,7 +4,7 @@ import Testing
 /// Fast polling and a short settle keep these tests quick without racing the writes.
 let fastPolling = ["--dump", "--interval", "10", "--settle", "50"]
 
-@Suite("orientd on fake IIO accelerometers")
+@Suite("orientd on fake IIO accelerometers", .scratch)
 struct IIOPollingTests {
   @Test("Raw attributes changed during the run are printed as device and orientation changes")
   func liveChanges() throws {
@@ -164,10 +164,15 @@ struct IIOPollingTests {
 
   @Test("Garbage raw values are skipped with a warning and never classified")
   func garbageRaw() throws {
-    let run = try FakeSensorRun(devices: [.accelerometer(raw: (0, -256, 0))], arguments: fastPolling)
-    #expect(run.process.waitForLines(2).count == 2)
+    let run = try FakeSensorRun(devices: [.accelerometer(raw: (256, 0, 0))], arguments: fastPolling)
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device left-up", "orientation left-up"])
+    // With y at -256, 'abc' taken for any number near 0 would be normal, a change.
     try run.write("in_accel_x_raw", "abc")
+    try run.write("in_accel_y_raw", "-256")
     #expect(run.process.waitFor("holds 'abc', not a raw reading", inStderr: true))
+    // Polls for well over the 50 ms settle time, every one of them reading 'abc'.
+    #expect(try run.waitForPolls(10))
+    #expect(run.process.stdoutLines.count == 2, "garbage must not be classified: \(run.process.stdoutLines)")
     try run.setRaw(0, 256, 0)
     #expect(
       run.process.waitForLines(4).suffix(2).map(dropTime) == ["device bottom-up", "orientation bottom-up"])
@@ -176,7 +181,7 @@ struct IIOPollingTests {
 
   @Test("--record appends corrected live samples to a trace that replays")
   func recordLive() throws {
-    let path = try TestPaths.scratchDirectory() + "/live.trace"
+    let path = try Scratch.current().path("live.trace")
     let device = FakeDevice.accelerometer(raw: (256, 0, 0))
       .with(property: "ACCEL_MOUNT_MATRIX", "0, 1, 0; -1, 0, 0; 0, 0, 1")
     let run = try FakeSensorRun(devices: [device], arguments: fastPolling + ["--record", path])
@@ -207,9 +212,4 @@ struct IIOPollingTests {
     #expect(result.stdout.contains("gravity: x +0.000 y -1.000 z +0.000 g"))
     #expect(result.stdout.contains("-> normal"))
   }
-}
-
-/// A `--dump` line without its time, e.g. `device normal`.
-func dropTime(_ line: String) -> String {
-  line.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? line
 }

@@ -19,7 +19,7 @@ func isListening(port: UInt16) -> Bool {
   return withLoopbackAddress(port: port) { connect(probe, $0, $1) } == 0
 }
 
-@Suite("Remote sensors through iiod")
+@Suite("Remote sensors through iiod", .scratch)
 struct RemoteSensorTests {
   /// Debian's iiod serving `device` from a umockdev testbed on 127.0.0.1:`port`.
   func startServer(_ device: FakeDevice, port: UInt16) throws -> FakeSensorRun {
@@ -28,9 +28,7 @@ struct RemoteSensorTests {
         ?? (FileManager.default.fileExists(atPath: "/usr/sbin/iiod") ? "/usr/sbin/iiod" : nil),
       "iiod is missing: apt-get install iiod")
     let server = try FakeSensorRun(devices: [device], arguments: ["-p", "\(port)"], executable: iiod)
-    let deadline = Date().addingTimeInterval(10)
-    while !isListening(port: port), Date() < deadline { usleep(20_000) }
-    try #require(isListening(port: port), "iiod did not start: \(server.process.stderr)")
+    try #require(waitUntil { isListening(port: port) }, "iiod did not start: \(server.process.stderr)")
     return server
   }
 
@@ -40,7 +38,7 @@ struct RemoteSensorTests {
     let device = FakeDevice.accelerometer(raw: (256, 0, 0))
     var server: FakeSensorRun? = try startServer(device, port: port)
 
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     let socket = directory + "/s"
     let daemon = try TestProcess([
       TestPaths.orientd, "--uri", "ip:127.0.0.1:\(port)", "--interval", "50", "--settle", "0", "--socket",
@@ -57,16 +55,15 @@ struct RemoteSensorTests {
     // The server dies with the client connected, as when its machine goes away.
     #expect(server?.stop(signal: SIGKILL) == 128 + SIGKILL)
     server = nil
-    #expect(subscriber.readLine(timeout: 10) == "sensor offline")
+    #expect(subscriber.readLine() == "sensor offline")
     #expect(
       try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"]).stdout.contains(
         "orientation bottom-up"))
 
     server = try startServer(device, port: port)
-    #expect(
-      subscriber.readLines(3, timeout: 10) == ["sensor online", "device left-up", "orientation left-up"])
+    #expect(subscriber.readLines(3) == ["sensor online", "device left-up", "orientation left-up"])
     daemon.signal(SIGTERM)
-    #expect(daemon.waitForExit(timeout: 10) == 0)
+    #expect(daemon.waitForExit() == 0)
     _ = server?.stop(signal: SIGKILL)
   }
 
@@ -87,16 +84,16 @@ struct RemoteSensorTests {
     #expect(dump.status == 69)
     #expect(dump.stderr.contains("is iiod running"))
 
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     let daemon = try TestProcess([
       TestPaths.orientd, "--uri", "ip:127.0.0.1:\(port)", "--interval", "50", "--settle", "0",
       "--socket", directory + "/s", "--state", directory + "/st",
     ])
     #expect(daemon.waitFor("looking again every second", inStderr: true))
     let server = try startServer(.accelerometer(raw: (-256, 0, 0)), port: port)
-    #expect(daemon.waitFor("info: orientation right-up", inStderr: true, timeout: 10))
+    #expect(daemon.waitFor("info: orientation right-up", inStderr: true))
     daemon.signal(SIGTERM)
-    #expect(daemon.waitForExit(timeout: 10) == 0)
+    #expect(daemon.waitForExit() == 0)
     _ = server.stop(signal: SIGKILL)
   }
 }

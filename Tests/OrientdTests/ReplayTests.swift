@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Replaying traces through orientd --dump")
+@Suite("Replaying traces through orientd --dump", .scratch)
 struct ReplayTests {
   /// An upright sweep from normal to left-up and back, 1 degree per 50 ms, at half-degree angles
   /// so no sample sits exactly on a band edge.
@@ -112,8 +112,7 @@ struct ReplayTests {
 
   @Test("Recording a replay writes a trace that replays to the same events, and appends after its end")
   func recordAndReplay() throws {
-    let directory = try TestPaths.scratchDirectory()
-    let recorded = directory + "/recorded.trace"
+    let recorded = try Scratch.current().path("recorded.trace")
     let original = try dumpReplay(Self.sweep, ["--record", recorded])
     let text = try String(contentsOfFile: recorded, encoding: .utf8)
     #expect(text.hasPrefix("# orientd-trace 1\n0.000 0.0087 -1.0000 0.0000\n"))
@@ -130,7 +129,7 @@ struct ReplayTests {
 
   @Test("Recording refuses to append to a file that is not a trace")
   func recordRefusesForeignFile() throws {
-    let path = try TestPaths.scratchDirectory() + "/notes.txt"
+    let path = try Scratch.current().path("notes.txt")
     try "shopping list\n".write(toFile: path, atomically: true, encoding: .utf8)
     let result = try runToCompletion([
       TestPaths.orientd, "--dump", "--replay", try Self.sweep.write(), "--record", path,
@@ -142,7 +141,7 @@ struct ReplayTests {
 
   @Test("A malformed trace exits 65 naming file and line, before any event is printed")
   func malformedTrace() throws {
-    let path = try TestPaths.scratchDirectory() + "/bad.trace"
+    let path = try Scratch.current().path("bad.trace")
     try "# orientd-trace 1\n0.0 0 -1 0\n0.1 0 -1 0\n0.2 0 oops 0\n".write(
       toFile: path, atomically: true, encoding: .utf8)
     let result = try runToCompletion([TestPaths.orientd, "--dump", "--settle", "0", "--replay", path])
@@ -153,18 +152,19 @@ struct ReplayTests {
 
   @Test("A missing trace exits 66")
   func missingTrace() throws {
-    let result = try runToCompletion([TestPaths.orientd, "--dump", "--replay", "/nonexistent/x.trace"])
+    let path = try Scratch.current().path("missing.trace")
+    let result = try runToCompletion([TestPaths.orientd, "--dump", "--replay", path])
     #expect(result.status == 66)
-    #expect(result.stderr.contains("/nonexistent/x.trace"))
+    #expect(result.stderr.contains(path))
   }
 
   @Test("A reader that goes away ends a dump quietly with status 0")
   func closedOutput() throws {
     let bash = try #require(TestPaths.which("bash"))
-    let path = try Self.sweep.write()
-    let result = try runToCompletion([
-      bash, "-c", "set -o pipefail; \"$0\" --dump --replay \"$1\" | head -1", TestPaths.orientd, path,
-    ])
+    let arguments = try TestPaths.isolated(
+      orientdArguments: ["--dump", "--replay", try Self.sweep.write()], in: Scratch.current())
+    let result = try runToCompletion(
+      [bash, "-c", "set -o pipefail; \"$0\" \"$@\" | head -1", TestPaths.orientd] + arguments)
     #expect(result.status == 0)
     #expect(result.stdout == "0.300 device normal\n")
     #expect(result.stderr.isEmpty)

@@ -4,7 +4,7 @@ import Testing
 /// Buffered capture with settle 0, so every scan counts at once.
 let bufferArguments = ["--dump", "--settle", "0", "--mode", "buffer"]
 
-@Suite("Buffered capture, hot-plug and sensor faults")
+@Suite("Buffered capture, hot-plug and sensor faults", .scratch)
 struct SensorLifecycleTests {
   @Test("Buffer mode turns scans from the device node into events, using every scan of a batch")
   func bufferEvents() throws {
@@ -125,14 +125,12 @@ struct SensorLifecycleTests {
     #expect(subscriber.readLines(5).prefix(3) == ["sensor online", "device left-up", "orientation left-up"])
 
     try run.unplug()
-    #expect(subscriber.readLine(timeout: 5) == "sensor offline")
+    #expect(subscriber.readLine() == "sensor offline")
     let state = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
     #expect(state.stdout.hasPrefix("sensor offline\ndevice left-up\norientation left-up\n"))
 
     try run.plug()
-    let started = Date()
-    #expect(subscriber.readLine(timeout: 5) == "sensor online")
-    #expect(Date().timeIntervalSince(started) < 2.5, "re-attach must happen within about 2 s")
+    #expect(subscriber.readLine() == "sensor online")
     try run.setRaw(0, 256, 0)
     #expect(subscriber.readLines(2) == ["device bottom-up", "orientation bottom-up"])
     #expect(run.stop() == 0)
@@ -143,40 +141,42 @@ struct SensorLifecycleTests {
     let device = FakeDevice.accelerometer(raw: (0, -256, 0))
     let (run, socket) = try servingFakeSensor(
       [device], extra: ["--interval", "20", "--settle", "0"],
-      prepare: "mv \"$UMOCKDEV_DIR/sys\(device.sysfsPath)\" \"$UMOCKDEV_DIR/later\"", ready: "listening on")
+      prepare: "mv \"$UMOCKDEV_DIR/sys\(device.sysfsPath)\" \"$UMOCKDEV_DIR/later\"",
+      ready: "serving 'sensor offline' and looking again every second")
     let subscriber = try TestClient(path: socket)
     #expect(
       subscriber.readLines(5) == [
         "sensor offline", "device undefined", "orientation undefined", "lock off",
         "allowed normal,left-up,bottom-up,right-up",
       ])
-    #expect(run.waitForExit(timeout: 0.5) == nil, "the daemon must keep running without a sensor")
 
     try FileManager.default.moveItem(
       atPath: run.testbed + "/later", toPath: run.testbed + "/sys" + device.sysfsPath)
-    let started = Date()
-    #expect(subscriber.readLines(3, timeout: 5) == ["sensor online", "device normal", "orientation normal"])
-    #expect(Date().timeIntervalSince(started) < 2.5)
+    // Still running, it finds the sensor on one of its looks.
+    #expect(subscriber.readLines(3) == ["sensor online", "device normal", "orientation normal"])
     #expect(run.stop() == 0)
   }
 
   @Test("Garbage attribute values are skipped with a rate-limited warning, never classified")
   func garbageValues() throws {
     let run = try FakeSensorRun(
-      devices: [.accelerometer(raw: (0, -256, 0))],
+      devices: [.accelerometer(raw: (256, 0, 0))],
       arguments: ["--dump", "--settle", "0", "--interval", "10"])
-    #expect(run.process.waitForLines(2).count == 2)
-    for garbage in ["", "abc", "nan", "99999999999"] {
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device left-up", "orientation left-up"])
+    // y now says normal. Any garbage x read as a number near 0 would make that a change.
+    for (round, garbage) in ["", "abc", "nan", "99999999999"].enumerated() {
       try run.write("in_accel_x_raw", garbage)
-      usleep(60_000)
+      if round == 0 { try run.write("in_accel_y_raw", "-256") }
+      #expect(try run.waitForPolls(), "no poll read '\(garbage)'")
     }
     #expect(run.process.stdoutLines.count == 2, "garbage must not be classified: \(run.process.stdoutLines)")
-    #expect(run.waitForExit(timeout: 0.1) == nil)
     let warnings = run.process.stderr.split(separator: "\n").filter { $0.contains("sample skipped") }
+    // At least four polls read garbage (one per value); one warning stands for all of them.
     #expect(!warnings.isEmpty)
     #expect(warnings.count <= 2, "warnings must be rate-limited, got \(warnings.count)")
-    try run.setRaw(256, 0, 0)
-    #expect(run.process.waitForLines(4).suffix(2).map(dropTime) == ["device left-up", "orientation left-up"])
+    try run.setRaw(0, 256, 0)
+    #expect(
+      run.process.waitForLines(4).suffix(2).map(dropTime) == ["device bottom-up", "orientation bottom-up"])
     #expect(run.stop() == 0)
   }
 
@@ -185,26 +185,26 @@ struct SensorLifecycleTests {
     let (run, socket) = try servingFakeSensor(
       [.accelerometer()], extra: ["--interval", "20", "--settle", "0", "--verbose"],
       ready: "info: orientation normal")
-    // A FIFO with no writer in place of a raw attribute: orientd notices the new file within
-    // 3 s, and reopening it blocks the sensor thread like a driver waiting for its next sample.
+    // A FIFO with no writer in place of a raw attribute: orientd opens it at its next poll,
+    // which blocks the sensor thread like a driver waiting for its next sample.
     let attribute = run.path("in_accel_x_raw")
     try FileManager.default.removeItem(atPath: attribute)
     #expect(mkfifo(attribute, 0o644) == 0)
-    usleep(3_500_000)
+    // The sensor thread sleeps in openat (system call 257) waiting for a writer.
+    func blocked() -> [pid_t] { threads(of: run.programPID, sleepingIn: "wait_for_partner", syscall: 257) }
+    try #require(waitUntil { blocked().count == 1 }, "orientd never blocked opening the FIFO")
     let client = try TestClient(path: socket)
-    #expect(client.readLines(5).count == 5)
+    #expect(client.readLines(5) == normalSnapshot)
     for _ in 0..<20 {
-      let started = Date()
       client.send("ping\n")
-      #expect(client.readLine(timeout: 1) == "pong")
-      #expect(Date().timeIntervalSince(started) < 0.5)
+      #expect(client.readLine() == "pong")
     }
     #expect(try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"]).status == 0)
+    #expect(blocked().count == 1, "the read must have stayed blocked while the clients were served")
     // Unblock the reader so the daemon can stop cleanly.
-    let writer = open(attribute, O_RDWR)
+    let writer = open(attribute, O_RDWR | O_CLOEXEC)
     _ = "0\n".withCString { write(writer, $0, 2) }
     #expect(run.stop() == 0)
     close(writer)
   }
-
 }

@@ -1,38 +1,47 @@
 import Foundation
 import Testing
 
-@Suite("Socket permissions, limits and hostile clients")
+@Suite("Socket permissions, limits and hostile clients", .scratch)
 struct SocketRobustnessTests {
-  /// A system group with one member, made for the test (tests run as root).
-  static func controlGroup() throws -> (name: String, gid: UInt32, memberUID: UInt32) {
-    let group = "orientdctl"
-    let member = "orientdctlmember"
-    if getgrnam(group) == nil {
-      let groupadd = try #require(
-        TestPaths.which("groupadd")
-          ?? (FileManager.default.fileExists(atPath: "/usr/sbin/groupadd") ? "/usr/sbin/groupadd" : nil))
-      _ = try runToCompletion([groupadd, "--system", "-f", group])
-    }
-    if getpwnam(member) == nil {
-      let useradd = try #require(
-        FileManager.default.fileExists(atPath: "/usr/sbin/useradd") ? "/usr/sbin/useradd" : nil)
-      _ = try runToCompletion([
-        useradd, "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "-G", group, member,
-      ])
-    }
-    let gid = try #require(getgrnam(group)).pointee.gr_gid
-    let uid = try #require(getpwnam(member)).pointee.pw_uid
-    return (group, gid, uid)
+  /// A control group with one member that only orientd sees: copies of the host's /etc/group
+  /// and /etc/passwd with both added, mounted over the originals in a private mount namespace
+  /// that orientd runs in (tests run as root). The host's user database is never changed.
+  /// Returns the command that starts orientd there, the group and the member.
+  static func privateControlGroup() throws -> (
+    launcher: [String], name: String, gid: UInt32, memberUID: UInt32
+  ) {
+    let unshare = try #require(TestPaths.which("unshare"), "unshare is missing (util-linux)")
+    let (group, member) = ("otcontrol", "otmember")
+    try #require(
+      getgrnam(group) == nil && getpwnam(member) == nil, "the host already has \(group) or \(member)")
+    // Numbers the host does not use, so no host user or group is mistaken for them.
+    let gid = try #require((42_420...42_520).first { getgrgid($0) == nil })
+    let uid = try #require((42_420...42_520).first { getpwuid($0) == nil })
+    let directory = try Scratch.current().makeDirectory("users")
+    try (fileText("/etc/group") + "\(group):x:\(gid):\(member)\n").write(
+      toFile: directory + "/group", atomically: true, encoding: .utf8)
+    try (fileText("/etc/passwd") + "\(member):x:\(uid):65534::/nonexistent:/usr/sbin/nologin\n").write(
+      toFile: directory + "/passwd", atomically: true, encoding: .utf8)
+    let launcher = [
+      unshare, "--mount", "--propagation", "private", "/bin/sh", "-c",
+      "mount --bind \"$1\" /etc/group && mount --bind \"$2\" /etc/passwd && shift 2 && exec \"$@\"", "sh",
+      directory + "/group", directory + "/passwd",
+    ]
+    return (launcher, group, gid, uid)
   }
 
   @Test("With --control-group, another user is refused control but may read; group members may control")
   func controlGroupPermission() throws {
     try #require(getuid() == 0, "this test switches users and must run as root")
     let setpriv = try #require(TestPaths.which("setpriv"), "setpriv is missing (util-linux)")
-    let group = try Self.controlGroup()
-    let directory = try TestPaths.scratchDirectory()
+    let group = try Self.privateControlGroup()
+    let scratch = try Scratch.current()
+    let directory = try scratch.makeDirectory()
+    // Other users must reach the socket.
+    chmod(scratch.path, 0o755)
     chmod(directory, 0o755)
-    let daemon = try ServedDaemon(extra: ["--control-group", group.name], directory: directory)
+    let daemon = try ServedDaemon(
+      extra: ["--control-group", group.name], directory: directory, launcher: group.launcher)
     func orientctl(uid: UInt32, gid: UInt32, _ arguments: String...) throws -> (
       status: Int32, stdout: String, stderr: String
     ) {
@@ -50,21 +59,23 @@ struct SocketRobustnessTests {
     #expect(refused.stderr.contains("permission-denied"))
     let read = try orientctl(uid: nobody, gid: nobody, "get")
     #expect(read.status == 0)
-    #expect(read.stdout.contains("lock off"))
+    #expect(completeLines(read.stdout).contains("lock off"))
 
     // In the group through the process's own group id.
     #expect(try orientctl(uid: nobody, gid: group.gid, "lock", "left-up").status == 0)
+    #expect(completeLines(try daemon.orientctl("get").stdout).contains("lock left-up"))
     // In the group only through the group database (a supplementary group of the user).
     #expect(try orientctl(uid: group.memberUID, gid: nobody, "unlock").status == 0)
+    #expect(completeLines(try daemon.orientctl("get").stdout).contains("lock off"))
     // Root may always control.
     #expect(try daemon.orientctl("rotate", "cw").status == 0)
-    #expect(try daemon.orientctl("get").stdout.contains("lock left-up"))
+    #expect(completeLines(try daemon.orientctl("get").stdout).contains("lock left-up"))
     #expect(daemon.stop() == 0)
   }
 
   @Test("An unknown --control-group is a usage error")
   func unknownGroup() throws {
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     let result = try runToCompletion([
       TestPaths.orientd, "--demo", "--socket", directory + "/s", "--state", directory + "/state",
       "--control-group", "no-such-group-here",
@@ -96,21 +107,20 @@ struct SocketRobustnessTests {
     var inOrder = true
     for _ in 0..<rounds {
       controller.send("rotate cw\nrotate cw\nrotate cw\nrotate cw\n")
-      for line in fast.readLines(8, timeout: 5) {
+      for line in fast.readLines(8) {
         if line != expected[received % 8] { inOrder = false }
         received += 1
       }
-      _ = controller.readLines(12, timeout: 5)  // per rotate: lock, orientation, ok
+      _ = controller.readLines(12)  // per rotate: lock, orientation, ok
     }
     #expect(received == rounds * 8)
     #expect(inOrder)
     let rss = try #require(residentKilobytes(of: daemon.process.pid))
     #expect(rss < 40_000, "orientd grew to \(rss) kB")
-    #expect(daemon.process.stderr.contains("is not reading"))
+    #expect(daemon.process.waitFor("a subscriber is not reading", inStderr: true))
 
     // The slow subscriber, read at last, got a collapsed backlog that still ends in the current state.
-    var lines: [String] = []
-    while let line = slow.readLine(timeout: 1) { lines.append(line) }
+    let lines = slow.linesBeforePong()
     var state: [String: String] = [:]
     for line in lines {
       let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
@@ -127,7 +137,7 @@ struct SocketRobustnessTests {
   func twoHundredSubscribers() throws {
     let daemon = try ServedDaemon(extra: ["--max-clients", "300"])
     let subscribers = try (0..<200).map { _ in try TestClient(path: daemon.socket) }
-    for subscriber in subscribers { #expect(subscriber.readLines(5).count == 5) }
+    for subscriber in subscribers { #expect(subscriber.readLines(5) == normalSnapshot) }
     #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
     var delivered = 0
     for subscriber in subscribers
@@ -179,21 +189,25 @@ struct SocketRobustnessTests {
     #expect(client.readLine() == "error line-too-long lines are at most 1024 bytes")
     #expect(client.waitForClose())
 
+    // A whole command without its newline, then the end of input: it must not run.
     let halfLine = try TestClient(path: daemon.socket)
-    halfLine.send("lock left")
-    _ = halfLine.readLines(5)
-    shutdown(halfLine.descriptor, Int32(SHUT_RDWR))
-
+    #expect(halfLine.readLines(5) == normalSnapshot)
+    halfLine.send("lock left-up")
+    shutdown(halfLine.descriptor, Int32(SHUT_WR))
+    #expect(try waitUntil { try halfLine.unreadByServer() == 0 }, "orientd never read the half line")
+    // The end of input is still pending after the bytes; epoll reports it ahead of the ping
+    // sent now, so the pong comes after orientd has seen it.
     bystander.send("ping\n")
     #expect(bystander.readLine() == "pong")
-    #expect(try daemon.orientctl("get").stdout.contains("lock off"), "the half line must not have run")
-    #expect(daemon.process.waitForExit(timeout: 0.1) == nil)
+    #expect(
+      completeLines(try daemon.orientctl("get").stdout).contains("lock off"),
+      "the half line must not have run")
     #expect(daemon.stop() == 0)
   }
 
   @Test("The lock and allowed set survive a restart")
   func persistence() throws {
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     let first = try ServedDaemon(directory: directory)
     #expect(try first.orientctl("allow", "normal,left-up,right-up").status == 0)
     #expect(try first.orientctl("lock", "right-up").status == 0)
@@ -216,7 +230,7 @@ struct SocketRobustnessTests {
 
   @Test("A corrupt state file gives a warning and the defaults, and is rewritten on the next change")
   func corruptState() throws {
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     try "lock upside-down\n\u{0}\u{1}garbage".write(
       toFile: directory + "/state", atomically: true, encoding: .utf8)
     let daemon = try ServedDaemon(directory: directory)
@@ -224,26 +238,17 @@ struct SocketRobustnessTests {
     let client = try TestClient(path: daemon.socket)
     #expect(client.readLines(5) == normalSnapshot)
     #expect(try daemon.orientctl("lock").status == 0)
-    #expect(try String(contentsOfFile: daemon.statePath, encoding: .utf8).contains("lock normal"))
+    #expect(waitForFile(daemon.statePath, toContain: "\nlock normal\n"), "\(fileText(daemon.statePath))")
     #expect(daemon.stop() == 0)
   }
 
   @Test("A stale socket file is replaced; a live one makes a second orientd exit 69")
   func staleAndLiveSockets() throws {
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     let socket = directory + "/s"
     // A socket file nobody listens on, as a crashed orientd leaves behind.
-    let stale = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-      for (index, byte) in socket.utf8.enumerated() { bytes[index] = byte }
-    }
-    _ = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let stale = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    #expect(withUnixAddress(socket) { bind(stale, $0, $1) } == 0)
     close(stale)
     #expect(FileManager.default.fileExists(atPath: socket))
 
@@ -263,7 +268,7 @@ struct SocketRobustnessTests {
 
   @Test("A socket path that is a regular file is not replaced; missing parent directories are created")
   func socketPathChecks() throws {
-    let directory = try TestPaths.scratchDirectory()
+    let directory = try Scratch.current().makeDirectory()
     try "precious".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
     let refused = try runToCompletion([
       TestPaths.orientd, "--demo", "--socket", directory + "/file", "--state", directory + "/st",
@@ -279,13 +284,4 @@ struct SocketRobustnessTests {
     #expect((parent[.posixPermissions] as? Int) == 0o755)
     #expect(daemon.stop() == 0)
   }
-}
-
-/// VmRSS of a process in kB.
-func residentKilobytes(of pid: pid_t) -> Int? {
-  guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-  for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-    return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
-  }
-  return nil
 }

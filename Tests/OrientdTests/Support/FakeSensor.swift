@@ -106,13 +106,18 @@ struct FakeDevice {
 /// `orientd` running inside a umockdev testbed holding fake devices.
 ///
 /// The testbed outlives orientd until the run is dropped, so a test can check what
-/// orientd left in sysfs after it exited.
+/// orientd left in sysfs after it exited. The wrapper script hands the test orientd's pid
+/// and its exit status through files it writes whole (written aside, then renamed), and
+/// ends when the test releases it through a FIFO: at the latest when the test process dies.
 final class FakeSensorRun {
   let process: TestProcess
   let testbed: String
   let devices: [FakeDevice]
+  /// The wrapped program (orientd, or iiod) and the shell that started and waits for it.
+  let programPID: pid_t
+  private let wrapperPID: pid_t
   private let control: String
-  private(set) var orientdPID: pid_t = 0
+  private let release: Int32
 
   /// Starts `orientd ARGUMENTS` under umockdev-run with `devices`, and waits for the testbed.
   /// `prepare` is shell run inside the testbed first; `bufferFIFO` replaces the first
@@ -123,55 +128,87 @@ final class FakeSensorRun {
   ) throws {
     let umockdev = try #require(
       TestPaths.which("umockdev-run"), "umockdev-run is missing: apt-get install umockdev")
-    let directory = try TestPaths.scratchDirectory()
+    let scratch = try Scratch.current()
+    let directory = try scratch.makeDirectory("umockdev")
     control = directory
     let deviceFile = directory + "/devices.umockdev"
     try devices.map(\.umockdevText).joined(separator: "\n").write(
       toFile: deviceFile, atomically: true, encoding: .utf8)
+    guard mkfifo(directory + "/release", 0o600) == 0 else { throw POSIXError(.EIO) }
+    // Read-write: never waits for the reader, and holds the FIFO open for the wrapper.
+    release = open(directory + "/release", O_RDWR | O_CLOEXEC)
+    guard release >= 0 else { throw POSIXError(.EIO) }
     var steps = prepare.isEmpty ? [] : [prepare]
     if bufferFIFO, let node = devices.first?.id {
       steps.append("rm -f \"$UMOCKDEV_DIR/dev/\(node)\" && mkfifo \"$UMOCKDEV_DIR/dev/\(node)\"")
     }
     steps += [
-      "printf %s \"$UMOCKDEV_DIR\" > \(directory)/testbed.tmp",
-      "mv \(directory)/testbed.tmp \(directory)/testbed",
-      "\"$@\" & echo $! > \(directory)/pid", "wait $!; echo $? > \(directory)/status",
-      "while [ ! -e \(directory)/done ]; do sleep 0.05; done",
+      "printf %s \"$UMOCKDEV_DIR\" > \(directory)/testbed.tmp && mv \(directory)/testbed.tmp \(directory)/testbed",
+      "\"$@\" &", "echo \"$! $$\" > \(directory)/pid.tmp && mv \(directory)/pid.tmp \(directory)/pid",
+      "wait $!; echo $? > \(directory)/status.tmp && mv \(directory)/status.tmp \(directory)/status",
+      // Until the test is done reading the testbed (or gone: then the read sees end of file).
+      "read done < \(directory)/release",
     ]
     let deviceArguments = devices.isEmpty ? [] : ["--device", deviceFile]
+    let programArguments =
+      executable == TestPaths.orientd
+      ? try TestPaths.isolated(orientdArguments: arguments, in: scratch) : arguments
     process = try TestProcess(
       [umockdev] + deviceArguments + [
         "--", "/bin/sh", "-c", steps.joined(separator: "\n"), "sh", executable,
       ]
-        + arguments)
-    let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: directory + "/pid"), Date() < deadline { usleep(5_000) }
+        + programArguments)
+    let process = process
+    let started = waitUntil {
+      FileManager.default.fileExists(atPath: directory + "/pid") || !process.isRunning
+    }
+    guard started, FileManager.default.fileExists(atPath: directory + "/pid") else {
+      close(release)
+      Issue.record("umockdev-run did not start \(executable): \(process.stderr)")
+      throw POSIXError(.ECHILD)
+    }
     testbed = try String(contentsOfFile: directory + "/testbed", encoding: .utf8)
-    let pidText = try String(contentsOfFile: directory + "/pid", encoding: .utf8)
-    orientdPID = pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    let pids = try String(contentsOfFile: directory + "/pid", encoding: .utf8).split(separator: " ")
+    guard pids.count == 2, let program = parsePID(String(pids[0]), from: "the pid file"),
+      let wrapper = parsePID(String(pids[1]), from: "the pid file")
+    else {
+      close(release)
+      throw POSIXError(.ECHILD)
+    }
+    programPID = program
+    wrapperPID = wrapper
     self.devices = devices
   }
 
   deinit {
     if scanWriter >= 0 { close(scanWriter) }
-    if exitStatus == nil { kill(orientdPID, SIGKILL) }
-    FileManager.default.createFile(atPath: control + "/done", contents: nil)
-    process.waitForExit(timeout: 10)
+    if exitStatus == nil {
+      self.signal(SIGKILL)
+      if waitForExit() == nil {
+        Issue.record("\(process.name)'s program (pid \(programPID)) survived SIGKILL")
+      }
+    }
+    _ = Glibc.write(release, "done\n", 5)
+    process.waitForExit()
+    close(release)
   }
 
-  /// orientd's exit status once it has exited, or nil if it has not within `timeout`.
-  func waitForExit(timeout: Double) -> Int32? {
-    let deadline = Date().addingTimeInterval(timeout)
-    repeat {
-      if let status = exitStatus { return status }
-      usleep(5_000)
-    } while Date() < deadline
-    return nil
+  /// The program's exit status once it has exited, or nil if it has not within `timeout`.
+  func waitForExit(timeout: Double = patience) -> Int32? {
+    waitUntil(timeout: timeout) { exitStatus != nil }
+    return exitStatus
   }
 
   private var exitStatus: Int32? {
     guard let text = try? String(contentsOfFile: control + "/status", encoding: .utf8) else { return nil }
     return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// Signals the program if it still runs: it is then still the wrapper shell's child, which
+  /// it stops being once it has exited and been reaped (and its pid is free for reuse).
+  func signal(_ signal: Int32) {
+    guard exitStatus == nil, parentPID(of: programPID) == wrapperPID else { return }
+    sendSignal(signal, to: programPID, "the program under umockdev-run")
   }
 
   /// The path of an attribute of device `index` inside the testbed.
@@ -202,17 +239,55 @@ final class FakeSensorRun {
     _ = bytes.withUnsafeBytes { Glibc.write(scanWriter, $0.baseAddress, $0.count) }
   }
 
-  /// Writes a sysfs attribute of device `index` as the kernel would (value plus newline).
+  /// Sets a sysfs attribute of device `index` to `value` plus a newline, as the kernel
+  /// shows values.
+  ///
+  /// As umockdev's own `set_attribute` does, the value is written to a new file that is
+  /// renamed over the old one: a reader never sees the file empty, as it would between a
+  /// truncation and a write (libiio reads an empty attribute as EIO). orientd reads a test
+  /// tree, which is not sysfs, through libiio, so it sees the new file at its next poll.
   func write(_ attribute: String, _ value: String, device index: Int = 0) throws {
-    let path = testbed + "/sys" + devices[index].sysfsPath + "/" + attribute
-    // In place, as sysfs changes: orientd keeps its attribute files open and re-reads them.
-    let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+    let path = path(attribute, device: index)
+    let fresh = path + ".new"
+    let fd = open(fresh, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    defer { close(fd) }
     let bytes = Array((value + "\n").utf8)
-    guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-      throw POSIXError(.EIO)
+    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    guard written == bytes.count, rename(fresh, path) == 0 else {
+      unlink(fresh)
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
+  }
+
+  /// Sets the access time of an attribute to 1970. The next read of the file moves it to the
+  /// present (with relatime, a read updates an access time older than the last change), so
+  /// `hasBeenRead` tells whether anything read the file since.
+  func markUnread(_ attribute: String, device index: Int = 0) throws {
+    // UTIME_OMIT: the modification time stays.
+    var times = [timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
+    guard utimensat(AT_FDCWD, path(attribute, device: index), &times, 0) == 0 else {
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+  }
+
+  /// Whether the attribute was read since `markUnread`.
+  func hasBeenRead(_ attribute: String, device index: Int = 0) -> Bool {
+    var info = stat()
+    return stat(path(attribute, device: index), &info) == 0 && info.st_atim.tv_sec != 0
+  }
+
+  /// Waits until orientd has polled device `index` `count` times after this call. A poll reads
+  /// x, then y, then z, so the first poll that reads x after the call sees everything written
+  /// before it. False when the polls did not come.
+  func waitForPolls(_ count: Int = 1, device index: Int = 0, timeout: Double = patience) throws -> Bool {
+    for _ in 0..<count {
+      try markUnread("in_accel_x_raw", device: index)
+      guard waitUntil(timeout: timeout, { hasBeenRead("in_accel_x_raw", device: index) }) else {
+        return false
+      }
+    }
+    return true
   }
 
   /// Sets the three raw readings of device `index`.
@@ -237,17 +312,17 @@ final class FakeSensorRun {
 
   /// Stops the program (orientd, or iiod) with `signal` and returns its exit status.
   func stop(signal: Int32 = SIGTERM) -> Int32? {
-    kill(orientdPID, signal)
-    return waitForExit(timeout: 10)
+    self.signal(signal)
+    return waitForExit()
   }
 }
 
-/// orientd on fake devices serving a socket (and a state file) in a scratch directory;
+/// orientd on fake devices serving a socket (and a state file) in the scratch directory;
 /// waits until it serves. Returns the run and the socket path.
 func servingFakeSensor(
   _ devices: [FakeDevice], extra: [String], prepare: String = "", ready: String = "info: orientation"
 ) throws -> (run: FakeSensorRun, socket: String) {
-  let directory = try TestPaths.scratchDirectory()
+  let directory = try Scratch.current().makeDirectory("daemon")
   let socket = directory + "/s"
   let run = try FakeSensorRun(
     devices: devices, arguments: extra + ["--socket", socket, "--state", directory + "/state"],
@@ -261,6 +336,6 @@ func runWithFakeDevices(_ devices: [FakeDevice], _ arguments: [String]) throws -
   status: Int32, stdout: String, stderr: String
 ) {
   let run = try FakeSensorRun(devices: devices, arguments: arguments)
-  let status = try #require(run.waitForExit(timeout: 30), "orientd \(arguments) did not finish")
+  let status = try #require(run.waitForExit(), "orientd \(arguments) did not finish")
   return (status, run.process.stdout, run.process.stderr)
 }

@@ -1,20 +1,23 @@
 import Foundation
 import Testing
 
-/// orientd serving its socket from a scratch directory, fed by a replayed trace.
+/// orientd serving its socket from the scratch directory, fed by a replayed trace.
 final class ServedDaemon {
   let directory: String
   let socket: String
   let statePath: String
   let process: TestProcess
 
-  /// Starts orientd holding `orientation` (settle 0) with `extra` arguments, and waits for its socket.
+  /// Starts orientd holding `orientation` (settle 0) with `extra` arguments, and waits until it
+  /// serves the orientation. `directory` (in the scratch directory) holds the socket and
+  /// state file; a new one by default. `launcher` runs before orientd (for example `unshare`).
   init(
-    holding orientation: (Double, Double, Double) = (0, -1, 0), extra: [String] = [], directory: String? = nil
-  )
-    throws
-  {
-    let directory = try directory ?? TestPaths.scratchDirectory()
+    holding orientation: (Double, Double, Double) = (0, -1, 0), extra: [String] = [],
+    directory: String? = nil,
+    launcher: [String] = []
+  ) throws {
+    let scratch = try Scratch.current()
+    let directory = try directory ?? scratch.makeDirectory("daemon")
     var trace = TraceBuilder(stepMilliseconds: 10)
     trace.add(orientation.0, orientation.1, orientation.2)
     let tracePath = directory + "/hold.trace"
@@ -23,9 +26,11 @@ final class ServedDaemon {
     self.directory = directory
     socket = directory + "/s"
     statePath = directory + "/state"
-    process = try TestProcess(
-      [TestPaths.orientd, "--replay", tracePath, "--settle", "0", "--socket", socket, "--state", statePath]
-        + extra)
+    let arguments = try TestPaths.isolated(
+      orientdArguments: ["--replay", tracePath, "--settle", "0", "--socket", socket, "--state", statePath]
+        + extra,
+      in: scratch)
+    process = try TestProcess(launcher + [TestPaths.orientd] + arguments)
     try #require(process.waitFor("listening on", inStderr: true), "orientd did not start: \(process.stderr)")
     // The replay delivers its one sample right after listening starts.
     try #require(process.waitFor("info: device", inStderr: true), "no device orientation: \(process.stderr)")
@@ -39,7 +44,7 @@ final class ServedDaemon {
   /// Stops orientd with SIGTERM and returns its exit status.
   func stop() -> Int32? {
     process.signal(SIGTERM)
-    return process.waitForExit(timeout: 10)
+    return process.waitForExit()
   }
 }
 
@@ -79,18 +84,18 @@ final class TestClient {
   func send(_ text: String) { send(bytes: Array(text.utf8)) }
 
   /// The next line, or nil on timeout or when the server closed the connection.
-  func readLine(timeout: Double = 5) -> String? {
-    let deadline = Date().addingTimeInterval(timeout)
+  func readLine(timeout: Double = patience) -> String? {
+    let end = deadline(in: timeout)
     while true {
       if let newline = buffer.firstIndex(of: 0x0A) {
         let line = String(decoding: buffer[..<newline], as: UTF8.self)
         buffer.removeFirst(newline + 1)
         return line
       }
-      let remaining = deadline.timeIntervalSinceNow
+      let remaining = seconds(end - ContinuousClock.now)
       guard remaining > 0, !closedByServer else { return nil }
       var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      guard poll(&watched, 1, Int32(remaining * 1000) + 1) > 0 else { return nil }
+      guard poll(&watched, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
       var chunk = [UInt8](repeating: 0, count: 65536)
       let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
       if count <= 0 {
@@ -102,14 +107,14 @@ final class TestClient {
   }
 
   /// Reads `count` lines (fewer on timeout).
-  func readLines(_ count: Int, timeout: Double = 5) -> [String] {
+  func readLines(_ count: Int, timeout: Double = patience) -> [String] {
     var lines: [String] = []
     while lines.count < count, let line = readLine(timeout: timeout) { lines.append(line) }
     return lines
   }
 
   /// Reads lines up to and including `last`.
-  func readLines(through last: String, timeout: Double = 5) -> [String] {
+  func readLines(through last: String, timeout: Double = patience) -> [String] {
     var lines: [String] = []
     while let line = readLine(timeout: timeout) {
       lines.append(line)
@@ -118,12 +123,49 @@ final class TestClient {
     return lines
   }
 
-  /// Whether the server has closed the connection (waits up to `timeout` for it).
-  func waitForClose(timeout: Double = 5) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !closedByServer, Date() < deadline { _ = readLine(timeout: 0.05) }
+  /// Sends `ping` and returns every line that came before the `pong`: the daemon answers
+  /// commands in order, after everything it sent this connection before, so these are all
+  /// the lines it had for this connection when it read the ping.
+  func linesBeforePong(timeout: Double = patience) -> [String] {
+    send("ping\n")
+    return readLines(through: "pong", timeout: timeout).dropLast()
+  }
+
+  /// How many bytes this client sent that the server has not read yet (its end's receive
+  /// queue, as `ss` lists it), or nil when `ss` does not show the connection.
+  func unreadByServer() throws -> Int? {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    let ss = try #require(TestPaths.which("ss"), "ss is missing: apt-get install iproute2")
+    // Lines: netid, state, Recv-Q, Send-Q, local address, its inode, peer address, its inode.
+    for line in try runToCompletion([ss, "-x", "-H"]).stdout.split(separator: "\n") {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      if fields.count >= 8, fields.last == Substring(String(info.st_ino)) { return Int(fields[2]) }
+    }
+    return nil
+  }
+
+  /// Whether the server has closed the connection (waits up to `timeout` for it, reading
+  /// and dropping what still comes).
+  func waitForClose(timeout: Double = patience) -> Bool {
+    let end = deadline(in: timeout)
+    while !closedByServer, ContinuousClock.now < end {
+      _ = readLine(timeout: seconds(end - ContinuousClock.now))
+    }
     return closedByServer
   }
+}
+
+/// Waits until orientd at `socket` says its sensor is online, as a subscriber hears it;
+/// returns whether it did.
+func waitForSensorOnline(socket: String) throws -> Bool {
+  let client = try TestClient(path: socket)
+  guard let first = client.readLines(5).first else { return false }
+  if first == "sensor online" { return true }
+  while let line = client.readLine() {
+    if line == "sensor online" { return true }
+  }
+  return false
 }
 
 /// The five state lines a client gets on connect for a device held `normal`, unlocked.
@@ -132,20 +174,25 @@ let normalSnapshot = [
   "allowed normal,left-up,bottom-up,right-up",
 ]
 
-/// A socat client whose stdin is a FIFO the test writes to, like a person at a terminal.
-final class SocatClient {
+/// A process whose stdin is a FIFO the test types into, like a person at a terminal.
+final class TypedProcess {
   let process: TestProcess
   private let input: FileHandle
 
-  init(socket: String) throws {
-    let socat = try #require(TestPaths.which("socat"), "socat is missing: apt-get install socat")
-    let fifo = try TestPaths.scratchDirectory() + "/in"
+  init(_ arguments: [String]) throws {
+    let fifo = try Scratch.current().makeDirectory("stdin") + "/stdin"
     guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EIO) }
     // The child opens the FIFO read-write so it never blocks waiting for a writer.
-    process = try TestProcess([socat, "-", "UNIX-CONNECT:\(socket)"], stdinPath: fifo, stdinFlags: O_RDWR)
+    process = try TestProcess(arguments, stdinPath: fifo, stdinFlags: O_RDWR)
     input = try #require(FileHandle(forWritingAtPath: fifo))
   }
 
   /// Types a line.
-  func send(_ line: String) { input.write(Data((line + "\n").utf8)) }
+  func type(_ line: String) { input.write(Data((line + "\n").utf8)) }
+}
+
+/// A socat client of `socket` whose input the test types.
+func socatClient(socket: String) throws -> TypedProcess {
+  let socat = try #require(TestPaths.which("socat"), "socat is missing: apt-get install socat")
+  return try TypedProcess([socat, "-", "UNIX-CONNECT:\(socket)"])
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the built executables and scratch directories are.
+/// Where the built executables are, and how orientd is kept off the host's own paths.
 enum TestPaths {
   /// The build directory: the test bundle sits next to the executables.
   static let buildDirectory: URL = {
@@ -19,11 +19,21 @@ enum TestPaths {
   /// The built `orientctl`.
   static var orientctl: String { buildDirectory.appendingPathComponent("orientctl").path }
 
-  /// A fresh, short scratch directory under /tmp (socket paths must stay short).
-  static func scratchDirectory() throws -> String {
-    var template = Array("/tmp/ot.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
-    return String(cString: made)
+  /// orientd's `arguments` with every default that reaches the host replaced by a path in
+  /// `scratch`: an empty config file instead of /etc/orientd/orientd.conf and, when orientd
+  /// will serve or persist, a socket and a state file instead of /run/orientd/orientd.sock and
+  /// /var/lib/orientd/state. What the test gives itself is kept.
+  static func isolated(orientdArguments arguments: [String], in scratch: Scratch) throws -> [String] {
+    func given(_ option: String) -> Bool { arguments.contains { $0 == option || $0.hasPrefix(option + "=") } }
+    var result = arguments
+    if !given("--config") { result += ["--config", try scratch.emptyConfig()] }
+    // As orientd decides: it serves unless it dumps without --socket, and persists whenever it
+    // serves or is given --state; --list, --help and --version do neither.
+    guard !["--list", "--help", "--version"].contains(where: given) else { return result }
+    let serves = !given("--dump") || given("--socket")
+    if serves, !given("--socket") { result += ["--socket", scratch.path("orientd.sock")] }
+    if serves, !given("--state") { result += ["--state", scratch.path("orientd.state")] }
+    return result
   }
 
   /// Finds a program on PATH, or nil.
@@ -35,4 +45,11 @@ enum TestPaths {
     }
     return nil
   }
+
+  /// The package's root directory, for the shipped config, hooks and units.
+  static let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    return url.path
+  }()
 }

@@ -2,22 +2,39 @@ import CLinux
 import Foundation
 import Testing
 
-/// A child process spawned with posix_spawn, its output going to files.
+/// A child process spawned with posix_spawn, its output going to files in the test's
+/// scratch directory.
 ///
-/// Files instead of pipes: a test can read what was written so far at any
-/// time, and a grandchild holding a pipe can never hang the test.
+/// Files instead of pipes: a test can read what was written so far at any time, and a
+/// grandchild holding a pipe can never hang the test. The process is killed, if it still
+/// runs, when the object goes; the scratch directory it uses outlives it.
 final class TestProcess {
   let pid: pid_t
+  /// The program's name, for messages.
+  let name: String
   let stdoutPath: String
   let stderrPath: String
   private(set) var exitStatus: Int32?
+  /// Kept until the process is dead: its output and whatever it was given lives there.
+  private let scratch: Scratch
 
-  /// Starts `arguments[0]` (a path) with the rest as arguments; stdin is /dev/null unless given.
+  /// Starts `arguments[0]` (a path) with the rest as arguments; stdin is /dev/null unless
+  /// given. The environment defaults to the scratch directory's; orientd gets the arguments
+  /// that keep it off the host's paths (see `TestPaths.isolated`).
   init(
     _ arguments: [String], environment: [String: String]? = nil, stdinPath: String = "/dev/null",
     stdinFlags: Int32 = O_RDONLY
   ) throws {
-    let directory = try TestPaths.scratchDirectory()
+    let scratch = try Scratch.current()
+    self.scratch = scratch
+    var arguments = arguments
+    if arguments.first == TestPaths.orientd {
+      arguments =
+        [TestPaths.orientd]
+        + (try TestPaths.isolated(orientdArguments: Array(arguments.dropFirst()), in: scratch))
+    }
+    name = URL(fileURLWithPath: arguments[0]).lastPathComponent
+    let directory = try scratch.makeDirectory("out")
     stdoutPath = directory + "/stdout"
     stderrPath = directory + "/stderr"
     var actions = posix_spawn_file_actions_t()
@@ -41,7 +58,7 @@ final class TestProcess {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-    let environment = environment ?? ProcessInfo.processInfo.environment
+    let environment = environment ?? scratch.environment
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
     defer {
@@ -53,78 +70,80 @@ final class TestProcess {
     guard result == 0 else {
       throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
     }
+    guard child > 0 else {
+      Issue.record("posix_spawn of \(arguments[0]) reported pid \(child)")
+      throw POSIXError(.ECHILD)
+    }
     pid = child
+    scratch.register(self)
   }
 
-  deinit {
-    if exitStatus == nil {
-      kill(pid, SIGKILL)
-      _ = waitForExit(timeout: 5)
-    }
-  }
+  deinit { kill() }
 
   /// What the process wrote to stdout so far.
-  var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+  var stdout: String { fileText(stdoutPath) }
 
   /// What the process wrote to stderr so far.
-  var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+  var stderr: String { fileText(stderrPath) }
 
   /// The complete lines on stdout so far.
-  var stdoutLines: [String] {
-    let text = stdout
-    let complete =
-      text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
-    return complete.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+  var stdoutLines: [String] { completeLines(stdout) }
+
+  /// Whether the process has not exited yet (reaping it if it has).
+  var isRunning: Bool { reap() == nil }
+
+  /// Sends a signal, unless the process has already exited: once reaped, its pid may belong
+  /// to someone else.
+  func signal(_ signal: Int32) {
+    guard isRunning else { return }
+    sendSignal(signal, to: pid, name)
   }
 
-  /// Sends a signal.
-  func signal(_ signal: Int32) { kill(pid, signal) }
+  /// Kills the process if it still runs and waits until it is gone.
+  func kill() {
+    guard isRunning else { return }
+    signal(SIGKILL)
+    if waitForExit() == nil { Issue.record("\(name) (pid \(pid)) survived SIGKILL") }
+  }
+
+  /// The exit status (128 + signal if killed) if the process has exited, reaping it.
+  private func reap() -> Int32? {
+    if let exitStatus { return exitStatus }
+    var status: Int32 = 0
+    guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+    let signalled = status & 0x7f
+    exitStatus = signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+    return exitStatus
+  }
 
   /// Waits until the process exits; returns its status (128 + signal if killed), or nil on timeout.
   @discardableResult
-  func waitForExit(timeout: Double) -> Int32? {
-    if let exitStatus { return exitStatus }
-    let deadline = Date().addingTimeInterval(timeout)
-    repeat {
-      var status: Int32 = 0
-      let result = waitpid(pid, &status, WNOHANG)
-      if result == pid {
-        let signalled = status & 0x7f
-        exitStatus = signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
-        return exitStatus
-      }
-      usleep(5_000)
-    } while Date() < deadline
-    return nil
+  func waitForExit(timeout: Double = patience) -> Int32? {
+    waitUntil(timeout: timeout) { reap() != nil }
+    return exitStatus
   }
 
   /// Waits until stdout has at least `count` complete lines; returns them (maybe fewer on timeout).
   @discardableResult
-  func waitForLines(_ count: Int, timeout: Double = 10) -> [String] {
-    let deadline = Date().addingTimeInterval(timeout)
-    var lines = stdoutLines
-    while lines.count < count, Date() < deadline {
-      usleep(5_000)
+  func waitForLines(_ count: Int, timeout: Double = patience) -> [String] {
+    var lines: [String] = []
+    waitUntil(timeout: timeout) {
       lines = stdoutLines
+      return lines.count >= count
     }
     return lines
   }
 
-  /// Waits until stdout or stderr contains `text`.
+  /// Waits until stdout (or stderr) contains `text`, `count` times or more.
   @discardableResult
-  func waitFor(_ text: String, inStderr: Bool = false, timeout: Double = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    repeat {
-      if (inStderr ? stderr : stdout).contains(text) { return true }
-      usleep(5_000)
-    } while Date() < deadline
-    return false
+  func waitFor(_ text: String, inStderr: Bool = false, count: Int = 1, timeout: Double = patience) -> Bool {
+    waitUntil(timeout: timeout) { occurrences(of: text, in: inStderr ? stderr : stdout) >= count }
   }
 }
 
 /// Runs a command to completion and returns its status, stdout and stderr.
 func runToCompletion(
-  _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 30
+  _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 2 * patience
 ) throws -> (status: Int32, stdout: String, stderr: String) {
   let process = try TestProcess(arguments, environment: environment)
   let status = try #require(

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Builds trace files sample by sample, at a fixed step.
 struct TraceBuilder {
@@ -33,9 +34,9 @@ struct TraceBuilder {
     add(0, -cos(radians), -sin(radians))
   }
 
-  /// Writes the trace to a new scratch file and returns its path.
+  /// Writes the trace to a new file in the scratch directory and returns its path.
   func write() throws -> String {
-    let path = try TestPaths.scratchDirectory() + "/test.trace"
+    let path = try Scratch.current().makeDirectory("trace") + "/test.trace"
     try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     return path
   }
@@ -54,4 +55,9 @@ func dumpReplay(_ trace: TraceBuilder, _ extra: [String] = []) throws -> [String
 struct ReplayFailure: Error, CustomStringConvertible {
   var message: String
   var description: String { message }
+}
+
+/// A `--dump` line without its time, e.g. `device normal`.
+func dropTime(_ line: String) -> String {
+  line.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? line
 }
