@@ -96,7 +96,7 @@ let package = Package(
     ),
     .testTarget(
       name: "OrientdTests",
-      dependencies: ["OrientCore", "CLinux", "orientd", "orientctl"]
+      dependencies: ["OrientCore", "OrientSystem", "orientd", "orientctl"]
     ),
   ]
 )

@@ -183,7 +183,7 @@ final class TypedProcess {
     let fifo = try Scratch.current().makeDirectory("stdin") + "/stdin"
     guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EIO) }
     // The child opens the FIFO read-write so it never blocks waiting for a writer.
-    process = try TestProcess(arguments, stdinPath: fifo, stdinFlags: O_RDWR)
+    process = try TestProcess(arguments, stdinPath: fifo, stdinAccess: .readWrite)
     input = try #require(FileHandle(forWritingAtPath: fifo))
   }
 

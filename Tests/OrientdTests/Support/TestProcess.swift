@@ -1,5 +1,5 @@
-import CLinux
 import Foundation
+import OrientSystem
 import Testing
 
 /// A child process spawned with posix_spawn, its output going to files in the test's
@@ -23,7 +23,7 @@ final class TestProcess {
   /// that keep it off the host's paths (see `TestPaths.isolated`).
   init(
     _ arguments: [String], environment: [String: String]? = nil, stdinPath: String = "/dev/null",
-    stdinFlags: Int32 = O_RDONLY
+    stdinAccess: AccessMode = .readOnly
   ) throws {
     let scratch = try Scratch.current()
     self.scratch = scratch
@@ -37,42 +37,17 @@ final class TestProcess {
     let directory = try scratch.makeDirectory("out")
     stdoutPath = directory + "/stdout"
     stderrPath = directory + "/stderr"
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, stdinPath, stdinFlags, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    // Tests run in parallel: without this a child inherits other tests' sockets and files.
-    clinux_spawn_close_from(&actions, 3)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // Start with no signals blocked or ignored, whatever the test runner did.
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGPIPE)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-    let environment = environment ?? scratch.environment
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var child: pid_t = 0
-    let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
-    guard result == 0 else {
-      throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
-    }
-    guard child > 0 else {
-      Issue.record("posix_spawn of \(arguments[0]) reported pid \(child)")
-      throw POSIXError(.ECHILD)
+    // orientd's own spawn: only the three streams are inherited (tests run in parallel, and a
+    // child must not hold other tests' sockets and files), no signal blocked or ignored.
+    var spawn = Spawn(arguments, environment: (environment ?? scratch.environment).map { "\($0)=\($1)" })
+    spawn.standardInput = .file(stdinPath, stdinAccess)
+    spawn.standardOutput = .file(stdoutPath, .writeOnly, [.create, .truncate])
+    spawn.standardError = .file(stderrPath, .writeOnly, [.create, .truncate])
+    let child: pid_t
+    do {
+      child = try spawn.start().rawValue
+    } catch {
+      throw POSIXError(POSIXErrorCode(rawValue: error.code.rawValue) ?? .EIO)
     }
     pid = child
     scratch.register(self)
