@@ -75,12 +75,16 @@ BUS
 # clock ticks).
 cpu_of() { cat /proc/$1/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
 
-# Writes raw values for normal (0) or left-up (1) into the sysfs directory $2, in place.
+# Sets attribute $2 of the sysfs directory $1 to $3 as umockdev's set_attribute does: a new
+# file renamed over the old, so no reader ever finds it empty (libiio reads that as EIO).
+set_attribute() { echo "$3" >"$1/$2.new" && mv "$1/$2.new" "$1/$2"; }
+
+# Writes raw values for normal (0) or left-up (1) into the sysfs directory $2.
 turn_sysfs() {
   if [ "$1" = 1 ]; then
-    echo 0 >"$2/in_accel_y_raw"; echo 256 >"$2/in_accel_x_raw"
+    set_attribute "$2" in_accel_y_raw 0; set_attribute "$2" in_accel_x_raw 256
   else
-    echo 0 >"$2/in_accel_x_raw"; echo -256 >"$2/in_accel_y_raw"
+    set_attribute "$2" in_accel_x_raw 0; set_attribute "$2" in_accel_y_raw -256
   fi
 }
 
@@ -166,7 +170,7 @@ measure() {
     if [ "$kind" = buffer ]; then
       if [ "$1" = 1 ]; then printf '\x00\x01\x00\x00\x00\x00' >&3; else printf '\x00\x00\x00\xff\x00\x00' >&3; fi
     else
-      turn_sysfs "$1" "$sysfs"  # written in place, as sysfs values change
+      turn_sysfs "$1" "$sysfs"
     fi
   }
   local c0 s0 c1 s1 idle_cpu idle_sw busy_cpu busy_sw

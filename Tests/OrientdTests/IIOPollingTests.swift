@@ -162,23 +162,6 @@ struct IIOPollingTests {
     #expect(nothing.stderr.contains("no IIO devices on this machine"))
   }
 
-  @Test("Garbage raw values are skipped with a warning and never classified")
-  func garbageRaw() throws {
-    let run = try FakeSensorRun(devices: [.accelerometer(raw: (256, 0, 0))], arguments: fastPolling)
-    #expect(run.process.waitForLines(2).map(dropTime) == ["device left-up", "orientation left-up"])
-    // With y at -256, 'abc' taken for any number near 0 would be normal, a change.
-    try run.write("in_accel_x_raw", "abc")
-    try run.write("in_accel_y_raw", "-256")
-    #expect(run.process.waitFor("holds 'abc', not a raw reading", inStderr: true))
-    // Polls for well over the 50 ms settle time, every one of them reading 'abc'.
-    #expect(try run.waitForPolls(10))
-    #expect(run.process.stdoutLines.count == 2, "garbage must not be classified: \(run.process.stdoutLines)")
-    try run.setRaw(0, 256, 0)
-    #expect(
-      run.process.waitForLines(4).suffix(2).map(dropTime) == ["device bottom-up", "orientation bottom-up"])
-    #expect(run.stop() == 0)
-  }
-
   @Test("--record appends corrected live samples to a trace that replays")
   func recordLive() throws {
     let path = try Scratch.current().path("live.trace")
