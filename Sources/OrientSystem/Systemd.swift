@@ -1,7 +1,14 @@
+import Synchronization
+
 /// The service manager's side of orientd: readiness and watchdog notifications, and
 /// sockets passed in by socket activation. Both work without libsystemd.
 public enum Systemd {
+  /// A service manager that stops reading would otherwise get a warning per watchdog ping.
+  private static let notifyWarning = Mutex(RateLimitedWarning())
+
   /// Sends `state` (e.g. `READY=1`) to `$NOTIFY_SOCKET`, if the service manager set it.
+  ///
+  /// Never waits; a notification the service manager does not take is logged and dropped.
   @discardableResult
   public static func notify(_ state: String) -> Bool {
     guard let path = Environment.value("NOTIFY_SOCKET"), !path.isEmpty else { return false }
@@ -9,7 +16,7 @@ public enum Systemd {
       try UnixSocket.sendDatagram(state, to: path)
       return true
     } catch {
-      Log.warning("cannot notify the service manager at \(path): \(error.code)")
+      notifyWarning.withLock { $0.warn("cannot notify the service manager at \(path): \(error.code)") }
       return false
     }
   }

@@ -92,9 +92,12 @@ public enum UnixSocket {
   }
 
   /// Sends one datagram to the datagram socket at `path` (`@` first: the abstract namespace).
+  ///
+  /// Never waits: a receiver whose queue is full (a service manager that does not read)
+  /// gets an error (EAGAIN), not a sender stuck in sendto.
   public static func sendDatagram(_ message: String, to path: String) throws(SystemError) {
     guard let address = UnixAddress(path) else { throw SystemError("sendto \(path)", code: .invalidArgument) }
-    let socket = try makeSocket(type: SOCK_DGRAM, nonBlocking: false)
+    let socket = try makeSocket(type: SOCK_DGRAM, nonBlocking: true)
     let bytes = Array(message.utf8)
     _ = try systemCall("sendto \(path)") {
       address.withSocketAddress {

@@ -20,7 +20,7 @@ struct PollCost {
 
   /// Measures `polls` polls each way, `runs` times, and keeps the medians.
   static func measure(polls: Int, runs: Int) throws -> PollCost {
-    guard let reader = SysfsAttributeReader(directory: directory, files: files) else {
+    guard let reader = DirectAttributeReader(directory: directory, files: files) else {
       throw SystemError("cannot open \(directory) on sysfs", code: .noSuchFile)
     }
     var values = [0.0, 0.0, 0.0]

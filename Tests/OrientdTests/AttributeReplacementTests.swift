@@ -36,7 +36,8 @@ struct AttributeReplacementTests {
       samples = sampleLines(run.process.stderr)
     }
     try #require(samples.count >= before + 2, "orientd stopped polling: \(run.process.stderr)")
-    #expect(samples[before + 1].map(String.init) == expected, "samples after the change: \(samples[before...])")
+    #expect(
+      samples[before + 1].map(String.init) == expected, "samples after the change: \(samples[before...])")
     #expect(run.process.waitFor("device \(orientation)"), "stdout: \(run.process.stdout)")
     #expect(run.stop() == 0)
   }

@@ -163,6 +163,38 @@ struct ConfigAndServiceTests {
     #expect(messages.last == "STOPPING=1", "\(messages.suffix(3))")
   }
 
+  @Test("A service manager that stops reading its notifications never stalls orientd")
+  func unreadNotificationsDoNotBlock() throws {
+    let scratch = try Scratch.current()
+    let directory = try scratch.makeDirectory()
+    let path = directory + "/notify"
+    // Bound, and never read: its queue fills after about ten datagrams.
+    let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    defer { close(receiver) }
+    try #require(withUnixAddress(path) { bind(receiver, $0, $1) } == 0)
+    var environment = scratch.environment
+    environment["NOTIFY_SOCKET"] = path
+    // A ping every 10 ms.
+    environment["WATCHDOG_USEC"] = "20000"
+    let socketPath = directory + "/s"
+    let daemon = try TestProcess(
+      [TestPaths.orientd, "--demo", "--socket", socketPath, "--state", directory + "/st"],
+      environment: environment)
+    // The premise: the queue is full and orientd has found out.
+    #expect(
+      daemon.waitFor(
+        "cannot notify the service manager at \(path): Resource temporarily unavailable", inStderr: true),
+      "\(daemon.stderr)")
+    for _ in 0..<3 {
+      let state = try runToCompletion([TestPaths.orientctl, "--socket", socketPath, "get"])
+      #expect(state.status == 0, "orientd stopped serving: \(state.stderr)")
+    }
+    // One warning stands for the many refused pings.
+    #expect(daemon.stderr.split(separator: "\n").filter { $0.contains("cannot notify") }.count <= 2)
+    daemon.signal(SIGTERM)
+    #expect(daemon.waitForExit() == 0, "orientd did not stop: \(daemon.stderr)")
+  }
+
   @Test("Socket-activated, orientd serves the socket systemd passes and leaves its file alone")
   func socketActivation() throws {
     let activate = try #require(

@@ -17,8 +17,6 @@ public enum ExitCode: Int32, Sendable {
   case cannotCreate = 73
   /// Reading or writing failed.
   case ioError = 74
-  /// Permission was denied.
-  case noPermission = 77
   /// The configuration was wrong.
   case config = 78
 }

@@ -1,8 +1,8 @@
 import CIIO
 import OrientSystem
 
-/// Polls raw attributes through libiio: the path for remote contexts (iiod), and for local
-/// trees that are not sysfs.
+/// Polls raw attributes through libiio: the path for remote contexts (iiod), and for a local
+/// device whose files cannot be opened directly.
 ///
 /// The attribute handles and their C names are resolved once, and every value lands in one
 /// reused buffer.

@@ -1,11 +1,10 @@
 /// Polling: reads an accelerometer's x, y and z raw attributes once per call.
 ///
-/// On the local sysfs it re-reads files it keeps open (`SysfsAttributeReader`); for a remote
-/// iiod, or a local tree that is not sysfs, it reads through libiio (`LibiioAttributeReader`).
-/// Which one is decided once, by the file system the attributes live on.
+/// A local device's files are kept open and re-read (`DirectAttributeReader`); a remote
+/// iiod's attributes are read through libiio (`LibiioAttributeReader`).
 public final class PollCapture {
   private enum Reader {
-    case sysfs(SysfsAttributeReader)
+    case direct(DirectAttributeReader)
     case libiio(LibiioAttributeReader)
   }
 
@@ -15,17 +14,19 @@ public final class PollCapture {
   /// The attribute files polled, x, y and z.
   static let files = ["x", "y", "z"].map { "in_accel_\($0)_raw" }
 
-  /// How the attributes are read, for the log: `sysfs` or `libiio`.
+  /// How the attributes are read, for the log.
   public let method: String
 
   /// Prepares polling `accelerometer`.
   public init(accelerometer: Accelerometer) {
     let device = accelerometer.device
     if device.context.isLocal,
-      let sysfs = SysfsAttributeReader(directory: "/sys/bus/iio/devices/\(device.id)", files: Self.files)
+      let direct = DirectAttributeReader(directory: "/sys/bus/iio/devices/\(device.id)", files: Self.files)
     {
-      reader = .sysfs(sysfs)
-      method = "sysfs"
+      reader = .direct(direct)
+      method =
+        direct.checksForReplacement
+        ? "open files, checked for replacement on every poll (not sysfs)" : "open sysfs files"
     } else {
       // Accelerometer's initializer has checked that the three attributes exist.
       reader = .libiio(LibiioAttributeReader(device: device, files: Self.files)!)
@@ -37,7 +38,7 @@ public final class PollCapture {
   public func read() -> Result<RawReading, RawReadError> {
     let failure: RawReadError?
     switch reader {
-    case .sysfs(let sysfs): failure = sysfs.read(into: &values)
+    case .direct(let direct): failure = direct.read(into: &values)
     case .libiio(let libiio): failure = libiio.read(into: &values)
     }
     if let failure { return .failure(failure) }

@@ -21,16 +21,23 @@ private func sendOverLoopback() throws {
   try #require(sent == payload.count)
 }
 
-@Suite("Polling attributes on sysfs")
-struct SysfsPollingTests {
+/// Writes `value` to a new file renamed over `path`, as umockdev's set_attribute does.
+private func replace(_ path: String, with value: String) throws {
+  try FileDescriptor.open(path + ".new", .writeOnly, options: [.create, .truncate]).writeAll(value + "\n")
+  try FileSystem.rename(path + ".new", to: path)
+}
+
+@Suite("Polling attributes from open files")
+struct DirectPollingTests {
   /// Real sysfs attributes that change on demand: the loopback interface's counters.
-  let directory = "/sys/class/net/lo/statistics"
+  let sysfs = "/sys/class/net/lo/statistics"
   let files = ["tx_bytes", "tx_packets", "rx_packets"]
 
-  @Test("Files kept open on sysfs give a fresh value on every read")
+  @Test("Files kept open on sysfs give a fresh value on every read, with no check for replacement")
   func keptFilesSeeNewValues() throws {
     let reader = try #require(
-      SysfsAttributeReader(directory: directory, files: files), "\(directory) is not readable on sysfs here")
+      DirectAttributeReader(directory: sysfs, files: files), "\(sysfs) is not readable here")
+    #expect(!reader.checksForReplacement)
     var before = [0.0, 0.0, 0.0]
     try #require(reader.read(into: &before) == nil)
     try sendOverLoopback()
@@ -42,15 +49,24 @@ struct SysfsPollingTests {
     #expect(after[2] > before[2], "rx_packets \(before[2]) -> \(after[2])")
   }
 
-  @Test("Files that are not on sysfs are refused, so that they are read through libiio")
-  func otherFileSystemsAreRefused() throws {
+  @Test("Off sysfs, a file replaced by a new one is read at once, and a removed one is missing")
+  func replacedFilesOffSysfs() throws {
     let scratch = try FileSystem.makeTemporaryDirectory(prefix: "/tmp/orientd-iio-test.")
     defer { try? FileSystem.removeTree(scratch) }
-    for name in files {
-      try FileDescriptor.open(scratch + "/" + name, .writeOnly, options: [.create]).writeAll("1\n")
-    }
-    #expect(SysfsAttributeReader(directory: scratch, files: files) == nil)
-    // The same names on sysfs are accepted: the refusal is about the file system.
-    #expect(SysfsAttributeReader(directory: directory, files: files) != nil)
+    for name in files { try replace(scratch + "/" + name, with: "1") }
+    let reader = try #require(DirectAttributeReader(directory: scratch, files: files))
+    #expect(reader.checksForReplacement)
+    var values = [0.0, 0.0, 0.0]
+    try #require(reader.read(into: &values) == nil)
+    #expect(values == [1, 1, 1])
+    // Each file alone, the last one too: every file is checked, not only the first.
+    try replace(scratch + "/" + files[2], with: "-256")
+    try #require(reader.read(into: &values) == nil)
+    #expect(values == [1, 1, -256])
+    try replace(scratch + "/" + files[1], with: "7")
+    try #require(reader.read(into: &values) == nil)
+    #expect(values == [1, 7, -256])
+    try FileSystem.remove(scratch + "/" + files[0])
+    #expect(reader.read(into: &values) == .missing(file: files[0]))
   }
 }
