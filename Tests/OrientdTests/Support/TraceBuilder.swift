@@ -46,15 +46,8 @@ struct TraceBuilder {
 func dumpReplay(_ trace: TraceBuilder, _ extra: [String] = []) throws -> [String] {
   let path = try trace.write()
   let result = try runToCompletion([TestPaths.orientd, "--dump", "--replay", path] + extra)
-  guard result.status == 0 else {
-    throw ReplayFailure(message: "orientd exited \(result.status): \(result.stderr)")
-  }
+  try #require(result.status == 0, "orientd exited \(result.status): \(result.stderr)")
   return result.stdout.split(separator: "\n").map(String.init)
-}
-
-struct ReplayFailure: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
 }
 
 /// A `--dump` line without its time, e.g. `device normal`.
