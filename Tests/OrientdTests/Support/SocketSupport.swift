@@ -1,4 +1,5 @@
 import Foundation
+import OrientCore
 import Testing
 
 /// orientd serving its socket from the scratch directory, fed by a replayed trace.
@@ -51,7 +52,9 @@ final class ServedDaemon {
 /// A raw socket client for tests that need exact control over bytes and timing.
 final class TestClient {
   let descriptor: Int32
-  private var buffer: [UInt8] = []
+  /// orientd's own splitter, with room for any line a test may provoke.
+  private var splitter = LineSplitter(limit: 1 << 20)
+  private var lines: [String] = []
   private(set) var closedByServer = false
 
   /// Connects to `path`.
@@ -87,11 +90,7 @@ final class TestClient {
   func readLine(timeout: Double = patience) -> String? {
     let end = deadline(in: timeout)
     while true {
-      if let newline = buffer.firstIndex(of: 0x0A) {
-        let line = String(decoding: buffer[..<newline], as: UTF8.self)
-        buffer.removeFirst(newline + 1)
-        return line
-      }
+      if !lines.isEmpty { return lines.removeFirst() }
       let remaining = seconds(end - ContinuousClock.now)
       guard remaining > 0, !closedByServer else { return nil }
       var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -102,7 +101,15 @@ final class TestClient {
         closedByServer = true
         return nil
       }
-      buffer += chunk[0..<count]
+      for piece in chunk.withUnsafeBytes({ splitter.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) })
+      {
+        guard case .line(let bytes) = piece else {
+          Issue.record("orientd sent a line longer than \(splitter.limit) bytes")
+          closedByServer = true
+          return nil
+        }
+        lines.append(String(decoding: bytes, as: UTF8.self))
+      }
     }
   }
 
