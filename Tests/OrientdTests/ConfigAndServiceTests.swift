@@ -118,18 +118,10 @@ struct ConfigAndServiceTests {
 
   @Test("The service manager gets READY=1, WATCHDOG=1 at half WATCHDOG_USEC, and STOPPING=1")
   func notify() throws {
-    let scratch = try Scratch.current()
-    let directory = try scratch.makeDirectory()
-    let path = directory + "/notify"
-    let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    defer { close(receiver) }
-    try #require(withUnixAddress(path) { bind(receiver, $0, $1) } == 0)
-    var environment = scratch.environment
-    environment["NOTIFY_SOCKET"] = path
-    environment["WATCHDOG_USEC"] = "200000"
-    let daemon = try TestProcess(
-      [TestPaths.orientd, "--demo", "--verbose", "--socket", directory + "/s", "--state", directory + "/st"],
-      environment: environment)
+    let manager = try ServiceManagerSocket()
+    defer { close(manager.receiver) }
+    let daemon = try manager.start(["--demo", "--verbose"], watchdogMicroseconds: 200_000)
+    let receiver = manager.receiver
     var messages: [String] = []
     // Reads every message waiting. orientd's notifications block once about ten are left
     // unread, so every wait below keeps reading.
@@ -165,21 +157,11 @@ struct ConfigAndServiceTests {
 
   @Test("A service manager that stops reading its notifications never stalls orientd")
   func unreadNotificationsDoNotBlock() throws {
-    let scratch = try Scratch.current()
-    let directory = try scratch.makeDirectory()
-    let path = directory + "/notify"
-    // Bound, and never read: its queue fills after about ten datagrams.
-    let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    defer { close(receiver) }
-    try #require(withUnixAddress(path) { bind(receiver, $0, $1) } == 0)
-    var environment = scratch.environment
-    environment["NOTIFY_SOCKET"] = path
-    // A ping every 10 ms.
-    environment["WATCHDOG_USEC"] = "20000"
-    let socketPath = directory + "/s"
-    let daemon = try TestProcess(
-      [TestPaths.orientd, "--demo", "--socket", socketPath, "--state", directory + "/st"],
-      environment: environment)
+    // Never read: its queue fills after about ten datagrams. A ping every 10 ms.
+    let manager = try ServiceManagerSocket()
+    defer { close(manager.receiver) }
+    let daemon = try manager.start(["--demo"], watchdogMicroseconds: 20_000)
+    let (path, socketPath) = (manager.path, manager.daemonSocket)
     // The premise: the queue is full and orientd has found out.
     #expect(
       daemon.waitFor(
@@ -277,5 +259,34 @@ struct ConfigAndServiceTests {
     #expect(
       try String(contentsOfFile: "\(prefix)/etc/orientd/orientd.conf", encoding: .utf8) == "threshold = 0.7\n"
     )
+  }
+}
+
+/// A service manager's notification socket (`$NOTIFY_SOCKET`) in the scratch directory, and
+/// orientd started to notify it.
+private struct ServiceManagerSocket {
+  let directory: String
+  let path: String
+  /// The bound datagram socket; the test reads it, or leaves it unread, and closes it.
+  let receiver: Int32
+
+  init() throws {
+    directory = try Scratch.current().makeDirectory()
+    path = directory + "/notify"
+    receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    try #require(withUnixAddress(path) { bind(receiver, $0, $1) } == 0)
+  }
+
+  /// Where the started orientd serves its clients.
+  var daemonSocket: String { directory + "/s" }
+
+  /// Starts orientd with `arguments`, told to notify here with the watchdog at `watchdogMicroseconds`.
+  func start(_ arguments: [String], watchdogMicroseconds: Int) throws -> TestProcess {
+    var environment = try Scratch.current().environment
+    environment["NOTIFY_SOCKET"] = path
+    environment["WATCHDOG_USEC"] = String(watchdogMicroseconds)
+    return try TestProcess(
+      [TestPaths.orientd] + arguments + ["--socket", daemonSocket, "--state", directory + "/st"],
+      environment: environment)
   }
 }
