@@ -52,9 +52,11 @@ struct PollCost {
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
   }
 
+  /// The caller's buffer libiio reads into; allocated once, as orientd's readers do.
+  nonisolated(unsafe) private static var buffer = [UInt8](repeating: 0, count: 512)
+
   /// One poll as libiio's local backend reads attributes, parsed as orientd parses them.
   private static func readLikeLibiio(into values: inout [Double]) {
-    var buffer = [UInt8](repeating: 0, count: 512)
     for (index, file) in files.enumerated() {
       guard let stream = fopen(directory + "/" + file, "re") else { fatalError("fopen \(file)") }
       let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, stream) }

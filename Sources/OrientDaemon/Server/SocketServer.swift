@@ -73,7 +73,8 @@ public final class SocketServer {
     }
   }
 
-  /// Closes every client and stops listening; the caller removes the socket file.
+  /// Closes every client and stops accepting; the listening socket closes when the server
+  /// is released, and the caller removes the socket file.
   public func shutDown() {
     for client in Array(clients.values) { drop(client) }
     if let listenWatch { loop.unwatch(listenWatch) }

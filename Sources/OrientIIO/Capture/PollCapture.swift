@@ -12,7 +12,7 @@ public final class PollCapture {
   private var values = [0.0, 0.0, 0.0]
 
   /// The attribute files polled, x, y and z.
-  static let files = ["x", "y", "z"].map { "in_accel_\($0)_raw" }
+  static let files = Accelerometer.axes.map { "in_accel_\($0)_raw" }
 
   /// How the attributes are read, for the log.
   public let method: String
