@@ -96,7 +96,7 @@ let package = Package(
     ),
     .testTarget(
       name: "OrientdTests",
-      dependencies: ["OrientCore", "OrientSystem", "orientd", "orientctl"]
+      dependencies: ["OrientCore", "OrientSystem", "orientd", "orientctl", "orientd-bench"]
     ),
   ]
 )

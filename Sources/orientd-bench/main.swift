@@ -5,6 +5,10 @@ import OrientSystem
 // orientd. Run it as `swift run -c release orientd-bench`; every figure is a median after a
 // warm-up. Memory is VmRSS / Pss / USS: only the last two say what orientd costs the machine.
 
+if CommandLine.arguments.dropFirst().first == "attack" {
+  runAttack(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 #if DEBUG
   StandardStream.error.report(
     "orientd-bench: warning: this is a debug build; run `swift run -c release orientd-bench` for real figures\n"

@@ -19,6 +19,9 @@ enum TestPaths {
   /// The built `orientctl`.
   static var orientctl: String { buildDirectory.appendingPathComponent("orientctl").path }
 
+  /// The built `orientd-bench`, whose `attack` subcommand plays a hostile client.
+  static var bench: String { buildDirectory.appendingPathComponent("orientd-bench").path }
+
   /// orientd's `arguments` with every default that reaches the host replaced by a path in
   /// `scratch`: an empty config file instead of /etc/orientd/orientd.conf and, when orientd
   /// will serve or persist, a socket and a state file instead of /run/orientd/orientd.sock and
