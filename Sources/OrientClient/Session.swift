@@ -32,6 +32,11 @@ struct Session {
     guard connection.send(line) else { return lost() }
     while let reply = connection.readLine() {
       if StateChange(line: reply) != nil { continue }
+      if reply.hasPrefix("ok ") {
+        // The change holds but orientd could not save it (a full disk): say so, and succeed.
+        StandardStream.error.report("orientctl: warning: \(reply.dropFirst(3))\n")
+        return 0
+      }
       return reply == "ok" ? 0 : refused(reply)
     }
     return lost()
@@ -46,6 +51,8 @@ struct Session {
     var sawSnapshot = false
     var pending: [StateChange] = []
     while let line = connection.readLine(watchingOutput: true) {
+      // orientd sends an error instead of the state when it turns the connection away.
+      if line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"") { return refused(line) }
       switch style {
       case .text:
         guard StateChange(line: line) != nil else { continue }
@@ -86,10 +93,16 @@ struct Session {
   func refused(_ reply: String) -> Int32 {
     let detail = reply.hasPrefix("error ") ? String(reply.dropFirst(6)) : reply
     StandardStream.error.report("orientctl: orientd refused: \(detail)\n")
-    return 1
+    // Turned away for lack of room is the service being unavailable, not a refused command.
+    return detail.hasPrefix("too-many-clients") ? ExitCode.unavailable.rawValue : 1
   }
 
+  /// The connection ended before the answer: reports the reason orientd gave, if it sent one
+  /// before closing (a refused connection), else that it closed.
   func lost() -> Int32 {
+    while let line = connection.readLine() {
+      if line.hasPrefix("error ") { return refused(line) }
+    }
     StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
     return ExitCode.unavailable.rawValue
   }

@@ -65,6 +65,11 @@ public struct DaemonOptions: Equatable, Sendable {
   public var controlGroup: String?
   /// The most clients served at once.
   public var maxClients = 256
+  /// The most clients one user other than root and orientd's own may have; nil: a quarter
+  /// of `maxClients`.
+  public var maxClientsPerUser: Int?
+  /// The per-user limit in force.
+  public var clientsPerUserLimit: Int { maxClientsPerUser ?? max(1, maxClients / 4) }
   /// Where the lock and allowed set are kept across restarts.
   public var statePath = "/var/lib/orientd/state"
   /// Whether `--state` was given (it turns persistence on even with `--dump`).

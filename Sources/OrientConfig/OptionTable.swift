@@ -142,6 +142,15 @@ enum OptionTable {
       options.maxClients = count
     },
     OptionSpec(
+      "max-clients-per-user", "N", .socket,
+      "the most clients one user may hold; root and orientd's own are exempt (default max-clients / 4)"
+    ) { options, value throws(ValueError) in
+      guard let count = NumberParsing.unsignedInteger(value, maximum: 100_000), count >= 1 else {
+        throw ValueError("expected a whole number from 1 to 100000, got '\(value)'")
+      }
+      options.maxClientsPerUser = count
+    },
+    OptionSpec(
       "state", "PATH", .socket, "where the lock and allowed set persist (default /var/lib/orientd/state)"
     ) { options, value throws(ValueError) in
       options.statePath = try nonEmpty(value, "a path")

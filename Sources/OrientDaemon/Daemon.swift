@@ -38,6 +38,11 @@ public final class Daemon {
   private let origin = Clock.monotonicNanoseconds
   private var tracker: OrientationTracker
   private let stateStore: StateStore?
+  private var stateWriter: StateWriter?
+  private var stateWriterWatch: Watch?
+  private var saveFailure = RateLimitedWarning()
+  /// Change lines logged per second at most; a control flood must not flood the journal.
+  private var changeLog = LineBudget(lines: 20, perSeconds: 1)
   private var recorder: TraceRecorder?
   private var signals: SignalWatcher?
   private var sampler: SamplingThread?
@@ -73,7 +78,9 @@ public final class Daemon {
       throw Failure("\(error)", exitCode: .osError)
     }
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
-    if let saved, saved != persistedState { persist() }
+    if let saved, saved != persistedState, let stateStore, let failure = saveNow(stateStore) {
+      Log.error(failure)
+    }
   }
 
   /// Runs until SIGINT or SIGTERM, or to the end of a `--dump --replay`; returns the exit status.
@@ -164,12 +171,16 @@ public final class Daemon {
     }
     let listener = try listeningSocket()
     raiseOpenFileLimit(to: options.maxClients + 64)
+    try startStateWriter()
     server = try SocketServer(
-      loop: loop, listener: listener, maxClients: options.maxClients, permission: permission,
+      loop: loop, listener: listener,
+      limits: SocketServer.Limits(
+        maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit),
+      permission: permission,
       snapshot: { [unowned self] in self.tracker.snapshot },
       control: { [unowned self] command in self.control(command) },
       commit: { [unowned self] in self.persist() },
-      info: { [unowned self] in self.infoItems },
+      info: { [unowned self] full in self.infoItems(full: full) },
       samplesWanted: { [unowned self] wanted in self.sampler?.send(.forwardSamples(wanted)) })
   }
 
@@ -225,8 +236,9 @@ public final class Daemon {
     return .success(changes)
   }
 
-  /// What `info` reports: the sensor, then the settings that shape what clients see.
-  private var infoItems: [InfoItem] {
+  /// What `info` reports: the sensor, then the settings that shape what clients see; with
+  /// `full` (for clients that may control), the hooks and the files orientd uses too.
+  private func infoItems(full: Bool) -> [InfoItem] {
     var items: [InfoItem] = [InfoItem("version", orientdVersion)]
     switch options.source {
     case .iio:
@@ -234,7 +246,7 @@ public final class Daemon {
     case .demo:
       items.append(InfoItem("sensor", "the built-in demo"))
     case .replay(let path):
-      items.append(InfoItem("sensor", "replay of \(path)"))
+      items.append(InfoItem("sensor", full ? "replay of \(path)" : "a replayed trace"))
     }
     let settings = options.settings
     items += [
@@ -242,6 +254,7 @@ public final class Daemon {
       InfoItem("shake-tolerance", String(settings.shakeTolerance)),
       InfoItem("settle", "\(settings.settleMicroseconds / 1000) ms"),
     ]
+    guard full else { return items }
     items += options.hooks.map { InfoItem("hook", $0) }
     if let directory = options.hooksDirectory { items.append(InfoItem("hooks-dir", directory)) }
     items.append(InfoItem("hook-timeout", "\(Double(options.hookTimeoutMilliseconds) / 1000) s"))
@@ -254,13 +267,55 @@ public final class Daemon {
     PersistedState(lock: tracker.policy.lock, allowed: tracker.policy.allowed)
   }
 
-  /// Saves the lock and allowed set; a failure (a full disk) is logged and serving goes on.
-  private func persist() {
+  /// Starts the thread that saves the state, when there is a state file.
+  private func startStateWriter() throws {
     guard let stateStore else { return }
+    let writer = try StateWriter(store: stateStore, minimumInterval: Self.minimumSaveInterval)
+    stateWriterWatch = try writer.outcomes.deliver(on: loop) { [unowned self] outcome in self.handle(outcome)
+    }
+    stateWriter = writer
+  }
+
+  /// A burst of changes is saved at most this often (the first one at once).
+  static let minimumSaveInterval: UInt64 = 250_000_000
+
+  /// Saves the lock and allowed set off the loop; returns the commit that says when it is
+  /// durable, or nil when nothing needs to wait.
+  private func persist() -> UInt64? {
+    guard let stateStore else { return nil }
+    if let stateWriter { return stateWriter.save(persistedState) }
+    // Without the writer thread (it could not start, or the socket is off): save here.
+    if let failure = saveNow(stateStore) { Log.error(failure) }
+    return nil
+  }
+
+  /// Saves at once on this thread; the failure's text, or nil.
+  private func saveNow(_ stateStore: StateStore) -> String? {
     do {
       try stateStore.save(persistedState)
+      return nil
     } catch {
-      Log.error("cannot save the state to \(stateStore.path): \(error); the change holds until orientd stops")
+      return "cannot save the state to \(stateStore.path): \(error); the change holds until orientd stops"
+    }
+  }
+
+  private func handle(_ outcome: StateWriter.Outcome) {
+    switch outcome {
+    case .saved(let generation):
+      server?.committed(through: generation)
+    case .failed(let generation, let reason):
+      let failure =
+        "cannot save the state to \(stateStore?.path ?? "?"): \(reason); the change holds until orientd stops"
+      saveFailure.warn(failure)
+      server?.committed(through: generation, failure: failure)
+    case .unavailable(let reason):
+      Log.error("the state writer stopped (\(reason)); saving on the main loop from now on")
+      stateWriter = nil
+      if let stateWriterWatch { loop.unwatch(stateWriterWatch) }
+      stateWriterWatch = nil
+      let failure = stateStore.flatMap(saveNow)
+      if let failure { Log.error(failure) }
+      server?.committed(through: .max, failure: failure)
     }
   }
 
@@ -271,6 +326,9 @@ public final class Daemon {
     sampler = nil
     server?.shutDown()
     server = nil
+    // What clients changed last is written before the exit.
+    stateWriter?.stop()
+    stateWriter = nil
     if let socketFile, (try? FileSystem.status(of: socketFile.path))?.inode == socketFile.inode {
       // Removed only while it is still ours, not one a newer orientd made.
       try? FileSystem.remove(socketFile.path)
@@ -305,7 +363,7 @@ public final class Daemon {
     if let allowed = new.allowed, new.allowed != options.allowed, allowed != tracker.policy.allowed {
       let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
       publish(changes, at: now)
-      persist()
+      _ = persist()
     }
     hooks?.update(timeoutMilliseconds: new.hookTimeoutMilliseconds)
     Log.threshold = new.verbose ? .debug : .info
@@ -357,7 +415,7 @@ public final class Daemon {
       }
     }
     // One write for the whole batch: a change of device and screen orientation is one wake-up.
-    guard options.dump else { return Log.write(.info, lines: changes.map(\.line)) }
+    guard options.dump else { return changeLog.write(.info, lines: changes.map(\.line)) }
     var text = ""
     for change in changes {
       switch change {

@@ -41,3 +41,10 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   /// The C library's text, e.g. `No such file or directory`.
   public var description: String { String(cString: strerror(rawValue)) }
 }
+
+extension Errno {
+  /// This process has as many descriptors open as its limit allows (EMFILE).
+  public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+  /// The whole system has as many files open as it allows (ENFILE).
+  public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
+}

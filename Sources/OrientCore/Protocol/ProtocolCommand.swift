@@ -125,6 +125,8 @@ public struct ProtocolError: Error, Equatable, Sendable {
     case lineTooLong = "line-too-long"
     case badEncoding = "bad-encoding"
     case tooManyClients = "too-many-clients"
+    /// A warning with `ok`: the change holds but could not be saved.
+    case notSaved = "not-saved"
     case internalError = "internal-error"
   }
 

@@ -1,6 +1,9 @@
 /// A reply to one command.
 public enum Reply: Equatable, Sendable {
   case ok
+  /// The command took effect, with a caveat the client should show (the state could not be
+  /// saved): `ok not-saved ...`.
+  case okWithWarning(ProtocolError)
   case pong
   case error(ProtocolError)
 }
@@ -27,10 +30,14 @@ public enum ProtocolRendering {
   public static func line(for reply: Reply, format: MessageFormat) -> String {
     switch (reply, format) {
     case (.ok, .text): return "ok\n"
+    case (.okWithWarning(let warning), .text): return "ok \(warning.code.rawValue) \(warning.message)\n"
     case (.pong, .text): return "pong\n"
     case (.error(let error), .text):
       return "error \(error.code.rawValue)" + (error.message.isEmpty ? "" : " " + error.message) + "\n"
     case (.ok, .json): return "{\"reply\":\"ok\"}\n"
+    case (.okWithWarning(let warning), .json):
+      return
+        "{\"reply\":\"ok\",\"warning\":\"\(warning.code.rawValue)\",\"message\":\"\(JSON.escape(warning.message))\"}\n"
     case (.pong, .json): return "{\"reply\":\"pong\"}\n"
     case (.error(let error), .json):
       return

@@ -1,10 +1,12 @@
 import OrientCore
 import OrientSystem
 
-/// One connected client: its pending output, its partial input and its settings.
+/// One connected client: its pending output, the input it sent and we have not served yet,
+/// and its settings.
 ///
-/// Output goes straight to the socket when it can; what the socket does not take waits
-/// in a bounded queue of whole messages, so a line is never interleaved with another.
+/// Output goes straight to the socket when it can; what the socket does not take waits in a
+/// queue of whole messages, so a line is never interleaved with another. A message leaves
+/// the queue, and its memory is freed, as soon as its last byte is sent.
 final class ClientConnection {
   /// One queued message and whether it answers a command.
   private struct Message {
@@ -12,8 +14,14 @@ final class ClientConnection {
     var isReply: Bool
   }
 
+  /// What a queued message costs beyond its bytes: the array's header and the allocator's
+  /// rounding. Counted so that a flood of tiny replies (`pong`) is bounded too.
+  static let messageOverhead = 64
+
   let socket: FileDescriptor
   let peer: PeerCredentials?
+  /// When the connection was accepted (monotonic nanoseconds).
+  let connectedAt: UInt64
   var watch: Watch?
   var format = MessageFormat.text
   /// The samples this client asked for, if any.
@@ -23,21 +31,33 @@ final class ClientConnection {
   var closing = false
   /// Set when the client shut down its sending side; it may still be subscribed.
   var inputClosed = false
+  /// Set when the peer hung up both ways: what it sent is still served, nothing more is sent.
+  var peerGone = false
   /// Whether the client may run control commands, decided on its first one.
   var mayControl: Bool?
+  /// Whether the client has sent a whole line yet.
+  var hasSentCommand = false
+  /// The state commit this client's last control command waits for; its `ok` and its
+  /// further commands wait until that commit is durable.
+  var awaitingCommit: UInt64?
   /// Whether the loop watches for writability (output is waiting).
   var watchingWritable = false
-  /// Whether the loop watches for input (off while the client does not read its output).
+  /// Whether the loop watches for input.
   var watchingReadable = true
 
   private var queue: [Message] = []
   private var head = 0
   private var sentOfHead = 0
-  private(set) var queuedBytes = 0
+  /// Bytes not yet sent plus `messageOverhead` per queued message: what the client costs.
+  private(set) var retainedBytes = 0
+  /// Lines received and not yet served (at most one read's worth: no read while any wait).
+  private var unserved: [SplitLine] = []
+  private var nextUnserved = 0
 
-  init(socket: consuming FileDescriptor) {
+  init(socket: consuming FileDescriptor, now: UInt64) {
     peer = socket.peerCredentials()
     self.socket = socket
+    connectedAt = now
   }
 
   /// The socket's number, which names the client in the server's table.
@@ -49,36 +69,71 @@ final class ClientConnection {
   /// Whether a reply is among the waiting output.
   var hasPendingReply: Bool { queue[head...].contains { $0.isReply } }
 
+  /// Whether lines received earlier still wait to be served.
+  var hasUnservedInput: Bool { nextUnserved < unserved.count }
+
+  /// Keeps received lines to be served, a few per loop round.
+  func receive(_ lines: [SplitLine]) {
+    unserved += lines
+  }
+
+  /// The next line to serve, if any.
+  func nextLine() -> SplitLine? {
+    guard nextUnserved < unserved.count else { return nil }
+    defer {
+      nextUnserved += 1
+      if nextUnserved == unserved.count {
+        unserved.removeAll(keepingCapacity: false)
+        nextUnserved = 0
+      }
+    }
+    return unserved[nextUnserved]
+  }
+
   /// Queues `bytes` behind what is waiting, or writes them at once if nothing is.
   /// Returns false when the socket failed and the client must be dropped.
   func send(_ bytes: [UInt8], isReply: Bool) -> Bool {
+    guard !peerGone else { return true }
     queue.append(Message(bytes: bytes, isReply: isReply))
-    queuedBytes += bytes.count
+    retainedBytes += bytes.count + Self.messageOverhead
     if queue.count - head == 1 { return flush() }
     return true
   }
 
   /// Writes as much waiting output as the socket takes; false when the socket failed.
   func flush() -> Bool {
+    defer { compact() }
     while head < queue.count {
-      let message = queue[head]
       let sent: Int?
       do {
-        sent = try socket.send(message.bytes[sentOfHead...])
+        sent = try socket.send(queue[head].bytes[sentOfHead...])
       } catch {
         return false
       }
       // The socket's buffer is full: the rest waits until it is writable.
       guard let written = sent else { return true }
       sentOfHead += written
-      queuedBytes -= written
-      guard sentOfHead == message.bytes.count else { continue }
+      retainedBytes -= written
+      guard sentOfHead == queue[head].bytes.count else { continue }
+      // Sent whole: its memory goes now, not when the queue next runs empty.
+      queue[head].bytes = []
+      retainedBytes -= Self.messageOverhead
       head += 1
       sentOfHead = 0
     }
-    queue.removeAll(keepingCapacity: false)
-    head = 0
     return true
+  }
+
+  /// Drops the sent messages from the front of the queue once they are half of it, so the
+  /// queue's own storage stays proportional to what waits.
+  private func compact() {
+    if head == queue.count {
+      queue.removeAll(keepingCapacity: queue.capacity <= 64)
+      head = 0
+    } else if head >= 32, head * 2 >= queue.count {
+      queue.removeFirst(head)
+      head = 0
+    }
   }
 
   /// Drops every waiting message except the unsent rest of one already begun, then queues
@@ -91,6 +146,6 @@ final class ClientConnection {
     queue = kept + replacement.map { Message(bytes: $0, isReply: false) }
     head = 0
     sentOfHead = 0
-    queuedBytes = queue.reduce(0) { $0 + $1.bytes.count }
+    retainedBytes = queue.reduce(0) { $0 + $1.bytes.count + Self.messageOverhead }
   }
 }

@@ -4,48 +4,90 @@ import OrientSystem
 /// Serves the orientation protocol on a listening Unix stream socket.
 ///
 /// Every client gets the state on connect and each change after it. Control commands
-/// go to `control`, whose changes are published to every client before the reply.
+/// go to `control`, whose changes are published to every client at once; the commander's
+/// `ok` waits until `commit` says the change is durable.
+///
+/// No client can take more than its share: each gets at most `commandsPerRound` commands
+/// served per loop round, its queued output is bounded (`outputLimit`), one user holds at
+/// most `maxClientsPerUser` connections, and a control command's sender is not served again
+/// until its change is saved.
 public final class SocketServer {
   /// Runs a control command and returns what it changed, or the error to reply with.
   public typealias ControlHandler = (ClientCommand) -> Result<[StateChange], ProtocolError>
-  /// Makes applied changes durable; runs after they are published and before the reply.
-  public typealias CommitHandler = () -> Void
+  /// Asks for the applied changes to be saved; returns the commit to wait for before the
+  /// `ok`, or nil when nothing needs to wait (the daemon keeps no state file).
+  public typealias CommitHandler = () -> UInt64?
+
+  /// The limits that keep one client, or one user, from starving the rest.
+  public struct Limits: Sendable {
+    /// The most clients served at once.
+    public var maxClients: Int
+    /// The most clients one user other than root and the daemon's own may hold.
+    public var maxClientsPerUser: Int
+    /// A client that has sent no command and read nothing it was sent in this long is dropped.
+    public var idleNanoseconds: UInt64 = 30_000_000_000
+
+    public init(maxClients: Int, maxClientsPerUser: Int) {
+      self.maxClients = maxClients
+      self.maxClientsPerUser = maxClientsPerUser
+    }
+  }
 
   private let loop: EventLoop
   private let listener: FileDescriptor
-  private let maxClients: Int
+  private var listenWatch: Watch?
+  private let limits: Limits
   private let permission: ControlPermission
+  private let ownUID = ProcessCredentials.effectiveUserID
   private let snapshot: () -> [StateChange]
   private let control: ControlHandler
   private let commit: CommitHandler
-  private let info: () -> [InfoItem]
+  private let info: (_ full: Bool) -> [InfoItem]
   private let samplesWanted: (Bool) -> Void
   private var sampleSubscribers = 0
-  private var listenWatch: Watch?
   private var clients: [Int32: ClientConnection] = [:]
+  private var clientsPerUID: [UInt32: Int] = [:]
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
   private var overflowWarning = RateLimitedWarning()
+  private var refusalWarning = RateLimitedWarning()
+  private var acceptWarning = RateLimitedWarning()
+  /// Clients with input left to serve in a later round.
+  private var backlog: Set<Int32> = []
+  private var resume: LoopTimer?
+  /// Re-opens accepting after the process ran out of descriptors.
+  private var acceptPause: LoopTimer?
+  private var idleSweep: LoopTimer?
+  private let refusals: RefusedConnections
 
-  /// A client whose unsent output passes this many bytes is collapsed or dropped.
+  /// A client whose queued output costs more than this many bytes is collapsed or dropped.
   public static let outputLimit = 64 * 1024
+  /// Commands served from one client per loop round; the rest wait for the next round.
+  public static let commandsPerRound = 16
 
   /// Starts accepting on `listener`, a listening non-blocking socket.
   public init(
-    loop: EventLoop, listener: consuming FileDescriptor, maxClients: Int, permission: ControlPermission,
+    loop: EventLoop, listener: consuming FileDescriptor, limits: Limits, permission: ControlPermission,
     snapshot: @escaping () -> [StateChange], control: @escaping ControlHandler,
-    commit: @escaping CommitHandler, info: @escaping () -> [InfoItem], samplesWanted: @escaping (Bool) -> Void
+    commit: @escaping CommitHandler, info: @escaping (_ full: Bool) -> [InfoItem],
+    samplesWanted: @escaping (Bool) -> Void
   ) throws(SystemError) {
     self.loop = loop
-    self.maxClients = maxClients
+    self.limits = limits
     self.permission = permission
     self.snapshot = snapshot
     self.control = control
     self.commit = commit
     self.info = info
     self.samplesWanted = samplesWanted
+    refusals = RefusedConnections(loop: loop)
     let descriptor = listener.rawValue
     self.listener = listener
     listenWatch = try loop.watch(descriptor) { [unowned self] _ in self.acceptClients() }
+    resume = LoopTimer(loop: loop) { [unowned self] _ in self.serveBacklog() }
+    acceptPause = LoopTimer(loop: loop) { [unowned self] _ in self.resumeAccepting() }
+    idleSweep = LoopTimer(loop: loop) { [unowned self] _ in self.dropIdleClients() }
+    idleSweep?.schedule(
+      afterNanoseconds: limits.idleNanoseconds, repeatingEveryNanoseconds: limits.idleNanoseconds / 3)
   }
 
   /// Publishes changes to every client, each in its own format.
@@ -73,13 +115,35 @@ public final class SocketServer {
     }
   }
 
+  /// Every commit up to `generation` is durable, or failed with `failure`: the clients
+  /// waiting for them get their `ok` (with the failure as a warning) and are served again.
+  public func committed(through generation: UInt64, failure: String? = nil) {
+    for client in Array(clients.values) {
+      guard let awaited = client.awaitingCommit, awaited <= generation else { continue }
+      client.awaitingCommit = nil
+      if let failure {
+        reply(.okWithWarning(ProtocolError(.notSaved, failure)), to: client)
+      } else {
+        reply(.ok, to: client)
+      }
+      guard clients[client.descriptor] != nil else { continue }
+      serve(client)
+    }
+  }
+
   /// Closes every client and stops accepting; the listening socket closes when the server
   /// is released, and the caller removes the socket file.
   public func shutDown() {
     for client in Array(clients.values) { drop(client) }
     if let listenWatch { loop.unwatch(listenWatch) }
     listenWatch = nil
+    resume = nil
+    acceptPause = nil
+    idleSweep = nil
+    refusals.closeAll()
   }
+
+  // MARK: Accepting
 
   private func acceptClients() {
     while true {
@@ -88,17 +152,19 @@ public final class SocketServer {
         guard let accepted = try listener.accept() else { return }
         socket = accepted
       } catch {
-        return overflowWarning.warn("accept on the socket failed: \(error.code)")
+        if error.code == .tooManyOpenFiles || error.code == .tooManyOpenFilesInSystem {
+          return pauseAccepting(error)
+        }
+        return acceptWarning.warn("accept on the socket failed: \(error.code)")
       }
-      guard clients.count < maxClients else {
-        let refusal = ProtocolRendering.line(
-          for: .error(ProtocolError(.tooManyClients, "at most \(maxClients) clients")), format: .text)
-        // Best effort: the refused client may not even read.
-        _ = try? socket.send(Array(refusal.utf8)[...])
-        overflowWarning.warn("refused a client: \(maxClients) clients are connected (--max-clients)")
+      let client = ClientConnection(socket: socket, now: loop.now)
+      if let refusal = refusal(for: client) {
+        refusalWarning.warn(
+          "refused a client (uid \(client.peer.map { String($0.uid) } ?? "unknown")): \(refusal)")
+        let line = ProtocolRendering.line(for: .error(ProtocolError(.tooManyClients, refusal)), format: .text)
+        refusals.refuse(client, saying: line)
         continue
       }
-      let client = ClientConnection(socket: socket)
       do {
         client.watch = try loop.watch(client.descriptor, for: .readable) {
           [unowned self, unowned client] events in
@@ -109,28 +175,84 @@ public final class SocketServer {
         continue
       }
       clients[client.descriptor] = client
+      if let uid = client.peer?.uid { clientsPerUID[uid, default: 0] += 1 }
       deliver(render(snapshot(), format: .text), to: client, isReply: false)
     }
   }
 
+  /// Why `client` may not be served, if it may not.
+  private func refusal(for client: ClientConnection) -> String? {
+    if clients.count >= limits.maxClients {
+      return "at most \(limits.maxClients) clients are served at once (--max-clients)"
+    }
+    guard let uid = client.peer?.uid else { return nil }
+    // Root and orientd's own user (the desktop's hook, the administrator) are limited only by
+    // the total, so another user's connections cannot lock them out.
+    guard uid != 0, uid != ownUID else { return nil }
+    if clientsPerUID[uid, default: 0] >= limits.maxClientsPerUser {
+      return "at most \(limits.maxClientsPerUser) clients per user (--max-clients-per-user)"
+    }
+    return nil
+  }
+
+  /// Out of descriptors: stop watching the listener for a second instead of waking at once
+  /// again for a connection that cannot be accepted.
+  private func pauseAccepting(_ error: SystemError) {
+    acceptWarning.warn(
+      "cannot accept clients: \(error.code) (\(clients.count) connected); not accepting for 1 s")
+    guard let listenWatch else { return }
+    loop.change(listenWatch, to: [])
+    acceptPause?.schedule(afterNanoseconds: 1_000_000_000)
+  }
+
+  private func resumeAccepting() {
+    guard let listenWatch else { return }
+    loop.change(listenWatch, to: .readable)
+  }
+
+  /// Drops clients that never sent a command and never read even their greeting: a client
+  /// that listens for changes reads the greeting at once, so these hold a slot for nothing.
+  private func dropIdleClients() {
+    let now = loop.now
+    for client in Array(clients.values) where !client.hasSentCommand && !client.closing {
+      guard now - client.connectedAt >= limits.idleNanoseconds,
+        let unread = client.socket.unreadByPeer(), unread > 0
+      else { continue }
+      refusalWarning.warn(
+        "dropped an idle client (pid \(client.peer?.pid ?? 0)): no command and nothing read in "
+          + "\(limits.idleNanoseconds / 1_000_000_000) s")
+      drop(client)
+    }
+  }
+
+  // MARK: Serving
+
   private func service(_ client: ClientConnection, events: IOEvents) {
-    // Hang-up means the peer closed both ways: nothing sent now can arrive.
-    if events.contains(.hangUp) || events.contains(.error) { return drop(client) }
+    if events.contains(.error) { return drop(client) }
+    if events.contains(.hangUp) {
+      // The peer closed both ways. What it sent before closing is still served (a `lock`
+      // sent just before the close counts); nothing can be sent back.
+      client.peerGone = true
+      if let watch = client.watch { loop.unwatch(watch) }
+      client.watch = nil
+      return serve(client)
+    }
     if events.contains(.writable) {
       guard client.flush() else { return drop(client) }
     }
     if events.contains(.readable), client.watchingReadable { readInput(of: client) }
     guard clients[client.descriptor] != nil else { return }
-    if client.closing && !client.hasPendingOutput { return drop(client) }
-    updateInterest(of: client)
+    serve(client)
   }
 
+  /// Reads one buffer's worth of input and keeps its lines to be served.
   private func readInput(of client: ClientConnection) {
     let received: Int?
     do {
       received = try readBuffer.withUnsafeMutableBytes { try client.socket.receive(into: $0) }
     } catch {
-      return drop(client)
+      if client.peerGone { client.inputClosed = true } else { drop(client) }
+      return
     }
     guard let count = received else { return }
     if count == 0 {
@@ -140,24 +262,56 @@ public final class SocketServer {
       client.inputClosed = true
       return
     }
-    let pieces = readBuffer.withUnsafeBytes {
-      client.splitter.append(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
-    }
-    for piece in pieces where !client.closing {
+    client.receive(
+      readBuffer.withUnsafeBytes { client.splitter.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) })
+  }
+
+  /// Serves up to `commandsPerRound` of the client's waiting lines, reading more when a
+  /// peer that hung up still has input, and leaves the rest for the next round.
+  private func serve(_ client: ClientConnection) {
+    var served = 0
+    while served < Self.commandsPerRound, !client.closing, client.awaitingCommit == nil || client.peerGone {
+      guard let piece = client.nextLine() else {
+        guard client.peerGone, !client.inputClosed else { break }
+        readInput(of: client)
+        guard clients[client.descriptor] != nil else { return }
+        continue
+      }
+      served += 1
       switch piece {
       case .line(let bytes):
         handle(bytes, from: client)
       case .tooLong:
+        // The lines before it were answered; this one ends the client.
         reply(
           .error(ProtocolError(.lineTooLong, "lines are at most \(client.splitter.limit) bytes")), to: client)
         client.closing = true
       }
       guard clients[client.descriptor] != nil else { return }
     }
+    let moreInput = client.hasUnservedInput || (client.peerGone && !client.inputClosed)
+    if client.peerGone && (!moreInput || client.closing) { return drop(client) }
+    if moreInput && !client.closing && (client.awaitingCommit == nil || client.peerGone) {
+      backlog.insert(client.descriptor)
+      // A timer due now fires after this round's other descriptors: the others go first.
+      resume?.schedule(afterNanoseconds: 0)
+    }
+    if client.closing && !client.hasPendingOutput { return drop(client) }
+    updateInterest(of: client)
+  }
+
+  private func serveBacklog() {
+    let waiting = backlog
+    backlog.removeAll()
+    for descriptor in waiting {
+      guard let client = clients[descriptor] else { continue }
+      serve(client)
+    }
   }
 
   private func handle(_ bytes: [UInt8], from client: ClientConnection) {
     guard !bytes.isEmpty else { return }
+    client.hasSentCommand = true
     guard let line = String(validating: bytes, as: UTF8.self), !line.utf8.contains(0) else {
       return reply(
         .error(ProtocolError(.badEncoding, "lines must be UTF-8 text without NUL bytes")), to: client)
@@ -181,7 +335,8 @@ public final class SocketServer {
       setSampleStream(stream, for: client)
       reply(.ok, to: client)
     case .info:
-      let lines = info().map { ProtocolRendering.line(for: $0, format: client.format) }
+      // Hook command lines and file paths are for those who may change the state.
+      let lines = info(mayControl(client)).map { ProtocolRendering.line(for: $0, format: client.format) }
       deliver(Array(lines.joined().utf8), to: client, isReply: true)
       reply(.ok, to: client)
     case .help:
@@ -191,22 +346,31 @@ public final class SocketServer {
     case .quit:
       client.closing = true
     case .lock, .unlock, .rotate, .allow:
-      if client.mayControl == nil { client.mayControl = permission.allows(client.peer) }
-      guard client.mayControl == true else {
+      guard mayControl(client) else {
         return reply(
           .error(ProtocolError(.permissionDenied, "control needs root, orientd's user or its control group")),
           to: client)
       }
       switch control(command) {
       case .success(let changes):
-        // Subscribers hear of the change first; the commander's ok waits until it is durable.
+        // Subscribers hear of the change first; the commander's ok waits until it is durable,
+        // and the commander is not served again until then.
         publish(changes)
-        if !changes.isEmpty { commit() }
-        if clients[client.descriptor] != nil { reply(.ok, to: client) }
+        guard clients[client.descriptor] != nil else { return }
+        if !changes.isEmpty, let generation = commit() {
+          client.awaitingCommit = generation
+        } else {
+          reply(.ok, to: client)
+        }
       case .failure(let error):
         reply(.error(error), to: client)
       }
     }
+  }
+
+  private func mayControl(_ client: ClientConnection) -> Bool {
+    if client.mayControl == nil { client.mayControl = permission.allows(client.peer) }
+    return client.mayControl == true
   }
 
   private func reply(_ reply: Reply, to client: ClientConnection) {
@@ -219,10 +383,11 @@ public final class SocketServer {
 
   private func deliver(_ bytes: [UInt8], to client: ClientConnection, isReply: Bool) {
     guard client.send(bytes, isReply: isReply) else { return drop(client) }
-    if client.queuedBytes > Self.outputLimit {
+    if client.retainedBytes > Self.outputLimit {
       if client.hasPendingReply {
         overflowWarning.warn(
-          "dropped a client that stopped reading its replies (pid \(client.peer?.pid ?? 0))")
+          "dropped a client that stopped reading its replies (pid \(client.peer?.pid ?? 0)): "
+            + "over \(Self.outputLimit / 1024) KiB waiting")
         return drop(client)
       }
       overflowWarning.warn(
@@ -232,12 +397,15 @@ public final class SocketServer {
     updateInterest(of: client)
   }
 
-  /// Watches for output room while output waits, and stops reading commands from a client
-  /// whose replies pile up, so one client cannot make the daemon buffer without bound.
+  /// Watches for output room while output waits, and reads a client's input only when all it
+  /// sent before is served, it waits for no commit and its output is not piling up: one client
+  /// cannot make the daemon buffer without bound.
   private func updateInterest(of client: ClientConnection) {
     guard let watch = client.watch else { return }
     let wantWritable = client.hasPendingOutput
-    let wantReadable = !client.closing && !client.inputClosed && client.queuedBytes <= Self.outputLimit / 2
+    let wantReadable =
+      !client.closing && !client.inputClosed && !client.hasUnservedInput && client.awaitingCommit == nil
+      && client.retainedBytes <= Self.outputLimit / 2
     guard wantWritable != client.watchingWritable || wantReadable != client.watchingReadable else { return }
     client.watchingWritable = wantWritable
     client.watchingReadable = wantReadable
@@ -258,6 +426,11 @@ public final class SocketServer {
 
   private func drop(_ client: ClientConnection) {
     guard clients.removeValue(forKey: client.descriptor) != nil else { return }
+    backlog.remove(client.descriptor)
+    if let uid = client.peer?.uid {
+      clientsPerUID[uid, default: 1] -= 1
+      if clientsPerUID[uid] == 0 { clientsPerUID[uid] = nil }
+    }
     if client.sampleStream != nil { setSampleStream(nil, for: client) }
     if let watch = client.watch { loop.unwatch(watch) }
     client.watch = nil

@@ -5,7 +5,7 @@ import OrientSystem
 ///
 /// Writes are atomic: a temporary file is written and fsynced, then renamed over the
 /// old one and the directory fsynced, so a crash leaves either the old or the new state.
-public final class StateStore {
+public final class StateStore: Sendable {
   /// The state file's path.
   public let path: String
 

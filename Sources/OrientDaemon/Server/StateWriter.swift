@@ -1,0 +1,133 @@
+import OrientCore
+import OrientSystem
+
+/// Saves the lock and the allowed set on a thread of its own ("orientd-state"), so that no
+/// open, fsync or rename ever runs on the main loop, and coalesced, so that a flood of
+/// control commands costs a few writes a second, not one per command.
+///
+/// Every save request gets a generation number. A write saves the newest state asked for,
+/// and its outcome covers every generation up to that one: the daemon answers `ok` to a
+/// command only once the generation that holds its change is durable, so `kill -9` keeps
+/// every acknowledged change.
+final class StateWriter {
+  /// What became of the writes: every state up to `generation` is on disk, or the write
+  /// that would have saved it failed (the state stays in memory).
+  enum Outcome: Sendable {
+    case saved(generation: UInt64)
+    case failed(generation: UInt64, reason: String)
+    /// The thread could not start its loop and saves nothing; the daemon must save itself.
+    case unavailable(reason: String)
+  }
+
+  fileprivate enum Request: Sendable {
+    case save(PersistedState, generation: UInt64)
+    case stop
+  }
+
+  /// Outcomes for the main loop, in generation order.
+  let outcomes: Mailbox<Outcome>
+  private let requests: Mailbox<Request>
+  private let thread: WorkerThread
+  private var generation: UInt64 = 0
+
+  /// Starts the thread; writes after the first of a burst wait until `minimumInterval`
+  /// nanoseconds have passed since the previous write began.
+  init(store: StateStore, minimumInterval: UInt64) throws(SystemError) {
+    let outcomes = try Mailbox<Outcome>()
+    let requests = try Mailbox<Request>()
+    self.outcomes = outcomes
+    self.requests = requests
+    thread = try WorkerThread(name: "orientd-state") {
+      StateWriterEngine(
+        store: store, minimumInterval: minimumInterval, requests: requests, outcomes: outcomes
+      )
+      .run()
+    }
+  }
+
+  /// Asks for `state` to be saved; returns the generation whose outcome says when it is.
+  func save(_ state: PersistedState) -> UInt64 {
+    generation += 1
+    requests.post(.save(state, generation: generation))
+    return generation
+  }
+
+  /// Writes what is still waiting, then ends the thread; waits up to 5 s for it.
+  func stop() {
+    requests.post(.stop)
+    if !thread.join(timeoutSeconds: 5) {
+      Log.warning("the state writer did not finish within 5 s (a slow disk); exiting anyway")
+    }
+  }
+}
+
+/// The writer thread's work, on the thread's own loop.
+private final class StateWriterEngine {
+  private let store: StateStore
+  private let minimumInterval: UInt64
+  private let requests: Mailbox<StateWriter.Request>
+  private let outcomes: Mailbox<StateWriter.Outcome>
+  private var pending: (state: PersistedState, generation: UInt64)?
+  private var lastWriteStart: UInt64?
+  private var timerArmed = false
+
+  init(
+    store: StateStore, minimumInterval: UInt64, requests: Mailbox<StateWriter.Request>,
+    outcomes: Mailbox<StateWriter.Outcome>
+  ) {
+    self.store = store
+    self.minimumInterval = minimumInterval
+    self.requests = requests
+    self.outcomes = outcomes
+  }
+
+  func run() {
+    do {
+      let loop = try EventLoop()
+      let timer = LoopTimer(loop: loop) { [unowned self] _ in
+        self.timerArmed = false
+        self.write()
+      }
+      let watch = try requests.deliver(on: loop) { [unowned self] request in
+        switch request {
+        case .save(let state, let generation):
+          self.pending = (state, generation)
+          self.writeWhenDue(timer)
+        case .stop:
+          self.write()
+          loop.stop()
+        }
+      }
+      try loop.run()
+      loop.unwatch(watch)
+    } catch {
+      // Only running out of descriptors or memory gets here; the daemon then saves on its
+      // own loop, which is slower under a flood but loses nothing.
+      outcomes.post(.unavailable(reason: "\(error)"))
+    }
+  }
+
+  /// Writes now if the last write began long enough ago, else arms the timer for when it may.
+  private func writeWhenDue(_ timer: LoopTimer) {
+    guard !timerArmed else { return }
+    let now = Clock.monotonicNanoseconds
+    if let last = lastWriteStart, now - last < minimumInterval {
+      timerArmed = true
+      timer.schedule(afterNanoseconds: minimumInterval - (now - last))
+    } else {
+      write()
+    }
+  }
+
+  private func write() {
+    guard let (state, generation) = pending else { return }
+    pending = nil
+    lastWriteStart = Clock.monotonicNanoseconds
+    do {
+      try store.save(state)
+      outcomes.post(.saved(generation: generation))
+    } catch {
+      outcomes.post(.failed(generation: generation, reason: "\(error)"))
+    }
+  }
+}
