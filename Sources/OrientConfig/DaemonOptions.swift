@@ -68,6 +68,8 @@ public struct DaemonOptions: Equatable, Sendable {
   /// The most clients one user other than root and orientd's own may have; nil: a quarter
   /// of `maxClients`.
   public var maxClientsPerUser: Int?
+  /// How long a client that has sent no command and read nothing is kept.
+  public var idleTimeoutMilliseconds = 30_000
   /// The per-user limit in force.
   public var clientsPerUserLimit: Int { maxClientsPerUser ?? max(1, maxClients / 4) }
   /// Where the lock and allowed set are kept across restarts.

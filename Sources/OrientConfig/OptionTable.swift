@@ -151,6 +151,17 @@ enum OptionTable {
       options.maxClientsPerUser = count
     },
     OptionSpec(
+      "idle-timeout", "SECONDS", .socket,
+      "drop a client that sent nothing and read nothing this long (default 30)"
+    ) { options, value throws(ValueError) in
+      guard let time = NumberParsing.seconds(value), time.microseconds >= 100_000,
+        time.microseconds <= 86_400_000_000
+      else {
+        throw ValueError("expected seconds from 0.1 to 86400, such as 30, got '\(value)'")
+      }
+      options.idleTimeoutMilliseconds = Int(time.microseconds / 1000)
+    },
+    OptionSpec(
       "state", "PATH", .socket, "where the lock and allowed set persist (default /var/lib/orientd/state)"
     ) { options, value throws(ValueError) in
       options.statePath = try nonEmpty(value, "a path")

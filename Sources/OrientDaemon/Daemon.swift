@@ -370,6 +370,8 @@ public final class Daemon {
     let restartOnly: [(String, Bool)] = [
       ("socket", new.socketPath != options.socketPath), ("socket-mode", new.socketMode != options.socketMode),
       ("max-clients", new.maxClients != options.maxClients),
+      ("max-clients-per-user", new.clientsPerUserLimit != options.clientsPerUserLimit),
+      ("idle-timeout", new.idleTimeoutMilliseconds != options.idleTimeoutMilliseconds),
       ("control-group", new.controlGroup != options.controlGroup),
       ("state", new.statePath != options.statePath), ("uri", new.uri != options.uri),
       ("device", new.device != options.device), ("mode", new.captureMode != options.captureMode),

@@ -14,7 +14,14 @@ struct Attack: Sendable {
 }
 
 /// Every attack by name.
-let attacks: [String: Attack] = [:]
+let attacks: [String: Attack] = [
+  "slow-reader": slowReader,
+  "hold-connections": holdConnections,
+  "send-and-close": sendAndClose,
+  "control-flood": controlFlood,
+  "idle-connections": idleConnections,
+  "ping-latency": pingLatency,
+]
 
 /// Runs `orientd-bench attack ...` and exits.
 func runAttack(_ arguments: [String]) -> Never {

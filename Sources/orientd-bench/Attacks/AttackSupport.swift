@@ -1,0 +1,72 @@
+import OrientSystem
+
+/// A usage mistake in an attack's arguments.
+struct AttackUsage: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// The attack's arguments by position, with errors that name what is missing.
+struct AttackArguments {
+  let values: [String]
+  init(_ values: [String]) { self.values = values }
+
+  func text(_ index: Int, _ name: String) throws(AttackUsage) -> String {
+    guard index < values.count else { throw AttackUsage(description: "missing \(name)") }
+    return values[index]
+  }
+
+  func number(_ index: Int, _ name: String) throws(AttackUsage) -> Int {
+    guard let value = Int(try text(index, name)), value >= 0 else {
+      throw AttackUsage(description: "\(name) must be a whole number")
+    }
+    return value
+  }
+
+  func seconds(_ index: Int, _ name: String) throws(AttackUsage) -> Double {
+    guard let value = Double(try text(index, name)), value >= 0 else {
+      throw AttackUsage(description: "\(name) must be a number of seconds")
+    }
+    return value
+  }
+}
+
+/// Prints one `name value` figure line on stdout.
+func figure(_ name: String, _ value: String) {
+  StandardStream.output.report("\(name) \(value)\n")
+}
+
+/// Seconds on the monotonic clock.
+var monotonicSeconds: Double { Double(Clock.monotonicNanoseconds) / 1e9 }
+
+/// Reads one line from a blocking-or-not socket within `timeout` seconds; nil on close or timeout.
+func readLine(from socket: borrowing FileDescriptor, timeout: Double) -> String? {
+  var line: [UInt8] = []
+  var byte: [UInt8] = [0]
+  let end = monotonicSeconds + timeout
+  while true {
+    let left = end - monotonicSeconds
+    guard left > 0 else { return nil }
+    let ready = try? Readiness.wait(
+      [(socket.rawValue, .readable)], timeoutMilliseconds: Int32(left * 1000) + 1)
+    guard let events = ready?.first, !events.isEmpty else { continue }
+    guard let count = try? byte.withUnsafeMutableBytes({ try socket.receive(into: $0) }) else {
+      if events.contains(.hangUp) || events.contains(.error) { return nil }
+      continue
+    }
+    if count == 0 { return nil }
+    if byte[0] == 0x0A { return String(decoding: line, as: UTF8.self) }
+    line.append(byte[0])
+  }
+}
+
+/// Blocks until the process is killed: attacks that hold resources end this way.
+func holdUntilKilled() -> Never {
+  while true { _ = try? Readiness.wait([], timeoutMilliseconds: -1) }
+}
+
+/// An owned socket that can sit in an array.
+final class HeldSocket {
+  let socket: FileDescriptor
+  init(_ socket: consuming FileDescriptor) { self.socket = socket }
+  var rawValue: Int32 { socket.rawValue }
+}

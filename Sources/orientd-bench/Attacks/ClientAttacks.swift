@@ -1,0 +1,158 @@
+import OrientSystem
+
+// Attacks a hostile local user can make with nothing but a connection to the socket.
+
+/// Sends `ping`s as fast as the daemon reads them while reading its replies slowly (one
+/// byte every 10 ms): a daemon that keeps answered messages grows without bound.
+let slowReader = Attack(usage: "SOCKET SECONDS") { arguments in
+  let arguments = AttackArguments(arguments)
+  let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"), nonBlocking: true)
+  let end = monotonicSeconds + (try arguments.seconds(1, "SECONDS"))
+  let pings = [UInt8](String(repeating: "ping\n", count: 200).utf8)
+  var sent = 0
+  var received = 0
+  var byte: [UInt8] = [0]
+  var nextRead = monotonicSeconds
+  while monotonicSeconds < end {
+    if let count = try? socket.send(pings[...]) { sent += count }
+    if monotonicSeconds >= nextRead {
+      if let count = try? byte.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0 {
+        received += count
+      }
+      nextRead += 0.01
+    }
+    _ = try? Readiness.wait([(socket.rawValue, .writable)], timeoutMilliseconds: 10)
+  }
+  figure("sent_bytes", String(sent))
+  figure("read_bytes", String(received))
+}
+
+/// Opens COUNT connections and holds them: each one's first line says whether it was
+/// served (a state line) or turned away (`error too-many-clients ...`).
+let holdConnections = Attack(usage: "SOCKET COUNT") { arguments in
+  let arguments = AttackArguments(arguments)
+  let path = try arguments.text(0, "SOCKET")
+  var held: [HeldSocket] = []
+  var refused = 0
+  var refusal = ""
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    let socket = try UnixSocket.connect(path: path)
+    let first = readLine(from: socket, timeout: 5) ?? "(closed)"
+    if first.hasPrefix("error") {
+      refused += 1
+      refusal = first
+    } else {
+      held.append(HeldSocket(socket))
+    }
+  }
+  figure("held", String(held.count))
+  figure("refused", String(refused))
+  if !refusal.isEmpty { figure("refusal", refusal) }
+  holdUntilKilled()
+}
+
+/// Connects COUNT times, each time sending LINE and closing at once, without reading: a
+/// daemon that drops a client on hang-up before reading it loses the command.
+let sendAndClose = Attack(usage: "SOCKET COUNT LINE") { arguments in
+  let arguments = AttackArguments(arguments)
+  let path = try arguments.text(0, "SOCKET")
+  let line = try arguments.text(2, "LINE") + "\n"
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    let socket = try UnixSocket.connect(path: path)
+    try socket.sendAll(line)
+    socket.close()
+  }
+  figure("sent", String(try arguments.number(1, "COUNT")))
+}
+
+/// CONNECTIONS connections each send COMMAND, wait for its reply and send it again, for
+/// SECONDS: a flood of control commands.
+let controlFlood = Attack(usage: "SOCKET CONNECTIONS SECONDS COMMAND") { arguments in
+  let arguments = AttackArguments(arguments)
+  let path = try arguments.text(0, "SOCKET")
+  let command = Array((try arguments.text(3, "COMMAND") + "\n").utf8)
+  var sockets: [HeldSocket] = []
+  for _ in 0..<(try arguments.number(1, "CONNECTIONS")) {
+    sockets.append(HeldSocket(try UnixSocket.connect(path: path, nonBlocking: true)))
+  }
+  var pending = [[UInt8]](repeating: [], count: sockets.count)
+  var replies = 0
+  var errors = 0
+  for held in sockets { _ = try held.socket.send(command[...]) }
+  let end = monotonicSeconds + (try arguments.seconds(2, "SECONDS"))
+  var chunk = [UInt8](repeating: 0, count: 4096)
+  while monotonicSeconds < end {
+    let ready = try Readiness.wait(sockets.map { ($0.rawValue, IOEvents.readable) }, timeoutMilliseconds: 100)
+    for index in sockets.indices where !ready[index].isEmpty {
+      guard let count = try? chunk.withUnsafeMutableBytes({ try sockets[index].socket.receive(into: $0) }),
+        count > 0
+      else { continue }
+      pending[index] += chunk[0..<count]
+      while let newline = pending[index].firstIndex(of: 0x0A) {
+        let line = String(decoding: pending[index][..<newline], as: UTF8.self)
+        pending[index].removeSubrange(...newline)
+        guard line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("error ") else { continue }
+        if line.hasPrefix("error ") { errors += 1 } else { replies += 1 }
+        _ = try? sockets[index].socket.send(command[...])
+      }
+    }
+  }
+  figure("replies", String(replies))
+  figure("errors", String(errors))
+}
+
+/// Opens COUNT connections that never send or read, and reports how many the daemon
+/// closed within SECONDS.
+let idleConnections = Attack(usage: "SOCKET COUNT SECONDS") { arguments in
+  let arguments = AttackArguments(arguments)
+  let path = try arguments.text(0, "SOCKET")
+  var sockets: [HeldSocket] = []
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    sockets.append(HeldSocket(try UnixSocket.connect(path: path)))
+  }
+  figure("opened", String(sockets.count))
+  var closed = Set<Int>()
+  let end = monotonicSeconds + (try arguments.seconds(2, "SECONDS"))
+  while closed.count < sockets.count, monotonicSeconds < end {
+    // Hang-up is reported without reading, so the greeting stays unread.
+    let ready = try Readiness.wait(sockets.map { ($0.rawValue, IOEvents()) }, timeoutMilliseconds: 100)
+    for index in sockets.indices where ready[index].contains(.hangUp) { closed.insert(index) }
+  }
+  figure("closed", String(closed.count))
+}
+
+/// Sends COUNT `ping`s, one every INTERVAL milliseconds, and prints the round-trip times'
+/// median, 99th percentile and maximum: how long a well-behaved client waits.
+let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS") { arguments in
+  let arguments = AttackArguments(arguments)
+  let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"))
+  // The greeting: five state lines.
+  for _ in 0..<5 { _ = readLine(from: socket, timeout: 30) }
+  let interval = Double(try arguments.number(2, "INTERVAL_MS")) / 1000
+  var times: [Double] = []
+  var lost = 0
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    let start = monotonicSeconds
+    try socket.sendAll("ping\n")
+    var answered = false
+    while let line = readLine(from: socket, timeout: 30) {
+      if line == "pong" {
+        answered = true
+        break
+      }
+    }
+    guard answered else {
+      lost += 1
+      break
+    }
+    times.append(monotonicSeconds - start)
+    let rest = interval - (monotonicSeconds - start)
+    if rest > 0 { _ = try? Readiness.wait([], timeoutMilliseconds: Int32(rest * 1000)) }
+  }
+  figure("pings", String(times.count))
+  figure("lost", String(lost))
+  guard !times.isEmpty else { return }
+  figure("p50_ms", fixed(percentile(times, 0.5) * 1000, 2))
+  figure("p99_ms", fixed(percentile(times, 0.99) * 1000, 2))
+  figure("max_ms", fixed((times.max() ?? 0) * 1000, 2))
+}
