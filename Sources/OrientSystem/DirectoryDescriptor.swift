@@ -17,7 +17,7 @@ public final class DirectoryDescriptor: Sendable {
   }
 
   /// The descriptor number.
-  public var rawValue: Int32 { descriptor.rawValue }
+  var rawValue: Int32 { descriptor.rawValue }
 
   /// `name` inside the directory, as a path for messages.
   public func path(of name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
@@ -81,16 +81,5 @@ public final class DirectoryDescriptor: Sendable {
   /// Flushes the directory's entries (a rename in it) to the disk.
   public func sync() throws(SystemError) {
     _ = try systemCall("fsync \(path)") { fsync(rawValue) }
-  }
-
-  /// A path that reaches the directory itself through this process's descriptor, for calls
-  /// that take only a path (bind, connect): `/proc/self/fd/N`. Nil when /proc does not lead
-  /// back to this very directory (not mounted, or hidden).
-  var pathThroughDescriptor: String? {
-    let magic = "/proc/self/fd/\(rawValue)"
-    var reached = stat()
-    guard stat(magic, &reached) == 0, let own = try? status() else { return nil }
-    guard UInt64(reached.st_dev) == own.device, UInt64(reached.st_ino) == own.inode else { return nil }
-    return magic
   }
 }

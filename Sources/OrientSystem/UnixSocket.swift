@@ -91,11 +91,11 @@ public enum UnixSocket {
     } catch {
       throw .directory(path: path, error)
     }
-    // bind and connect take only a path: the directory's own /proc/self/fd path cannot be
-    // redirected by an ancestor changed since the walk. Without /proc, or when that path is
-    // too long, the walked path: its directories were just found safe.
-    let address =
-      directory.pathThroughDescriptor.flatMap { UnixAddress($0 + "/" + name) } ?? UnixAddress(path)!
+    // bind and connect take only a path. The walk found every directory on it safe from
+    // other users, so it leads to the held directory as long as orientd runs; the check after
+    // bind confirms it. (A /proc/self/fd/N/name address would show in ss, lsof and
+    // getsockname instead of the path clients use.)
+    let address = UnixAddress(path)!
     try removeStaleSocket(name, in: directory, address: address, path: path)
     do throws(SystemError) {
       let socket = try makeSocket(type: SOCK_STREAM, nonBlocking: true)
@@ -103,17 +103,18 @@ public enum UnixSocket {
       // net/unix/af_unix.c), so the mode is set on the descriptor, never on a path.
       try socket.setPermissions(mode)
       try bind(socket, to: address, path: path)
+      guard let bound = try? directory.status(of: name), bound.kind == .socket else {
+        // Not in the held directory: bound somewhere else, and nothing here is ours to remove.
+        throw SystemError("find \(path) after bind", code: .noSuchFile)
+      }
       do throws(SystemError) {
-        guard let status = try directory.status(of: name), status.kind == .socket else {
-          throw SystemError("stat \(path) after bind", code: .noSuchFile)
-        }
         _ = try systemCall("listen \(path)") { Glibc.listen(socket.rawValue, backlog) }
-        return UnixListener(
-          descriptor: socket, file: SocketFile(directory: directory, name: name, status: status))
       } catch {
         try? directory.remove(name)
         throw error
       }
+      return UnixListener(
+        descriptor: socket, file: SocketFile(directory: directory, name: name, status: bound))
     } catch {
       if error.code == .addressInUse { throw .inUse(path: path) }
       throw .system(error)

@@ -81,17 +81,23 @@ struct PathSafetyTests {
     targets.expectUntouched()
   }
 
-  @Test("A socket directory another user owns is refused with exit 78")
-  func socketInAnotherUsersDirectory() throws {
+  @Test(
+    "A socket directory another user owns is refused with exit 78, a link planted there left alone",
+    arguments: [false, true])
+  func socketInAnotherUsersDirectory(planted: Bool) throws {
     let scratch = try Scratch.current()
+    let targets = try Targets(scratch, names: ["precious"])
     let directory = try Self.nobodysDirectory(scratch)
     let socket = directory + "/orientd.sock"
+    if planted { try Self.asNobody("ln -s \"$1/precious\" \"$2\"", scratch.path, socket) }
 
     let result = try Self.startOrRefusal(["--demo", "--socket", socket])
     #expect(result.status == 78, "\(result.stderr)")
     #expect(result.stderr.contains("socket \(socket)"), "\(result.stderr)")
     #expect(result.stderr.contains("\(directory) is owned by uid \(Unprivileged.uid)"), "\(result.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: socket), "a socket another user could replace")
+    var info = stat()
+    #expect(planted || lstat(socket, &info) != 0, "no socket that another user could replace")
+    targets.expectUntouched()
   }
 
   @Test("A directory above the state directory that others can write without the sticky bit is refused")
@@ -125,16 +131,32 @@ struct PathSafetyTests {
 
     let daemon = try ServedDaemon(extra: ["--state", state])
     #expect(
-      daemon.process.stderr.contains("\(state)"), "a warning names the state file: \(daemon.process.stderr)")
-    #expect(daemon.process.stderr.contains("symbolic link"), "\(daemon.process.stderr)")
+      daemon.process.stderr.contains("ignoring the state file: \(state) is a symbolic link"),
+      "\(daemon.process.stderr)")
     #expect(
       completeLines(try daemon.orientctl("get").stdout).contains("lock off"), "the link's state is not used")
     #expect(try daemon.orientctl("lock", "left-up").status == 0)
     #expect(waitForFile(state, toContain: "\nlock left-up\n"), "\(fileText(state))")
     var info = stat()
     #expect(lstat(state, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_uid == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: shared).sorted()
+    #expect(names == [".state", ".state.tmp", "state", "state.lock", "state.new", "state.tmp", "state~"])
     #expect(daemon.stop() == 0)
     targets.expectUntouched()
+  }
+
+  @Test("Temporary state files a crash left behind are removed at the next start, only orientd's own")
+  func leftoverTemporaryFiles() throws {
+    let directory = try Scratch.current().makeDirectory()
+    let state = directory + "/state"
+    for name in [".state.tmp-crash", ".state.tmp-others"] {
+      try "half a state".write(toFile: directory + "/" + name, atomically: false, encoding: .utf8)
+    }
+    try #require(chown(directory + "/.state.tmp-others", Unprivileged.uid, Unprivileged.gid) == 0)
+    let daemon = try ServedDaemon(extra: ["--state", state], directory: directory)
+    #expect(!FileManager.default.fileExists(atPath: directory + "/.state.tmp-crash"))
+    #expect(FileManager.default.fileExists(atPath: directory + "/.state.tmp-others"))
+    #expect(daemon.stop() == 0)
   }
 
   @Test(
@@ -145,8 +167,10 @@ struct PathSafetyTests {
     let state = kind == "fifo" ? scratch.path("state-fifo") : kind
     if kind == "fifo" { try #require(mkfifo(state, 0o644) == 0) }
     let daemon = try ServedDaemon(extra: ["--state", state])
+    let kindName = kind == "fifo" ? "a FIFO" : "a character device"
     #expect(
-      daemon.process.stderr.contains("warning: ignoring the state file \(state)"), "\(daemon.process.stderr)")
+      daemon.process.stderr.contains("warning: ignoring the state file: \(state) is \(kindName)"),
+      "\(daemon.process.stderr)")
     #expect(completeLines(try daemon.orientctl("get").stdout).contains("lock off"))
     if kind == "fifo" {
       // A save never replaces what is not a regular file (never tried on /dev/zero).

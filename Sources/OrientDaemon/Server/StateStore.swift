@@ -50,19 +50,21 @@ public final class StateStore: Sendable {
       bytes = try directory.readRegularFile(name, limit: Self.sizeLimit)
     } catch {
       if case .missing = error { return nil }
-      Log.warning("ignoring the state file \(path): \(error); using the defaults")
+      Log.warning("ignoring the state file: \(error); using the defaults")
       return nil
     }
     do {
       return try PersistedState.parse(String(decoding: bytes, as: UTF8.self))
     } catch {
-      Log.warning("ignoring the state file \(path): it is corrupt: \(error.message); using the defaults")
+      Log.warning("ignoring corrupt state file \(path): \(error.message); using the defaults")
       return nil
     }
   }
 
-  /// Saves the state atomically. Anything but a regular file or a symbolic link at the state
-  /// file's name (a FIFO, a device) is left in place and the save fails.
+  /// Saves the state atomically; every error names a path in the state file's directory.
+  ///
+  /// A symbolic link at the state file's name is replaced, never written through; anything
+  /// else that is not a regular file (a FIFO, a device) is left in place and the save fails.
   public func save(_ state: PersistedState) throws(SystemError) {
     try saving.withLock { (_: inout ()) throws(SystemError) in try write(state.fileText) }
   }
@@ -70,9 +72,14 @@ public final class StateStore: Sendable {
   private func write(_ text: String) throws(SystemError) {
     var temporary = ""
     let file = try createTemporaryFile(named: &temporary)
+    let temporaryPath = directory.path(of: temporary)
     do throws(SystemError) {
-      try file.writeAll(text)
-      try file.sync()
+      do {
+        try file.writeAll(text)
+        try file.sync()
+      } catch {
+        throw SystemError("\(error.operation) \(temporaryPath)", code: error.code)
+      }
       file.close()
       if let existing = try directory.status(of: name), existing.kind != .regular,
         existing.kind != .symbolicLink
