@@ -55,7 +55,7 @@ public final class SocketFile: Sendable {
   }
 
   /// Whether the file at the socket's name is still the one this process bound.
-  public var isStillOurs: Bool {
+  var isStillOurs: Bool {
     guard let status = try? directory.status(of: name) else { return false }
     return status.device == device && status.inode == inode
   }
