@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
 
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,3 +71,5 @@ long clinux_file_system_type(int fd) {
 int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
   return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
+
+int clinux_open_path_flag(void) { return O_PATH; }

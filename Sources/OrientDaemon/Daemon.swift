@@ -49,7 +49,7 @@ public final class Daemon {
   private var samplerWatch: Watch?
   private var failure: Failure?
   private var server: SocketServer?
-  private var socketFile: (path: String, inode: UInt64)?
+  private var socketFile: SocketFile?
   private var exitCode = ExitCode.success
   private var outputClosed = false
   private var hooks: HookRunner?
@@ -61,7 +61,7 @@ public final class Daemon {
   public init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
     self.options = options
     self.configuration = configuration
-    stateStore = options.persistsState ? StateStore(path: options.statePath) : nil
+    stateStore = options.persistsState ? try StateStore(path: options.statePath) : nil
     let saved = stateStore?.load()
     // The command line beats the saved set, which beats the config file: a set chosen with
     // `orientctl allow` survives restarts until the file's own setting changes.
@@ -192,20 +192,22 @@ public final class Daemon {
       return activated
     }
     let path = options.socketPath
-    let listener: FileDescriptor
+    let listener: UnixListener
     do {
       listener = try UnixSocket.listen(path: path, mode: options.socketMode)
     } catch {
       switch error {
       case .inUse: throw Failure("\(error)", exitCode: .unavailable)
       case .pathTooLong: throw Failure("--socket: \(error)", exitCode: .usage)
+      case .directory(_, let refusal):
+        throw Failure("refusing the \(error)", exitCode: refusal.isUnsafe ? .config : .cannotCreate)
       case .notASocket, .system:
         throw Failure("cannot create the socket: \(error)", exitCode: .cannotCreate)
       }
     }
-    socketFile = (try? FileSystem.status(of: path)).map { (path, $0.inode) }
+    socketFile = listener.file
     Log.info("listening on \(path)")
-    return listener
+    return listener.takeDescriptor()
   }
 
   private func control(_ command: ClientCommand) -> Result<[StateChange], ProtocolError> {
@@ -329,10 +331,8 @@ public final class Daemon {
     // What clients changed last is written before the exit.
     stateWriter?.stop()
     stateWriter = nil
-    if let socketFile, (try? FileSystem.status(of: socketFile.path))?.inode == socketFile.inode {
-      // Removed only while it is still ours, not one a newer orientd made.
-      try? FileSystem.remove(socketFile.path)
-    }
+    // Removed only while it is still ours, not one a newer orientd made.
+    socketFile?.removeIfStillOurs()
     socketFile = nil
   }
 

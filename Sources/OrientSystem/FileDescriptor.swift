@@ -109,6 +109,12 @@ public struct FileDescriptor: ~Copyable, Sendable {
     return FileStatus(info)
   }
 
+  /// Sets the file's permission bits (fchmod): the file this descriptor holds, whatever its
+  /// path leads to now.
+  public func setPermissions(_ permissions: mode_t) throws(SystemError) {
+    _ = try systemCall("fchmod") { fchmod(rawValue, permissions) }
+  }
+
   /// Whether the file lives on sysfs, where an attribute is regenerated on every read.
   ///
   /// The kernel is asked directly: a preloaded library (umockdev's) may claim sysfs for a

@@ -11,6 +11,19 @@ public struct FileStatus: Equatable, Sendable {
     case fifo
     case characterDevice
     case blockDevice
+
+    /// The kind with its article, for messages: "a FIFO".
+    public var name: String {
+      switch self {
+      case .regular: return "a regular file"
+      case .directory: return "a directory"
+      case .symbolicLink: return "a symbolic link"
+      case .socket: return "a socket"
+      case .fifo: return "a FIFO"
+      case .characterDevice: return "a character device"
+      case .blockDevice: return "a block device"
+      }
+    }
   }
 
   public var kind: Kind
@@ -23,6 +36,20 @@ public struct FileStatus: Equatable, Sendable {
   public var permissions: UInt32
   public var owner: UInt32
   public var group: UInt32
+
+  /// The device a character or block device file stands for (st_rdev); 0 for other files.
+  public var specialDevice: UInt64
+
+  /// Whether this is the null device (1, 3), which reads as empty and never waits.
+  public var isNullDevice: Bool {
+    // glibc's dev_t: the major number in bits 8-19 and 32-43, the minor in 0-7 and 20-31.
+    let major = (specialDevice >> 8) & 0xfff | (specialDevice >> 32) & ~0xfff
+    let minor = specialDevice & 0xff | (specialDevice >> 12) & ~0xff
+    return kind == .characterDevice && major == 1 && minor == 3
+  }
+
+  /// Whether root or this process's effective user owns the file.
+  public var isOwnedByRootOrUs: Bool { owner == 0 || owner == DirectoryTrust.effectiveUser }
 
   init(_ info: stat) {
     switch info.st_mode & S_IFMT {
@@ -41,5 +68,6 @@ public struct FileStatus: Equatable, Sendable {
     permissions = UInt32(info.st_mode & 0o7777)
     owner = info.st_uid
     group = info.st_gid
+    specialDevice = UInt64(info.st_rdev)
   }
 }

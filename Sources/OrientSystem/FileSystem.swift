@@ -53,6 +53,13 @@ public enum FileSystem {
     return names
   }
 
+  /// The current working directory.
+  public static func currentDirectory() throws(SystemError) -> String {
+    guard let path = getcwd(nil, 0) else { throw SystemError("getcwd", code: .current) }
+    defer { free(path) }
+    return String(cString: path)
+  }
+
   /// The folder part of `path`: `/var/lib/orientd` for `/var/lib/orientd/state`, `.` for `state`.
   public static func parent(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }

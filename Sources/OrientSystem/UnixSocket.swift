@@ -7,8 +7,10 @@ public enum ListenError: Error, Sendable, CustomStringConvertible {
   case inUse(path: String)
   /// The path exists and is not a socket.
   case notASocket(path: String)
-  /// The path does not fit in `sun_path`.
+  /// The path does not fit in `sun_path`, or names no file.
   case pathTooLong(path: String, maximum: Int)
+  /// The socket's directory is unsafe, or could not be made.
+  case directory(path: String, DirectoryRefusal)
   /// A system call failed.
   case system(SystemError)
 
@@ -16,9 +18,53 @@ public enum ListenError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .inUse(let path): return "another orientd is listening on \(path)"
     case .notASocket(let path): return "\(path) exists and is not a socket; refusing to replace it"
-    case .pathTooLong(let path, let maximum): return "socket path \(path) is longer than \(maximum) bytes"
+    case .pathTooLong(let path, let maximum):
+      return "socket path \(path) is longer than \(maximum) bytes or names no file"
+    case .directory(let path, let refusal): return "socket \(path): \(refusal)"
     case .system(let error): return "\(error)"
     }
+  }
+}
+
+/// A listening socket and its file.
+public struct UnixListener: ~Copyable {
+  /// The listening socket: non-blocking, close-on-exec.
+  var descriptor: FileDescriptor
+  /// The socket's file, to remove at exit.
+  public let file: SocketFile
+
+  /// The listening socket, to serve on; keep `file` first.
+  public consuming func takeDescriptor() -> FileDescriptor { descriptor }
+}
+
+/// A socket file this process bound, in its directory held open.
+public final class SocketFile: Sendable {
+  /// The socket's path, for messages.
+  public let path: String
+  private let directory: DirectoryDescriptor
+  private let name: String
+  private let device: UInt64
+  private let inode: UInt64
+
+  init(directory: DirectoryDescriptor, name: String, status: FileStatus) {
+    self.directory = directory
+    self.name = name
+    path = directory.path(of: name)
+    device = status.device
+    inode = status.inode
+  }
+
+  /// Whether the file at the socket's name is still the one this process bound.
+  var isStillOurs: Bool {
+    guard let status = try? directory.status(of: name) else { return false }
+    return status.device == device && status.inode == inode
+  }
+
+  /// Removes the socket file if it is still the one this process bound, not one a newer
+  /// orientd made; relative to the directory, so no path swapped meanwhile redirects it.
+  public func removeIfStillOurs() {
+    guard isStillOurs else { return }
+    try? directory.remove(name)
   }
 }
 
@@ -26,43 +72,83 @@ public enum ListenError: Error, Sendable, CustomStringConvertible {
 public enum UnixSocket {
   /// Binds and listens on `path`, creating missing parent directories (0755).
   ///
-  /// A leftover socket file nobody listens on is replaced; a live one is an error.
-  /// The socket is non-blocking and close-on-exec; its file gets `mode`.
+  /// The directory is reached as `DirectoryDescriptor.openTrusted` does (refused if another
+  /// user could change it), and everything after is done relative to it: a leftover socket
+  /// file nobody listens on is replaced, a live one is an error, anything else is left alone.
+  /// The socket file gets `mode` from the moment it exists. The socket is non-blocking and
+  /// close-on-exec.
   public static func listen(path: String, mode: UInt32, backlog: Int32 = 128) throws(ListenError)
-    -> FileDescriptor
+    -> UnixListener
   {
-    guard let address = UnixAddress(path), !path.hasPrefix("@") else {
+    let name = String(path.split(separator: "/").last ?? "")
+    guard UnixAddress(path) != nil, !path.hasPrefix("@"), !path.hasSuffix("/"), name != ".", name != ".."
+    else {
       throw .pathTooLong(path: path, maximum: UnixAddress.maximumPathLength)
     }
-    try removeStaleSocket(at: path)
+    let directory: DirectoryDescriptor
     do {
-      try FileSystem.makeDirectories(parentOf: path)
+      directory = try DirectoryDescriptor.openTrusted(FileSystem.parent(of: path), creating: true)
     } catch {
-      throw .system(error)
+      throw .directory(path: path, error)
     }
+    // bind and connect take only a path. The walk found every directory on it safe from
+    // other users, so it leads to the held directory as long as orientd runs; the check after
+    // bind confirms it. (A /proc/self/fd/N/name address would show in ss, lsof and
+    // getsockname instead of the path clients use.)
+    let address = UnixAddress(path)!
+    try removeStaleSocket(name, in: directory, address: address, path: path)
     do throws(SystemError) {
       let socket = try makeSocket(type: SOCK_STREAM, nonBlocking: true)
-      _ = try systemCall("bind \(path)") { address.withSocketAddress { bind(socket.rawValue, $0, $1) } }
+      // Linux gives the new file the socket inode's mode less the umask (unix_bind_bsd in
+      // net/unix/af_unix.c), so the mode is set on the descriptor, never on a path.
+      try socket.setPermissions(mode)
+      try bind(socket, to: address, path: path)
+      guard let bound = try? directory.status(of: name), bound.kind == .socket else {
+        // Not in the held directory: bound somewhere else, and nothing here is ours to remove.
+        throw SystemError("find \(path) after bind", code: .noSuchFile)
+      }
       do throws(SystemError) {
-        _ = try systemCall("chmod \(path)") { chmod(path, mode) }
         _ = try systemCall("listen \(path)") { Glibc.listen(socket.rawValue, backlog) }
       } catch {
-        try? FileSystem.remove(path)
+        try? directory.remove(name)
         throw error
       }
-      return socket
+      return UnixListener(
+        descriptor: socket, file: SocketFile(directory: directory, name: name, status: bound))
     } catch {
       if error.code == .addressInUse { throw .inUse(path: path) }
       throw .system(error)
     }
   }
 
-  private static func removeStaleSocket(at path: String) throws(ListenError) {
-    guard let status = try? FileSystem.status(of: path, followingLinks: false) else { return }
-    guard status.kind == .socket else { throw .notASocket(path: path) }
+  /// bind(2) with the umask cleared for the call, so the file gets exactly the socket's mode.
+  ///
+  /// The umask belongs to the whole process. orientd binds on its main thread before it
+  /// starts any thread that creates files, and every file orientd creates passes its exact
+  /// mode: during this call nothing else is created, and anything that were would only miss
+  /// the umask's narrowing of a mode it chose itself.
+  private static func bind(_ socket: borrowing FileDescriptor, to address: UnixAddress, path: String)
+    throws(SystemError)
+  {
+    let previous = umask(0)
+    defer { umask(previous) }
+    _ = try systemCall("bind \(path)") { address.withSocketAddress { Glibc.bind(socket.rawValue, $0, $1) } }
+  }
+
+  private static func removeStaleSocket(
+    _ name: String, in directory: DirectoryDescriptor, address: UnixAddress, path: String
+  ) throws(ListenError) {
+    let found: FileStatus?
+    do {
+      found = try directory.status(of: name)
+    } catch {
+      throw .system(error)
+    }
+    guard let found else { return }
+    guard found.kind == .socket else { throw .notASocket(path: path) }
     let nobodyListens: Bool
     do {
-      _ = try connect(path: path, nonBlocking: true)
+      _ = try connect(address, path: path, nonBlocking: true)
       nobodyListens = false
     } catch {
       switch error.code {
@@ -74,7 +160,7 @@ public enum UnixSocket {
     // A file nobody listens on was left by an orientd that did not clean up.
     guard nobodyListens else { throw .inUse(path: path) }
     do {
-      try FileSystem.remove(path)
+      try directory.remove(name)
     } catch  where error.code == .noSuchFile {
     } catch {
       throw .system(SystemError("unlink stale socket \(path)", code: error.code))
@@ -84,6 +170,12 @@ public enum UnixSocket {
   /// Connects a stream socket to `path`; blocking unless asked otherwise.
   public static func connect(path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
     guard let address = UnixAddress(path) else { throw SystemError("connect \(path)", code: .nameTooLong) }
+    return try connect(address, path: path, nonBlocking: nonBlocking)
+  }
+
+  private static func connect(_ address: UnixAddress, path: String, nonBlocking: Bool) throws(SystemError)
+    -> FileDescriptor
+  {
     let socket = try makeSocket(type: SOCK_STREAM, nonBlocking: nonBlocking)
     _ = try systemCall("connect \(path)") {
       address.withSocketAddress { Glibc.connect(socket.rawValue, $0, $1) }

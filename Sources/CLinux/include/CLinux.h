@@ -49,4 +49,7 @@ long clinux_file_system_type(int fd);
 /* posix_spawn_file_actions_addclosefrom_np(3): the child closes every descriptor from `lowest`. */
 int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/* open(2)'s O_PATH flag, which <fcntl.h> names only under _GNU_SOURCE. */
+int clinux_open_path_flag(void);
+
 #endif

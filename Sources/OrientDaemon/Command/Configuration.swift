@@ -22,14 +22,19 @@ public struct Configuration: Sendable {
     try DaemonOptions.resolve(commandLine: commandLine, config: try entries())
   }
 
+  /// The most a config file may hold.
+  static let sizeLimit = 1 << 20
+
+  /// The file's entries. The path is the user's own, so a symbolic link is followed, but only
+  /// a regular file of at most 1 MiB is read: a FIFO or a device fails at once (exit 78).
   private func entries() throws(Failure) -> [ConfigEntry] {
-    let text: String
+    let bytes: [UInt8]
     do {
-      text = try FileSystem.readText(path)
+      bytes = try FileSystem.readRegularFile(path, limit: Self.sizeLimit)
     } catch {
-      if error.code == .noSuchFile, commandLine.configPath == nil { return [] }
+      if case .missing = error, commandLine.configPath == nil { return [] }
       throw .config("cannot read config file: \(error)")
     }
-    return try ConfigFile.parse(text, path: path)
+    return try ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
   }
 }

@@ -52,7 +52,7 @@ public final class TraceRecorder: @unchecked Sendable {
       }
     }
     do {
-      descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .append])
+      descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .append, .noFollow])
     } catch {
       throw Failure("cannot record: \(error)", exitCode: .cannotCreate)
     }

@@ -1,51 +1,126 @@
 import OrientCore
 import OrientSystem
+import Synchronization
 
 /// Keeps the lock and the allowed set on disk across restarts.
 ///
-/// Writes are atomic: a temporary file is written and fsynced, then renamed over the
-/// old one and the directory fsynced, so a crash leaves either the old or the new state.
+/// The state file's directory is opened once, when the store is made, and checked as
+/// `DirectoryDescriptor.openTrusted` does; everything after is done relative to it and never
+/// follows a symbolic link. Writes are atomic: a new temporary file with a name nobody can
+/// guess is written and fsynced, then renamed over the state file and the directory fsynced,
+/// so a crash leaves either the old or the new state.
+///
+/// Immutable after init: `save` may be called from any thread, and calls are serialized.
 public final class StateStore: Sendable {
   /// The state file's path.
   public let path: String
+  private let directory: DirectoryDescriptor
+  private let name: String
+  /// One save at a time: each writes its own temporary file, but the last rename must be
+  /// the newest state.
+  private let saving = Mutex(())
 
-  /// Creates a store for `path`; nothing is read or written yet.
-  public init(path: String) { self.path = path }
+  /// The most a state file may hold; orientd writes three short lines.
+  static let sizeLimit = 4096
 
-  /// Loads the state; a missing file gives nil, a corrupt one a warning and nil.
-  public func load() -> PersistedState? {
-    let text: String
+  /// Opens (and makes, if missing) the state file's directory; nothing is read yet.
+  ///
+  /// A directory another user could change, or a path that names no file, is exit 78; a
+  /// directory that cannot be made or opened is exit 73. The message names the state file.
+  public init(path: String) throws(Failure) {
+    self.path = path
+    name = String(path.split(separator: "/").last ?? "")
+    guard !path.hasSuffix("/"), !name.isEmpty, name != ".", name != ".." else {
+      throw Failure("state file \(path): the path names no file", exitCode: .config)
+    }
     do {
-      text = try FileSystem.readText(path)
+      directory = try DirectoryDescriptor.openTrusted(FileSystem.parent(of: path), creating: true)
     } catch {
-      if error.code != .noSuchFile { Log.warning("cannot read state file: \(error); using the defaults") }
+      throw Failure(
+        "refusing the state file \(path): \(error)", exitCode: error.isUnsafe ? .config : .cannotCreate)
+    }
+    removeLeftoverTemporaryFiles()
+  }
+
+  /// Loads the state; a missing file gives nil. A corrupt one, or one that is not a small
+  /// regular file of orientd's own (a link, a FIFO, a device), is a warning and nil.
+  public func load() -> PersistedState? {
+    let bytes: [UInt8]
+    do {
+      bytes = try directory.readRegularFile(name, limit: Self.sizeLimit)
+    } catch {
+      if case .missing = error { return nil }
+      Log.warning("ignoring the state file: \(error); using the defaults")
       return nil
     }
     do {
-      return try PersistedState.parse(text)
+      return try PersistedState.parse(String(decoding: bytes, as: UTF8.self))
     } catch {
       Log.warning("ignoring corrupt state file \(path): \(error.message); using the defaults")
       return nil
     }
   }
 
-  /// Saves the state atomically.
+  /// Saves the state atomically; every error names a path in the state file's directory.
+  ///
+  /// A symbolic link at the state file's name is replaced, never written through; anything
+  /// else that is not a regular file (a FIFO, a device) is left in place and the save fails.
   public func save(_ state: PersistedState) throws(SystemError) {
-    try FileSystem.makeDirectories(parentOf: path)
-    let temporary = path + ".tmp"
+    try saving.withLock { (_: inout ()) throws(SystemError) in try write(state.fileText) }
+  }
+
+  private func write(_ text: String) throws(SystemError) {
+    var temporary = ""
+    let file = try createTemporaryFile(named: &temporary)
+    let temporaryPath = directory.path(of: temporary)
     do throws(SystemError) {
-      let file = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate])
-      try file.writeAll(state.fileText)
-      try file.sync()
+      do {
+        try file.writeAll(text)
+        try file.sync()
+      } catch {
+        throw SystemError("\(error.operation) \(temporaryPath)", code: error.code)
+      }
       file.close()
-      try FileSystem.rename(temporary, to: path)
+      if let existing = try directory.status(of: name), existing.kind != .regular,
+        existing.kind != .symbolicLink
+      {
+        throw SystemError("not replacing \(path), \(existing.kind.name)", code: .permissionDenied)
+      }
+      try directory.rename(temporary, to: name)
     } catch {
-      try? FileSystem.remove(temporary)
+      try? directory.remove(temporary)
       throw error
     }
     // The rename is durable once the directory is; a failure here loses nothing already written.
-    if let directory = try? FileDescriptor.open(FileSystem.parent(of: path), .readOnly, options: .directory) {
-      try? directory.sync()
+    try? directory.sync()
+  }
+
+  /// The prefix of temporary names: hidden, and tied to the state file's name.
+  private var temporaryPrefix: String { ".\(name).tmp-" }
+
+  /// Creates a new temporary file next to the state file, under a random name: a name planted
+  /// in advance (a link to another file) is never opened, only skipped.
+  private func createTemporaryFile(named temporary: inout String) throws(SystemError) -> FileDescriptor {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<8 {
+      temporary = temporaryPrefix + String(generator.next() as UInt64, radix: 36)
+      do {
+        return try directory.open(temporary, .writeOnly, options: [.create, .exclusive], permissions: 0o644)
+      } catch  where error.code == .exists {
+        continue
+      }
+    }
+    throw SystemError("create a temporary file for \(path)", code: .exists)
+  }
+
+  /// Removes temporary files a crash left behind: regular files of orientd's own only.
+  private func removeLeftoverTemporaryFiles() {
+    guard let names = try? directory.entries() else { return }
+    for leftover in names where leftover.hasPrefix(temporaryPrefix) {
+      guard let status = try? directory.status(of: leftover), status.kind == .regular,
+        status.isOwnedByRootOrUs
+      else { continue }
+      try? directory.remove(leftover)
     }
   }
 }
