@@ -172,11 +172,11 @@ public final class Daemon {
     let listener = try listeningSocket()
     raiseOpenFileLimit(to: options.maxClients + 64)
     try startStateWriter()
+    var limits = SocketServer.Limits(
+      maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit)
+    limits.idleNanoseconds = UInt64(options.idleTimeoutMilliseconds) * 1_000_000
     server = try SocketServer(
-      loop: loop, listener: listener,
-      limits: SocketServer.Limits(
-        maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit),
-      permission: permission,
+      loop: loop, listener: listener, limits: limits, permission: permission,
       snapshot: { [unowned self] in self.tracker.snapshot },
       control: { [unowned self] command in self.control(command) },
       commit: { [unowned self] in self.persist() },

@@ -220,7 +220,7 @@ public final class SocketServer {
       else { continue }
       refusalWarning.warn(
         "dropped an idle client (pid \(client.peer?.pid ?? 0)): no command and nothing read in "
-          + "\(limits.idleNanoseconds / 1_000_000_000) s")
+          + "\(Double(limits.idleNanoseconds / 1_000_000) / 1000) s (--idle-timeout)")
       drop(client)
     }
   }
@@ -228,17 +228,13 @@ public final class SocketServer {
   // MARK: Serving
 
   private func service(_ client: ClientConnection, events: IOEvents) {
-    if events.contains(.error) { return drop(client) }
-    if events.contains(.hangUp) {
-      // The peer closed both ways. What it sent before closing is still served (a `lock`
-      // sent just before the close counts); nothing can be sent back.
-      client.peerGone = true
-      if let watch = client.watch { loop.unwatch(watch) }
-      client.watch = nil
+    if events.contains(.hangUp) || events.contains(.error) {
+      // The peer closed both ways (an error too: it closed without reading what it was sent).
+      markGone(client)
       return serve(client)
     }
     if events.contains(.writable) {
-      guard client.flush() else { return drop(client) }
+      guard client.flush() else { return markGone(client, serveLater: true) }
     }
     if events.contains(.readable), client.watchingReadable { readInput(of: client) }
     guard clients[client.descriptor] != nil else { return }
@@ -270,7 +266,10 @@ public final class SocketServer {
   /// peer that hung up still has input, and leaves the rest for the next round.
   private func serve(_ client: ClientConnection) {
     var served = 0
-    while served < Self.commandsPerRound, !client.closing, client.awaitingCommit == nil || client.peerGone {
+    // A client whose output piles up is served again once the socket takes it.
+    while served < Self.commandsPerRound, !client.closing, client.awaitingCommit == nil || client.peerGone,
+      client.peerGone || client.retainedBytes <= Self.outputLimit / 2
+    {
       guard let piece = client.nextLine() else {
         guard client.peerGone, !client.inputClosed else { break }
         readInput(of: client)
@@ -291,13 +290,27 @@ public final class SocketServer {
     }
     let moreInput = client.hasUnservedInput || (client.peerGone && !client.inputClosed)
     if client.peerGone && (!moreInput || client.closing) { return drop(client) }
-    if moreInput && !client.closing && (client.awaitingCommit == nil || client.peerGone) {
+    if moreInput && !client.closing && (client.awaitingCommit == nil || client.peerGone)
+      && (client.peerGone || client.retainedBytes <= Self.outputLimit / 2)
+    {
       backlog.insert(client.descriptor)
       // A timer due now fires after this round's other descriptors: the others go first.
       resume?.schedule(afterNanoseconds: 0)
     }
     if client.closing && !client.hasPendingOutput { return drop(client) }
     updateInterest(of: client)
+  }
+
+  /// The peer went away. What it sent before it closed is still served (a `lock` sent just
+  /// before the close counts); nothing more is sent to it. With `serveLater`, serving waits
+  /// for the next round, so a change it makes cannot overtake the one being published now.
+  private func markGone(_ client: ClientConnection, serveLater: Bool = false) {
+    client.peerGone = true
+    if let watch = client.watch { loop.unwatch(watch) }
+    client.watch = nil
+    guard serveLater else { return }
+    backlog.insert(client.descriptor)
+    resume?.schedule(afterNanoseconds: 0)
   }
 
   private func serveBacklog() {
@@ -382,7 +395,7 @@ public final class SocketServer {
   }
 
   private func deliver(_ bytes: [UInt8], to client: ClientConnection, isReply: Bool) {
-    guard client.send(bytes, isReply: isReply) else { return drop(client) }
+    guard client.send(bytes, isReply: isReply) else { return markGone(client, serveLater: true) }
     if client.retainedBytes > Self.outputLimit {
       if client.hasPendingReply {
         overflowWarning.warn(

@@ -2,26 +2,28 @@ import OrientSystem
 
 // Attacks a hostile local user can make with nothing but a connection to the socket.
 
-/// Sends `ping`s as fast as the daemon reads them while reading its replies slowly (one
-/// byte every 10 ms): a daemon that keeps answered messages grows without bound.
-let slowReader = Attack(usage: "SOCKET SECONDS") { arguments in
+/// Sends `ping`s as fast as the daemon reads them while reading its replies more slowly
+/// (4 KiB every 5 ms), so that replies always wait, until it has read BYTES of replies or
+/// TIMEOUT seconds passed: a daemon that keeps messages it already sent grows without bound.
+let slowReader = Attack(usage: "SOCKET BYTES TIMEOUT") { arguments in
   let arguments = AttackArguments(arguments)
   let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"), nonBlocking: true)
-  let end = monotonicSeconds + (try arguments.seconds(1, "SECONDS"))
+  let target = try arguments.number(1, "BYTES")
+  let end = monotonicSeconds + (try arguments.seconds(2, "TIMEOUT"))
   let pings = [UInt8](String(repeating: "ping\n", count: 200).utf8)
   var sent = 0
   var received = 0
-  var byte: [UInt8] = [0]
+  var chunk = [UInt8](repeating: 0, count: 4096)
   var nextRead = monotonicSeconds
-  while monotonicSeconds < end {
+  while received < target, monotonicSeconds < end {
     if let count = try? socket.send(pings[...]) { sent += count }
     if monotonicSeconds >= nextRead {
-      if let count = try? byte.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0 {
+      if let count = try? chunk.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0 {
         received += count
       }
-      nextRead += 0.01
+      nextRead += 0.005
     }
-    _ = try? Readiness.wait([(socket.rawValue, .writable)], timeoutMilliseconds: 10)
+    _ = try? Readiness.wait([(socket.rawValue, .writable)], timeoutMilliseconds: 5)
   }
   figure("sent_bytes", String(sent))
   figure("read_bytes", String(received))

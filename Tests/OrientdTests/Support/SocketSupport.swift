@@ -14,7 +14,7 @@ final class ServedDaemon {
   /// state file; a new one by default. `launcher` runs before orientd (for example `unshare`).
   init(
     holding orientation: (Double, Double, Double) = (0, -1, 0), extra: [String] = [],
-    directory: String? = nil,
+    directory: String? = nil, statePath: String? = nil,
     launcher: [String] = []
   ) throws {
     let scratch = try Scratch.current()
@@ -26,9 +26,11 @@ final class ServedDaemon {
       toFile: tracePath, atomically: true, encoding: .utf8)
     self.directory = directory
     socket = directory + "/s"
-    statePath = directory + "/state"
+    self.statePath = statePath ?? directory + "/state"
     let arguments = try TestPaths.isolated(
-      orientdArguments: ["--replay", tracePath, "--settle", "0", "--socket", socket, "--state", statePath]
+      orientdArguments: [
+        "--replay", tracePath, "--settle", "0", "--socket", socket, "--state", self.statePath,
+      ]
         + extra,
       in: scratch)
     process = try TestProcess(launcher + [TestPaths.orientd] + arguments)

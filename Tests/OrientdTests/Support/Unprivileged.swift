@@ -29,3 +29,45 @@ enum Unprivileged {
     chmod(scratch.path, 0o755)
   }
 }
+
+/// The value of a `name value` figure line an attack printed.
+func attackFigure(_ name: String, in output: String) -> String? {
+  for line in output.split(separator: "\n") where line.hasPrefix(name + " ") {
+    return String(line.dropFirst(name.count + 1))
+  }
+  return nil
+}
+
+/// orientd serving from a directory of its own that other users may enter (not write), so
+/// attackers running as nobody reach its socket.
+func servedDaemonOpenToOthers(
+  extra: [String] = [], statePath: String? = nil, launcher: [String] = []
+) throws -> ServedDaemon {
+  let scratch = try Scratch.current()
+  Unprivileged.openScratch(scratch)
+  let directory = try scratch.makeDirectory("open")
+  chmod(directory, 0o755)
+  return try ServedDaemon(extra: extra, directory: directory, statePath: statePath, launcher: launcher)
+}
+
+/// Follows the system calls named in `calls` (strace's `trace=` list) in a running
+/// process and all its threads, into a log in the scratch directory; stop it to read the log.
+final class SystemCallTrace {
+  let log: String
+  private let process: TestProcess
+
+  init(pid: pid_t, calls: String) throws {
+    let strace = try #require(TestPaths.which("strace"), "strace is missing: apt-get install strace")
+    log = try Scratch.current().makeDirectory("strace") + "/log"
+    process = try TestProcess([strace, "-f", "-p", "\(pid)", "-e", "trace=\(calls)", "-o", log])
+    // strace says so once per thread it attached to: the main thread at least.
+    try #require(process.waitFor("attached", inStderr: true), "strace did not attach: \(process.stderr)")
+  }
+
+  /// Detaches and returns the log's lines.
+  func stop() -> [String] {
+    process.signal(SIGTERM)
+    _ = process.waitForExit()
+    return fileText(log).split(separator: "\n").map(String.init)
+  }
+}

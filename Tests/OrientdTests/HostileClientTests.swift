@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// Attacks a local user can make on the socket, run as nobody: none may exhaust orientd's
+/// memory, stall it, lock others out or lose an acknowledged change.
+@Suite("Hostile clients cannot starve orientd or its other clients", .scratch)
+struct HostileClientTests {
+  @Test("A client that floods pings and reads its pongs slowly costs orientd bounded memory")
+  func slowReaderHasBoundedMemory() throws {
+    let daemon = try servedDaemonOpenToOthers()
+    let before = try #require(residentKilobytes(of: daemon.process.pid))
+    let attack = try TestProcess(
+      Unprivileged.attack("slow-reader", [daemon.socket, "1500000", "\(patience)"]))
+    try #require(attack.waitForExit(timeout: 2 * patience) == 0, "the attack failed: \(attack.stderr)")
+    // Premise: 300,000 pongs went through orientd's queue. Kept after sending, they would
+    // cost it over 20 MB.
+    let read = try #require(attackFigure("read_bytes", in: attack.stdout).flatMap { Int($0) })
+    #expect(read >= 1_500_000, "the attacker read too little for the test to mean anything")
+    let after = try #require(residentKilobytes(of: daemon.process.pid))
+    #expect(after - before < 8 * 1024, "orientd grew from \(before) kB to \(after) kB")
+    #expect(try daemon.orientctl("get").status == 0)
+  }
+
+  @Test("A control flood is saved a few times a second, not once per command, and logs are capped")
+  func controlFloodIsCoalesced() throws {
+    let daemon = try servedDaemonOpenToOthers()
+    let trace = try SystemCallTrace(pid: daemon.process.pid, calls: "rename,renameat,renameat2")
+    let flood = try TestProcess(Unprivileged.attack("control-flood", [daemon.socket, "8", "2", "rotate cw"]))
+    try #require(flood.waitForExit(timeout: 2 * patience) == 0, "the flood failed: \(flood.stderr)")
+    // While the flood's last commands are served, another client is answered.
+    #expect(try daemon.orientctl("get").status == 0)
+    let renames = trace.stop().filter { $0.contains("rename") && !$0.contains("resumed") }.count
+    let replies = try #require(attackFigure("replies", in: flood.stdout).flatMap { Int($0) })
+    #expect(replies >= 16, "the flood got too few replies for the test to mean anything")
+    #expect(renames >= 1, "no save was seen: the trace missed the writer")
+    #expect(renames * 2 <= replies, "\(renames) saves for \(replies) changes")
+    let logged = occurrences(of: "info: lock ", in: daemon.process.stderr)
+    #expect(logged < replies, "\(logged) lock lines logged for \(replies) changes")
+  }
+
+  @Test("An acknowledged lock survives kill -9 at once")
+  func acknowledgedLockSurvivesKill() throws {
+    let daemon = try servedDaemonOpenToOthers()
+    #expect(try daemon.orientctl("lock", "left-up").status == 0)
+    daemon.process.kill()
+    _ = daemon.process.waitForExit()
+    #expect(fileText(daemon.statePath).contains("lock left-up"))
+  }
+
+  @Test("One user cannot take every slot; root still gets in and the refused client is told why")
+  func oneUserCannotTakeEverySlot() throws {
+    let daemon = try servedDaemonOpenToOthers(extra: ["--max-clients", "16"])
+    let holder = try TestProcess(Unprivileged.attack("hold-connections", [daemon.socket, "16"]))
+    try #require(holder.waitFor("refused "), "the attacker did not finish connecting: \(holder.stderr)")
+    #expect(attackFigure("held", in: holder.stdout) == "4")
+    #expect(attackFigure("refused", in: holder.stdout) == "12")
+    #expect(attackFigure("refusal", in: holder.stdout)?.hasPrefix("error too-many-clients") == true)
+    #expect(try daemon.orientctl("get").status == 0)
+    let refused = try runToCompletion(
+      Unprivileged.command([TestPaths.orientctl, "--socket", daemon.socket, "get"]))
+    #expect(refused.status == 69)
+    #expect(refused.stderr.contains("too-many-clients"), "orientctl said: \(refused.stderr)")
+    holder.kill()
+  }
+
+  @Test("A command sent just before the client closes is still carried out")
+  func commandBeforeCloseIsServed() throws {
+    let daemon = try servedDaemonOpenToOthers()
+    let subscriber = try TestClient(path: daemon.socket)
+    _ = subscriber.readLines(5)
+    for round in 0..<20 {
+      let target = round % 2 == 0 ? "left-up" : "right-up"
+      let sender = try runToCompletion(
+        Unprivileged.attack("send-and-close", [daemon.socket, "1", "lock \(target)"]))
+      try #require(sender.status == 0, "the sender failed: \(sender.stderr)")
+      let lines = subscriber.readLines(through: "lock \(target)")
+      try #require(lines.last == "lock \(target)", "round \(round): the lock was lost; got \(lines)")
+    }
+  }
+
+  @Test("Out of descriptors, orientd stops accepting for a while instead of spinning, and serves on")
+  func outOfDescriptorsDoesNotSpin() throws {
+    let prlimit = try #require(TestPaths.which("prlimit"), "prlimit is missing (util-linux)")
+    let daemon = try servedDaemonOpenToOthers(
+      extra: ["--max-clients-per-user", "200"], launcher: [prlimit, "--nofile=48:48"])
+    let connected = try TestClient(path: daemon.socket)
+    _ = connected.readLines(5)
+    let trace = try SystemCallTrace(pid: daemon.process.pid, calls: "accept4")
+    let holder = try TestProcess(Unprivileged.attack("hold-connections", [daemon.socket, "60"]))
+    try #require(
+      daemon.process.waitFor("cannot accept clients", inStderr: true),
+      "orientd never ran out of descriptors: \(daemon.process.stderr)")
+    // The loop still serves the clients it has.
+    connected.send("ping\n")
+    #expect(connected.readLines(through: "pong").last == "pong")
+    let refusedAccepts = trace.stop().filter { $0.contains("EMFILE") }.count
+    #expect(refusedAccepts >= 1)
+    #expect(refusedAccepts <= 10, "\(refusedAccepts) accept calls failed with EMFILE: orientd spins")
+    holder.kill()
+  }
+
+  @Test("Clients that never send nor read are dropped after --idle-timeout; a listener stays")
+  func idleClientsAreDropped() throws {
+    let daemon = try servedDaemonOpenToOthers(extra: ["--idle-timeout", "0.5"])
+    let listener = try TestClient(path: daemon.socket)
+    _ = listener.readLines(5)
+    let idle = try runToCompletion(
+      Unprivileged.attack("idle-connections", [daemon.socket, "3", "\(patience)"]))
+    #expect(attackFigure("opened", in: idle.stdout) == "3")
+    #expect(attackFigure("closed", in: idle.stdout) == "3")
+    listener.send("ping\n")
+    #expect(listener.readLines(through: "pong").last == "pong")
+  }
+
+  @Test("info shows hooks and file paths only to clients that may control")
+  func infoHidesPathsFromOthers() throws {
+    let daemon = try servedDaemonOpenToOthers(extra: ["--control-group", "root", "--hook", "true"])
+    let own = try TestClient(path: daemon.socket)
+    own.send("info\n")
+    let ownInfo = own.readLines(through: "ok")
+    #expect(ownInfo.contains("info hook true"), "root's info: \(ownInfo)")
+    #expect(ownInfo.contains { $0.contains(daemon.statePath) })
+    let input = try Scratch.current().path("info-command")
+    try "info\n".write(toFile: input, atomically: true, encoding: .utf8)
+    let socat = try #require(TestPaths.which("socat"), "socat is missing")
+    let other = try TestProcess(
+      Unprivileged.command([socat, "-t", "\(patience)", "-", "UNIX-CONNECT:\(daemon.socket)"]),
+      stdinPath: input)
+    try #require(other.waitFor("\nok\n"), "nobody's info did not end: \(other.stdout) \(other.stderr)")
+    other.kill()
+    #expect(other.stdout.contains("info threshold"))
+    #expect(!other.stdout.contains("hook"), "nobody's info: \(other.stdout)")
+    #expect(!other.stdout.contains(daemon.statePath))
+  }
+
+  @Test("A lock that cannot be saved on a full disk is acknowledged with a warning orientctl prints")
+  func fullDiskIsReported() throws {
+    try #require(getuid() == 0, "this test mounts a file system in a private namespace")
+    let unshare = try #require(TestPaths.which("unshare"), "unshare is missing (util-linux)")
+    let full = try Scratch.current().makeDirectory("full")
+    // A tiny file system, filled before orientd starts, seen only by orientd.
+    let launcher = [
+      unshare, "--mount", "--propagation", "private", "/bin/sh", "-c",
+      "mount -t tmpfs -o size=16k,mode=0755 tmpfs \"$1\" && { dd if=/dev/zero of=\"$1/fill\" bs=1k count=64 "
+        + "2>/dev/null; shift; exec \"$@\"; }", "sh", full,
+    ]
+    let daemon = try servedDaemonOpenToOthers(statePath: full + "/state", launcher: launcher)
+    let locked = try daemon.orientctl("lock", "left-up")
+    #expect(locked.status == 0)
+    #expect(locked.stderr.contains("warning: not-saved"), "orientctl said: \(locked.stderr)")
+    #expect(locked.stderr.contains("No space left on device"))
+    #expect(try daemon.orientctl("get").stdout.contains("lock left-up"))
+    #expect(daemon.stop() == 0)
+  }
+}
