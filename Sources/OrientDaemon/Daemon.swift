@@ -5,23 +5,27 @@ import OrientSystem
 
 // Threading model
 //
-// orientd runs two threads, each with its own EventLoop (epoll; handlers run one at a time,
+// orientd runs three threads, each with its own EventLoop (epoll; handlers run one at a time,
 // so nothing a loop's handlers touch needs a lock):
 //
 // - The main thread (`Daemon`) owns the state that clients see: the OrientationTracker
 //   (device orientation, screen policy, sensor status), the socket server and its clients,
-//   the state file, the hook runner and its children (pidfds), signals (signalfd) and the
+//   the state file's loading, the hook runner and its children (pidfds), signals (signalfd) and the
 //   watchdog timer. Everything clients can make happen runs here.
 // - The sampling thread (`SamplingThread`, named "orientd-sensor") owns libiio and the
 //   sensor: discovery and hot-plug, polling timers or the buffer's descriptor, replay timers,
 //   and the `Detector` with the sensor's classifier. libiio calls may block for seconds (a
 //   slow driver, a remote iiod); here they never delay a client.
+// - The state writer (`StateWriter`, "orientd-state") owns the state file's writes: open,
+//   write, fsync, rename, directory fsync, at most one burst-coalesced write per 250 ms. The
+//   main loop hands it `PersistedState` values with a generation number and gets back which
+//   generation is durable; a control command's `ok` waits for it, the loop does not.
 //
-// Only two mailboxes cross between the threads (a mutex-guarded queue and an eventfd each):
+// Only mailboxes cross between the threads (a mutex-guarded queue and an eventfd each):
 // `SamplerEvent`s to the main thread (sensor online or offline, a device orientation change,
-// the sensor's description, samples while a client asks for them, a failure), and
+// the sensor's description, samples while a client asks for them, a failure),
 // `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward
-// samples, stop). Values that cross are Sendable; `TraceRecorder` is handed to the sampling
+// samples, stop), save requests to the state writer and its outcomes back. Values that cross are Sendable; `TraceRecorder` is handed to the sampling
 // thread at start and used only there. The log threshold is atomic.
 //
 // Where new sources go: descriptors that change what clients see or that clients drive
