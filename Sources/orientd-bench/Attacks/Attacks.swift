@@ -21,6 +21,7 @@ let attacks: [String: Attack] = [
   "control-flood": controlFlood,
   "idle-connections": idleConnections,
   "ping-latency": pingLatency,
+  "watchdog-gap": watchdogGap,
 ]
 
 /// Runs `orientd-bench attack ...` and exits.
