@@ -191,7 +191,7 @@ public final class SocketServer {
     case .quit:
       client.closing = true
     case .lock, .unlock, .rotate, .allow:
-      if client.mayControl == nil { client.mayControl = permission.allows(client.peer) }
+      if client.mayControl == nil { client.mayControl = permission.allows(client.peer, on: client.socket) }
       guard client.mayControl == true else {
         return reply(
           .error(ProtocolError(.permissionDenied, "control needs root, orientd's user or its control group")),
