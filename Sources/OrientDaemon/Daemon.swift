@@ -267,6 +267,7 @@ public final class Daemon {
   private func shutDown() {
     Systemd.notify("STOPPING=1")
     watchdog = nil
+    hooks?.terminate()
     sampler?.stop()
     sampler = nil
     server?.shutDown()
