@@ -23,6 +23,8 @@ import OrientSystem
 // `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward
 // samples, stop). Values that cross are Sendable; `TraceRecorder` is handed to the sampling
 // thread at start and used only there. The log threshold is atomic.
+// The log is shared too: its writes are serialized and never wait for stderr; what libiio
+// prints on stdio's stderr becomes log lines in the thread that prints it (LibraryMessages).
 //
 // Where new sources go: descriptors that change what clients see or that clients drive
 // (a D-Bus connection, input devices such as a tablet-mode switch) belong on the main loop;
