@@ -121,7 +121,7 @@ public final class HookRunner {
     child = nil
     loop.unwatch(running.watch)
     running.timer.cancel()
-    Log.info("stopping hook '\(running.command.description)' and its processes: exiting")
+    Log.info("exiting: stopping hook '\(running.command.description)' and the processes it started")
     try? running.pid.sendToGroup(.terminate)
     func exited(withinMilliseconds timeout: Int32) -> Bool {
       let ready = try? Readiness.wait([(running.exit.rawValue, .readable)], timeoutMilliseconds: timeout)

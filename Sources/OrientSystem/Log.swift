@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Log severities; each message is one line on stderr, where journald picks it up.
@@ -27,6 +28,8 @@ public enum LogLevel: Int, Comparable, Sendable {
 public enum Log {
   private static let thresholdStorage = Atomic<Int>(LogLevel.info.rawValue)
   private static let output = Mutex(LogOutput())
+  /// The thread inside `output`'s lock (pthread_self), or 0.
+  private static let writer = Atomic<UInt>(0)
 
   /// The least severe level written; SIGHUP may change it while the sensor thread logs.
   public static var threshold: LogLevel {
@@ -65,7 +68,17 @@ public enum Log {
   }
 
   private static func emit(_ text: String, lines: Int) {
+    let thread = UInt(pthread_self())
+    guard writer.load(ordering: .acquiring) != thread else {
+      // Called from within a write on this thread: the Swift runtime reporting a crash there,
+      // through stdio's stderr (see LibraryStandardError). Waiting for the lock would hang
+      // the crash; the process is ending, so write straight out.
+      try? StandardStream.error.write(text)
+      return
+    }
     output.withLock { stream in
+      writer.store(thread, ordering: .releasing)
+      defer { writer.store(0, ordering: .releasing) }
       stream.write(text, lines: lines) { dropped in
         line(
           .warning,

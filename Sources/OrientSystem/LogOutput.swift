@@ -15,8 +15,9 @@ import Glibc
 ///   original, blocking descriptor 2);
 /// - a regular file: plain writes, which never wait for a reader;
 /// - a pipe or terminal that cannot be reopened (no /proc, or no permission): a write only when
-///   poll says there is room, of at most PIPE_BUF bytes, which a pipe then takes whole. Another
-///   writer of the same pipe could fill it in between; only orientd's own writes are serialized.
+///   poll says there is room, of at most PIPE_BUF bytes, which a pipe then takes without
+///   waiting. Another writer of the same pipe could fill it in between (only orientd's own
+///   writes are serialized), and a terminal stopped with ^S could still hold such a write.
 struct LogOutput: ~Copyable {
   private enum Method {
     /// Blocking writes to descriptor 2, as before start-up (and for orientctl).

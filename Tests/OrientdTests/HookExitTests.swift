@@ -23,9 +23,11 @@ struct HookExitTests {
 
     #expect(waitForFile(child, toContain: "\n"), "the hook's child never started")
     let childPID = try #require(parsePID(fileText(child), from: child))
-    // The pid is the child the hook recorded, not a process that reused the number.
+    // The pid is the child the hook recorded, not a process that reused the number (the
+    // child may still be on its way from the shell to sleep).
     let childCommand = [sleeper, "300"]
-    try #require(commandLine(of: childPID) == childCommand, "pid \(childPID) is not the hook's child")
+    try #require(
+      waitUntil { commandLine(of: childPID) == childCommand }, "pid \(childPID) is not the hook's child")
     try #require(
       waitUntil { processes(running: sleeper).contains { $0.arguments == [sleeper, "301"] } },
       "the hook itself is not running")
