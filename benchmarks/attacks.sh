@@ -3,12 +3,14 @@
 # serving from a scratch directory, while a root client measures `ping` round trips. Prints
 # ping p50/p99/max under each attack, orientd's memory (VmRSS / Pss / USS) under slow
 # readers, the longest watchdog gap under a control flood, and the slots one uid can take.
-# `swift test` runs the reduced versions (HostileClientTests). Usage: attacks.sh [SECONDS]
+# `swift test` runs the reduced versions (HostileClientTests). Usage: attacks.sh [SECONDS];
+# ORIENTD=path measures another orientd build (an older one, to compare) with these attackers.
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 swift build -c release >/dev/null
 bin=$(swift build -c release --show-bin-path)
+orientd_binary=${ORIENTD:-$bin/orientd}
 [ "$(id -u)" = 0 ] || { echo "attacks.sh: run as root (attackers switch to nobody)" >&2; exit 77; }
 dir=$(mktemp -d /tmp/orientd-attacks.XXXXXX)
 chmod 755 "$dir"
@@ -28,7 +30,7 @@ start_orientd() {
   name=$1
   shift
   rm -f "$dir/$name.sock"
-  "$bin/orientd" --replay "$dir/hold.trace" --settle 0 --config "$dir/empty.conf" \
+  "$orientd_binary" --replay "$dir/hold.trace" --settle 0 --config "$dir/empty.conf" \
     --socket "$dir/$name.sock" --state "$dir/$name.state" "$@" 2>"$dir/$name.log" &
   orientd=$!
   pids="$pids $orientd"

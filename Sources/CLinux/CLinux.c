@@ -73,3 +73,16 @@ int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
 }
 
 int clinux_open_path_flag(void) { return O_PATH; }
+
+int clinux_redirect_stdio_stderr(clinux_stderr_writer writer) {
+  cookie_io_functions_t functions = {.write = writer};
+  FILE *stream = fopencookie(NULL, "w", functions);
+  if (stream == NULL) return -1;
+  /* Whole lines: libxml2 prints one message in several pieces. */
+  if (setvbuf(stream, NULL, _IOLBF, BUFSIZ) != 0) {
+    fclose(stream);
+    return -1;
+  }
+  stderr = stream;
+  return 0;
+}

@@ -45,6 +45,7 @@ final class HookClient {
       self.loop.stop()
     }
     connect()
+    defer { runner.terminate() }
     try loop.run()
     return 0
   }

@@ -27,6 +27,8 @@ import OrientSystem
 // `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward
 // samples, stop), save requests to the state writer and its outcomes back. Values that cross are Sendable; `TraceRecorder` is handed to the sampling
 // thread at start and used only there. The log threshold is atomic.
+// The log is shared too: its writes are serialized and never wait for stderr; what libiio
+// prints on stdio's stderr becomes log lines in the thread that prints it (LibraryMessages).
 //
 // Where new sources go: descriptors that change what clients see or that clients drive
 // (a D-Bus connection, input devices such as a tablet-mode switch) belong on the main loop;
@@ -328,6 +330,7 @@ public final class Daemon {
   private func shutDown() {
     Systemd.notify("STOPPING=1")
     watchdog = nil
+    hooks?.terminate()
     sampler?.stop()
     sampler = nil
     server?.shutDown()

@@ -106,6 +106,33 @@ public final class HookRunner {
     }
   }
 
+  /// Ends hooks for good (the program is exiting): the hook that runs is stopped with every
+  /// process of its group, and queued runs are dropped.
+  ///
+  /// The group gets SIGTERM, the hook up to `graceMilliseconds` to exit, then the group gets
+  /// SIGKILL for what is left (children that outlive the hook or ignore SIGTERM), and the hook
+  /// is reaped. The hook stays unreaped until then, so the group's id cannot have been reused.
+  /// A process that left the group (setsid) is not found; under systemd, the service's cgroup
+  /// is.
+  public func terminate(graceMilliseconds: Int32 = 500) {
+    queue = []
+    pending = nil
+    guard let running = child else { return }
+    child = nil
+    loop.unwatch(running.watch)
+    running.timer.cancel()
+    Log.info("exiting: stopping hook '\(running.command.description)' and the processes it started")
+    try? running.pid.sendToGroup(.terminate)
+    func exited(withinMilliseconds timeout: Int32) -> Bool {
+      let ready = try? Readiness.wait([(running.exit.rawValue, .readable)], timeoutMilliseconds: timeout)
+      return ready?.first?.isEmpty == false
+    }
+    _ = exited(withinMilliseconds: graceMilliseconds)
+    try? running.pid.sendToGroup(.kill)
+    // SIGKILL ends the hook at once, unless it is stuck in the kernel (then init reaps it).
+    if exited(withinMilliseconds: 1000) { _ = try? running.pid.reap() }
+  }
+
   private func timeOut() {
     guard let running = child, !running.timedOut else { return }
     running.timedOut = true

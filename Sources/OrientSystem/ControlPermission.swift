@@ -2,8 +2,13 @@ import Glibc
 
 /// Decides which socket peers may run control commands.
 ///
-/// Without a control group every peer may. With one, root, the daemon's own user and
-/// members of the group (primary or supplementary, per the group database) may.
+/// Without a control group every peer may. With one, root, the daemon's own user and members
+/// of the group may. Membership is what the peer's process had when it connected: its
+/// effective group or one of its supplementary groups, as the kernel tells them
+/// (SO_PEERGROUPS). A user listed in the group database but running without the group
+/// (`setpriv --clear-groups`, a sandboxed service) is not a member; a process given the
+/// group (`setpriv --groups`, `sg`) is. Only where the kernel does not tell the peer's groups
+/// (Linux before 4.13) is the group database asked instead.
 public struct ControlPermission: Sendable {
   private let ownUID: uid_t
   private let group: gid_t?
@@ -27,20 +32,37 @@ public struct ControlPermission: Sendable {
     }
   }
 
-  /// Whether `peer` may lock, unlock, rotate and allow.
-  public func allows(_ peer: PeerCredentials?) -> Bool {
+  /// Whether the peer at the other end of `socket`, with credentials `peer`, may lock,
+  /// unlock, rotate and allow. A peer whose groups cannot be read may not.
+  public func allows(_ peer: PeerCredentials?, on socket: borrowing FileDescriptor) -> Bool {
+    guard group != nil else { return true }
+    do {
+      return allows(peer, supplementaryGroups: try socket.peerGroups())
+    } catch {
+      return false
+    }
+  }
+
+  /// Whether a peer with credentials `peer` and `supplementaryGroups` may control; with nil
+  /// groups (the kernel does not tell them), the group database decides.
+  public func allows(_ peer: PeerCredentials?, supplementaryGroups: [UInt32]?) -> Bool {
     guard let group else { return true }
     guard let peer else { return false }
     if peer.uid == 0 || peer.uid == ownUID || peer.gid == group { return true }
-    guard let user = getpwuid(peer.uid) else { return false }
+    if let supplementaryGroups { return supplementaryGroups.contains(group) }
+    return Self.databaseGroups(of: peer.uid).contains(group)
+  }
+
+  /// The user's primary and supplementary groups in the group database.
+  private static func databaseGroups(of uid: uid_t) -> [gid_t] {
+    guard let user = getpwuid(uid) else { return [] }
     let primary = user.pointee.pw_gid
-    if primary == group { return true }
     var count: Int32 = 64
     var groups = [gid_t](repeating: 0, count: Int(count))
     if getgrouplist(user.pointee.pw_name, primary, &groups, &count) < 0 {
       groups = [gid_t](repeating: 0, count: Int(count))
-      guard getgrouplist(user.pointee.pw_name, primary, &groups, &count) >= 0 else { return false }
+      guard getgrouplist(user.pointee.pw_name, primary, &groups, &count) >= 0 else { return [primary] }
     }
-    return groups.prefix(Int(count)).contains(group)
+    return Array(groups.prefix(Int(count)))
   }
 }

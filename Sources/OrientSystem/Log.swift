@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Log severities; each message is one line on stderr, where journald picks it up.
@@ -20,8 +21,15 @@ public enum LogLevel: Int, Comparable, Sendable {
 }
 
 /// Writes log lines to stderr with write(2), so a line is never split or held in a buffer.
+///
+/// Both of orientd's threads log; their writes are serialized. Once the daemon calls
+/// `writeWithoutWaiting()`, a line stderr cannot take at once is dropped and counted rather
+/// than waited for (see `LogOutput`).
 public enum Log {
   private static let thresholdStorage = Atomic<Int>(LogLevel.info.rawValue)
+  private static let output = Mutex(LogOutput())
+  /// The thread inside `output`'s lock (pthread_self), or 0.
+  private static let writer = Atomic<UInt>(0)
 
   /// The least severe level written; SIGHUP may change it while the sensor thread logs.
   public static var threshold: LogLevel {
@@ -41,7 +49,7 @@ public enum Log {
   /// Writes `message` at `level`: `orientd: warning: ...` on a terminal, `<4>...` to the journal.
   public static func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= threshold else { return }
-    try? StandardStream.error.write(line(level, message()))
+    emit(line(level, message()), lines: 1)
   }
 
   /// Writes several messages at `level` with one write(2), each on its own line.
@@ -49,7 +57,34 @@ public enum Log {
     guard level >= threshold, !messages.isEmpty else { return }
     var text = ""
     for message in messages { text += line(level, message) }
-    try? StandardStream.error.write(text)
+    emit(text, lines: messages.count)
+  }
+
+  /// From now on, never waits for stderr: a line it cannot take at once is dropped, and the
+  /// next line that gets through says how many were. Call it once, at start-up.
+  public static func writeWithoutWaiting() {
+    let status = try? StandardStream.error.status()
+    output.withLock { $0 = LogOutput(nonBlockingFor: status) }
+  }
+
+  private static func emit(_ text: String, lines: Int) {
+    let thread = UInt(pthread_self())
+    guard writer.load(ordering: .acquiring) != thread else {
+      // Called from within a write on this thread: the Swift runtime reporting a crash there,
+      // through stdio's stderr (see LibraryStandardError). Waiting for the lock would hang
+      // the crash; the process is ending, so write straight out.
+      try? StandardStream.error.write(text)
+      return
+    }
+    output.withLock { stream in
+      writer.store(thread, ordering: .releasing)
+      defer { writer.store(0, ordering: .releasing) }
+      stream.write(text, lines: lines) { dropped in
+        line(
+          .warning,
+          "\(dropped) log line\(dropped == 1 ? " was" : "s were") dropped: stderr was not being read")
+      }
+    }
   }
 
   private static func line(_ level: LogLevel, _ message: String) -> String {

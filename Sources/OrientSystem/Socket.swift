@@ -5,7 +5,14 @@ import Glibc
 public struct PeerCredentials: Sendable {
   public var pid: Int32
   public var uid: UInt32
+  /// The peer's effective group when it connected.
   public var gid: UInt32
+
+  public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    self.pid = pid
+    self.uid = uid
+    self.gid = gid
+  }
 }
 
 extension FileDescriptor {
@@ -71,6 +78,27 @@ extension FileDescriptor {
     var gid: UInt32 = 0
     guard clinux_peer_credentials(rawValue, &pid, &uid, &gid) == 0 else { return nil }
     return PeerCredentials(pid: pid, uid: uid, gid: gid)
+  }
+
+  /// The supplementary groups a connected Unix socket's peer had when it connected
+  /// (SO_PEERGROUPS); nil when the kernel does not tell them (Linux before 4.13).
+  public func peerGroups() throws(SystemError) -> [UInt32]? {
+    let size = MemoryLayout<gid_t>.size
+    var groups = [gid_t](repeating: 0, count: 32)
+    while true {
+      var length = socklen_t(groups.count * size)
+      switch retryingInterrupts({ getsockopt(rawValue, SOL_SOCKET, SO_PEERGROUPS, &groups, &length) }) {
+      case .success:
+        return Array(groups.prefix(Int(length) / size))
+      case .failure(let code) where code.rawValue == ERANGE && Int(length) > groups.count * size:
+        // The kernel says how much room the list needs (at most NGROUPS_MAX groups).
+        groups = [gid_t](repeating: 0, count: (Int(length) + size - 1) / size)
+      case .failure(let code) where code.rawValue == ENOPROTOOPT:
+        return nil
+      case .failure(let code):
+        throw SystemError("getsockopt SO_PEERGROUPS", code: code)
+      }
+    }
   }
 
   /// Whether this is a listening Unix stream socket (as one passed by systemd must be).

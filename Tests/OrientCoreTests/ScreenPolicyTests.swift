@@ -118,4 +118,44 @@ struct ScreenPolicyTests {
     #expect(policy.orientation == .rightUp)
     #expect(policy.lock == .rightUp)
   }
+
+  @Test("An allowed set that leaves out the lock releases it: allowed, then unlock, then orientation")
+  func allowReleasesExcludedLock() throws {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .rightUp)
+    _ = try policy.lock(to: .leftUp)
+    let normalOnly = AllowedOrientations(.normal)
+    // No allowed device orientation was seen: as after an unlock, the screen is undefined
+    // until the device takes an allowed one.
+    #expect(policy.allow(normalOnly) == [.allowed(normalOnly), .lock(nil), .orientation(nil)])
+    #expect(policy.lock == nil)
+    #expect(policy.deviceChanged(to: .normal) == [.orientation(.normal)])
+  }
+
+  @Test("Released by a narrower allowed set, the screen follows the latest allowed device orientation")
+  func allowReleasesLockAndFollows() throws {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .normal)
+    _ = policy.deviceChanged(to: .bottomUp)
+    _ = try policy.lock(to: .leftUp)
+    let allowed = try AllowedOrientations.parse("normal,right-up")
+    #expect(policy.allow(allowed) == [.allowed(allowed), .lock(nil), .orientation(.normal)])
+  }
+
+  @Test("An allowed set that keeps the lock keeps it")
+  func allowKeepsIncludedLock() throws {
+    var policy = ScreenPolicy()
+    _ = try policy.lock(to: .leftUp)
+    let allowed = try AllowedOrientations.parse("left-up,normal")
+    #expect(policy.allow(allowed) == [.allowed(allowed)])
+    #expect(policy.lock == .leftUp)
+    #expect(policy.orientation == .leftUp)
+  }
+
+  @Test("A lock given at start that the allowed set leaves out is not taken")
+  func restoredLockOutsideAllowed() {
+    let policy = ScreenPolicy(allowed: AllowedOrientations(.normal), lock: .leftUp)
+    #expect(policy.lock == nil)
+    #expect(policy.orientation == nil)
+  }
 }

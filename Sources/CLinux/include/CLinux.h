@@ -6,6 +6,7 @@
    _GNU_SOURCE, a variadic syscall(2), or epoll_event's packed layout. No policy here. */
 
 #include <stdint.h>
+#include <stdio.h>
 #include <linux/magic.h>
 #include <pthread.h>
 #include <signal.h>
@@ -45,6 +46,13 @@ int clinux_thread_join(pthread_t thread, int seconds);
 /* The type of the file system `fd` lives on (statfs's f_type), asked of the kernel itself:
    preloaded libraries such as umockdev's answer fstatfs(2) with sysfs for files that are not. */
 long clinux_file_system_type(int fd);
+
+/* Receives what a C library writes to stdio's stderr: `count` bytes; returns `count`. */
+typedef ssize_t (*clinux_stderr_writer)(void *unused, const char *bytes, size_t count);
+
+/* Replaces stdio's `stderr` with a line-buffered fopencookie(3) stream whose output goes to
+   `writer`, in the thread that writes. Descriptor 2 is left alone. 0, or -1 with errno. */
+int clinux_redirect_stdio_stderr(clinux_stderr_writer writer);
 
 /* posix_spawn_file_actions_addclosefrom_np(3): the child closes every descriptor from `lowest`. */
 int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);

@@ -21,6 +21,8 @@ public enum PolicyError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// Unlocked, the screen takes the most recent four-way device orientation that is allowed;
 /// face-up and face-down never change it. Locked, it stays on the lock while detection goes on.
+/// The lock is always allowed: a lock outside the allowed set cannot be taken, and a new
+/// allowed set that leaves the lock out releases it (the newest intent wins).
 /// Every method returns the changes it caused, a `lock` or `allowed` change before the
 /// `orientation` change that follows from it.
 public struct ScreenPolicy: Sendable {
@@ -33,11 +35,12 @@ public struct ScreenPolicy: Sendable {
   /// Four-way device orientations seen, most recent first, each at most once.
   private var recent: [ScreenOrientation] = []
 
-  /// Creates a policy; a lock given here (e.g. restored from disk) applies at once.
+  /// Creates a policy; a lock given here (e.g. restored from disk) applies at once, unless
+  /// `allowed` leaves it out.
   public init(allowed: AllowedOrientations = .all, lock: ScreenOrientation? = nil) {
     self.allowed = allowed.isEmpty ? .all : allowed
-    self.lock = lock
-    self.orientation = lock
+    self.lock = lock.flatMap { self.allowed.contains($0) ? $0 : nil }
+    self.orientation = self.lock
   }
 
   /// The orientation the screen follows when unlocked.
@@ -77,10 +80,18 @@ public struct ScreenPolicy: Sendable {
   }
 
   /// Replaces the allowed set; an empty set is ignored (the caller rejects it first).
+  ///
+  /// A set that leaves out the lock releases it: the allowed change comes first, then the
+  /// unlock, then the orientation the screen now follows.
   public mutating func allow(_ newAllowed: AllowedOrientations) -> [StateChange] {
     guard !newAllowed.isEmpty, newAllowed != allowed else { return [] }
     allowed = newAllowed
-    return [.allowed(newAllowed)] + resolve()
+    var changes: [StateChange] = [.allowed(newAllowed)]
+    if let locked = lock, !newAllowed.contains(locked) {
+      lock = nil
+      changes.append(.lock(nil))
+    }
+    return changes + resolve()
   }
 
   private mutating func resolve() -> [StateChange] {

@@ -11,6 +11,8 @@ public enum OrientdCommand {
   public static func main(_ arguments: [String]) -> Int32 {
     ignoreBrokenPipes()
     Log.detectJournal()
+    Log.writeWithoutWaiting()
+    LibraryMessages.capture()
     let commandLine: CommandLineArguments
     do {
       commandLine = try CommandLineArguments.parse(arguments)

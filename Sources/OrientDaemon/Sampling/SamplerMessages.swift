@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// What the sampling thread tells the daemon's loop.
 public enum SamplerEvent: Sendable {
@@ -23,4 +24,46 @@ public enum SamplerCommand: Sendable {
   case forwardSamples(Bool)
   /// Restore what was changed on the device and end the thread.
   case stop
+}
+
+// The mailboxes between the threads are bounded (see `Mailbox`): what a kind may lose when the
+// reader falls behind is the oldest messages of that kind, never a message of another kind.
+
+extension SamplerEvent {
+  /// Samples for `samples` subscribers: at 1 kHz, 64 ms of them. A loop that falls further
+  /// behind (many subscribers that do not read) loses the oldest; the daemon's work per wake-up
+  /// stays bounded and later messages are not delayed behind a backlog.
+  static let samples = MailboxKind("sample", limit: 64)
+  /// Device orientation changes: each one is kept unless the loop stops taking them for this
+  /// many changes, when the oldest go (the newest, which clients end up with, always stays).
+  static let deviceChanges = MailboxKind("device orientation change", limit: 1024)
+  /// Sensor online and offline.
+  static let sensorStatus = MailboxKind("sensor status", limit: 64)
+  /// Only the newest description, end and failure matter.
+  static let description = MailboxKind("sensor description", limit: 1)
+  static let end = MailboxKind("replay end", limit: 1)
+  static let failure = MailboxKind("failure", limit: 1)
+
+  /// The kind this event is bounded with.
+  var mailboxKind: MailboxKind {
+    switch self {
+    case .detected(.sample): return Self.samples
+    case .detected(.device): return Self.deviceChanges
+    case .sensor: return Self.sensorStatus
+    case .described: return Self.description
+    case .finished: return Self.end
+    case .failed: return Self.failure
+    }
+  }
+}
+
+extension SamplerCommand {
+  /// Each command sets something; only the newest of each kind matters.
+  var mailboxKind: MailboxKind {
+    switch self {
+    case .settings: return MailboxKind("settings", limit: 1)
+    case .forwardSamples: return MailboxKind("sample forwarding", limit: 1)
+    case .stop: return MailboxKind("stop", limit: 1)
+    }
+  }
 }

@@ -27,8 +27,8 @@ final class SamplingThread {
 
   /// Starts sampling.
   init(configuration: SamplerConfiguration) throws(SystemError) {
-    let events = try Mailbox<SamplerEvent>()
-    let commands = try Mailbox<SamplerCommand>()
+    let events = try Mailbox<SamplerEvent>(kind: \.mailboxKind)
+    let commands = try Mailbox<SamplerCommand>(kind: \.mailboxKind)
     self.events = events
     self.commands = commands
     thread = try WorkerThread(name: "orientd-sensor") {
@@ -69,8 +69,15 @@ private final class SamplingEngine {
       return events.post(.failed(Failure("sensor thread: \(error)", exitCode: .osError)))
     }
     let options = configuration.options
+    var behind = RateLimitedWarning()
     let detector = Detector(settings: options.settings, recorder: configuration.recorder) { [events] report in
-      events.post(.detected(report))
+      let event = SamplerEvent.detected(report)
+      events.post(event) {
+        let kind = event.mailboxKind
+        behind.warn(
+          "the main loop is behind the sensor: dropped the oldest waiting \(kind.name) "
+            + "(at most \(kind.limit) wait)")
+      }
     }
     var iio: IIOSensorSource?
     var replay: ReplaySource?  // kept alive until the loop ends

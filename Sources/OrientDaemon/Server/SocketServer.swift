@@ -382,7 +382,7 @@ public final class SocketServer {
   }
 
   private func mayControl(_ client: ClientConnection) -> Bool {
-    if client.mayControl == nil { client.mayControl = permission.allows(client.peer) }
+    if client.mayControl == nil { client.mayControl = permission.allows(client.peer, on: client.socket) }
     return client.mayControl == true
   }
 

@@ -22,6 +22,7 @@ let attacks: [String: Attack] = [
   "idle-connections": idleConnections,
   "ping-latency": pingLatency,
   "watchdog-gap": watchdogGap,
+  "sample-hoarders": sampleHoarders,
 ]
 
 /// Runs `orientd-bench attack ...` and exits.

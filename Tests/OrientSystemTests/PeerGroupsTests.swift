@@ -1,0 +1,69 @@
+import CSeccompTestSupport
+import Glibc
+import OrientSystem
+import Synchronization
+import Testing
+
+@Suite("A socket peer's groups decide control-group membership")
+struct PeerGroupsTests {
+  @Test("The kernel tells a peer's supplementary groups as they were when it connected")
+  func peerGroupsOfASocketPair() throws {
+    var pair: [Int32] = [0, 0]
+    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
+    let one = FileDescriptor(adopting: pair[0])
+    let other = FileDescriptor(adopting: pair[1])
+    var own = [gid_t](repeating: 0, count: Int(NGROUPS_MAX))
+    let count = getgroups(Int32(own.count), &own)
+    try #require(count >= 0)
+    let groups = try #require(try one.peerGroups(), "this kernel does not tell SO_PEERGROUPS (Linux < 4.13)")
+    #expect(groups.sorted() == own.prefix(Int(count)).sorted())
+    withExtendedLifetime(other) {}
+  }
+
+  @Test("A supplementary group the kernel tells makes a peer a member; the group database does not")
+  func supplementaryGroupsDecide() throws {
+    // nobody's primary group in the database, used as the control group; the peer runs with
+    // another effective group.
+    let nobody = try #require(getpwnam("nobody"), "no user nobody")
+    let group = nobody.pointee.pw_gid
+    let permission = try #require(ControlPermission(groupName: String(group)))
+    let peer = PeerCredentials(pid: 1, uid: nobody.pointee.pw_uid, gid: group &+ 1)
+    #expect(permission.allows(peer, supplementaryGroups: [group]))
+    #expect(!permission.allows(peer, supplementaryGroups: []))
+    #expect(!permission.allows(peer, supplementaryGroups: [group &+ 2]))
+    // Where the kernel does not tell the groups, the database decides.
+    #expect(permission.allows(peer, supplementaryGroups: nil))
+    // The effective group alone is enough, and root always may.
+    #expect(permission.allows(PeerCredentials(pid: 1, uid: 4_242_424, gid: group), supplementaryGroups: []))
+    #expect(permission.allows(PeerCredentials(pid: 1, uid: 0, gid: group &+ 1), supplementaryGroups: []))
+    #expect(!permission.allows(nil, supplementaryGroups: [group]))
+  }
+
+  @Test("Where the kernel does not tell a peer's groups (before Linux 4.13), they are unknown, not empty")
+  func kernelWithoutPeerGroups() throws {
+    let outcome = Mutex<(installed: Bool, groups: [UInt32]??, error: String?)>((false, nil, nil))
+    // The filter stays with the thread it is installed on: give it a thread of its own.
+    let thread = try WorkerThread(name: "no-peergroups") {
+      guard test_refuse_peer_groups() == 0 else { return }
+      outcome.withLock { $0.installed = true }
+      var pair: [Int32] = [0, 0]
+      guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+        return outcome.withLock { $0.error = "socketpair failed" }
+      }
+      let one = FileDescriptor(adopting: pair[0])
+      let other = FileDescriptor(adopting: pair[1])
+      do {
+        let groups = try one.peerGroups()
+        outcome.withLock { $0.groups = .some(groups) }
+      } catch {
+        outcome.withLock { $0.error = "\(error)" }
+      }
+      withExtendedLifetime(other) {}
+    }
+    #expect(thread.join(timeoutSeconds: 30))
+    let state = outcome.withLock { $0 }
+    try #require(state.installed, "cannot install a seccomp filter here")
+    #expect(state.error == nil)
+    #expect(state.groups == .some(nil))
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@Suite("An allowed set that leaves out the lock", .scratch)
+struct AllowReleasesLockTests {
+  @Test(
+    "allow without the locked orientation releases the lock: clients see it, the log says it, a restart keeps it"
+  )
+  func allowReleasesLockAcrossRestart() throws {
+    let scratch = try Scratch.current()
+    let directory = try scratch.makeDirectory()
+    // nobody, who may control without a control group, must reach the socket.
+    Unprivileged.openScratch(scratch)
+    chmod(directory, 0o755)
+    var daemon = try ServedDaemon(directory: directory)
+    let subscriber = try TestClient(path: daemon.socket)
+    #expect(subscriber.readLines(5) == normalSnapshot)
+    func orientctl(_ arguments: String...) throws -> Int32 {
+      try runToCompletion(
+        try Unprivileged.command([TestPaths.orientctl, "--socket", daemon.socket] + arguments)
+      )
+      .status
+    }
+
+    #expect(try orientctl("lock", "left-up") == 0)
+    #expect(subscriber.readLines(2) == ["lock left-up", "orientation left-up"])
+    #expect(try orientctl("allow", "normal") == 0)
+    // The allowed set, then the release it causes, then the orientation the screen follows.
+    #expect(subscriber.readLines(3) == ["allowed normal", "lock off", "orientation normal"])
+    #expect(daemon.process.waitFor("info: lock off", inStderr: true))
+    #expect(daemon.stop() == 0)
+    #expect(fileText(daemon.statePath) == "# orientd-state 1\nlock off\nallowed normal\n")
+
+    daemon = try ServedDaemon(directory: directory)
+    let restarted = try TestClient(path: daemon.socket)
+    #expect(
+      restarted.readLines(5) == [
+        "sensor online", "device normal", "orientation normal", "lock off", "allowed normal",
+      ])
+    #expect(
+      !daemon.process.stderr.contains("unlocking"), "a restart found a lock to drop: \(daemon.process.stderr)"
+    )
+    #expect(daemon.stop() == 0)
+  }
+}
