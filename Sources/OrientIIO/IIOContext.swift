@@ -8,13 +8,43 @@ public final class IIOContext {
   public let uri: String
 
   /// Opens a context; nil opens the local one.
-  public init(uri: String?) throws(SystemError) {
+  ///
+  /// A context other than the local one is held to `RemoteContextLimits`: an iiod is asked
+  /// for its context's size before libiio fetches it, and every context libiio built is
+  /// checked for its device count and size. After a refusal or a failure, the memory libiio
+  /// freed is given back to the kernel.
+  public init(uri: String?) throws(IIOContextError) {
     let target = uri ?? "local:"
+    let isRemote = target != "local:"
+    try RemoteContextLimits.checkAnnouncedSize(uri: target)
     guard let pointer = iio_create_context_from_uri(target) else {
-      throw SystemError("cannot open IIO context \(target)", code: .current)
+      let code = Errno.current
+      if isRemote { MemoryRelease.trimHeap() }
+      throw .unavailable(SystemError("cannot open IIO context \(target)", code: code))
+    }
+    if isRemote, let reason = Self.excess(of: pointer) {
+      iio_context_destroy(pointer)
+      MemoryRelease.trimHeap()
+      throw .refused(uri: target, reason: reason)
     }
     self.pointer = pointer
     self.uri = target
+  }
+
+  /// Why a context libiio built is over the limits, or nil.
+  private static func excess(of pointer: OpaquePointer) -> String? {
+    let devices = Int(iio_context_get_devices_count(pointer))
+    if devices > RemoteContextLimits.maximumDevices {
+      return "it has \(devices) devices, more than the limit of \(RemoteContextLimits.maximumDevices)"
+    }
+    if let xml = iio_context_get_xml(pointer) {
+      var length = 0
+      while length <= RemoteContextLimits.maximumXMLBytes, xml[length] != 0 { length += 1 }
+      if length > RemoteContextLimits.maximumXMLBytes {
+        return "its XML is larger than the limit of \(RemoteContextLimits.maximumXMLBytes) bytes (1 MiB)"
+      }
+    }
+    return nil
   }
 
   deinit { iio_context_destroy(pointer) }

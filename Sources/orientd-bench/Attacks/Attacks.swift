@@ -14,7 +14,9 @@ struct Attack: Sendable {
 }
 
 /// Every attack by name.
-let attacks: [String: Attack] = [:]
+let attacks: [String: Attack] = [
+  "fake-iiod": fakeIIODAttack
+]
 
 /// Runs `orientd-bench attack ...` and exits.
 func runAttack(_ arguments: [String]) -> Never {
