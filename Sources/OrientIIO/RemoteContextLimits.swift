@@ -8,9 +8,10 @@ import OrientSystem
 /// or broken server sets how much memory orientd takes. So before libiio connects, orientd
 /// asks the same server the same question and reads only the announced length; a context
 /// over `maximumXMLBytes` is refused without libiio ever seeing it. Once libiio has built a
-/// context, its device count and size are checked again, which also catches a server that
-/// announced a small context to orientd and a large one to libiio: that context is
-/// destroyed and the freed memory is given back to the kernel.
+/// context, its device count and size are checked again: a context over either limit is
+/// destroyed and the freed memory is given back to the kernel. That also refuses a server
+/// that announced a small context to the check and a large one to libiio, but only after
+/// libiio has read it: what such a server costs is bounded by libiio alone, once per attempt.
 public enum RemoteContextLimits {
   /// The largest context XML accepted: 1 MiB.
   ///
@@ -82,8 +83,7 @@ public enum RemoteContextLimits {
       let left = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
       let ready = try Readiness.wait([(connection.rawValue, .readable)], timeoutMilliseconds: left)
       guard !ready[0].isEmpty else { continue }
-      // One byte at a time: nothing past the line is taken from the socket, and the line
-      // is short.
+      // One byte at a time: the line is short, and nothing of the XML after it is read.
       guard let count = try connection.receive(into: buffer) else { continue }
       guard count > 0 else {
         throw SystemError("the server closed the connection before answering PRINT", code: .connectionReset)

@@ -2,13 +2,14 @@ import OrientCore
 import OrientSystem
 
 /// Reads a trace file of at most `TraceFormat.maximumFileBytes`; a larger one (or one that
-/// never ends) is bad data (65), any other failure to read it `unreadable`.
-private func readTraceText(_ path: String, unreadable: ExitCode) throws(Failure) -> String {
+/// never ends) is bad data (65) said after `tooLarge`, any other failure to read it
+/// `unreadable`.
+private func readTraceText(_ path: String, tooLarge: String, unreadable: ExitCode) throws(Failure) -> String {
   do {
     return try FileSystem.readText(path, limit: TraceFormat.maximumFileBytes)
   } catch  where error.code == .fileTooLarge {
     throw Failure(
-      "bad trace: \(path): larger than \(TraceFormat.maximumFileBytes >> 20) MiB, the most orientd reads",
+      "\(tooLarge): larger than \(TraceFormat.maximumFileBytes >> 20) MiB, the most orientd reads",
       exitCode: .dataError)
   } catch {
     throw Failure("cannot read trace: \(error)", exitCode: unreadable)
@@ -18,7 +19,7 @@ private func readTraceText(_ path: String, unreadable: ExitCode) throws(Failure)
 /// Loads a whole trace file; a missing file exits 66, a malformed or oversized one 65 with
 /// file:line and what is wrong.
 public func loadTrace(_ path: String) throws(Failure) -> [TraceSample] {
-  let text = try readTraceText(path, unreadable: .noInput)
+  let text = try readTraceText(path, tooLarge: "bad trace: \(path)", unreadable: .noInput)
   do {
     return try TraceFormat.parse(text, source: path)
   } catch {
@@ -43,7 +44,8 @@ public final class TraceRecorder: @unchecked Sendable {
     var existing: [TraceSample] = []
     var isNew = true
     if FileSystem.exists(path) {
-      let text = try readTraceText(path, unreadable: .cannotCreate)
+      let text = try readTraceText(
+        path, tooLarge: "refusing to append to \(path) (record to a new file)", unreadable: .cannotCreate)
       if !text.isEmpty {
         isNew = false
         do {
@@ -56,17 +58,17 @@ public final class TraceRecorder: @unchecked Sendable {
         }
       }
     }
-    do {
-      descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .append])
-    } catch {
-      throw Failure("cannot record: \(error)", exitCode: .cannotCreate)
-    }
     guard let continuation = TraceFormat.continuation(after: existing.last?.time) else {
       throw Failure(
         "refusing to append to \(path): its last time leaves no room before "
           + "\(TraceFormat.latestTime.secondsText) s, the latest a trace may hold", exitCode: .dataError)
     }
     timeOffsetMicroseconds = continuation.microseconds
+    do {
+      descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .append])
+    } catch {
+      throw Failure("cannot record: \(error)", exitCode: .cannotCreate)
+    }
     if isNew {
       do {
         try descriptor.writeAll(TraceFormat.header + "\n")
