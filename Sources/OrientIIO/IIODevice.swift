@@ -86,7 +86,7 @@ public struct IIODevice {
     case .device(let device, let name): result = iio_device_attr_write(device, name, value)
     case .channel(let channel, let name): result = iio_channel_attr_write(channel, name, value)
     }
-    return result < 0 ? Errno(rawValue: Int32(-result)) : nil
+    return result < 0 ? Errno(libiioResult: result) : nil
   }
 
   /// The device number, e.g. 3 for `iio:device3`.
@@ -114,7 +114,7 @@ public struct IIODevice {
         return iio_channel_attr_read(channel, name, bytes.baseAddress, bytes.count)
       }
     }
-    guard count >= 0 else { return .failed(Errno(rawValue: Int32(-count))) }
+    guard count >= 0 else { return .failed(Errno(libiioResult: count)) }
     let text = String(
       decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return .text(String(text.trimmingSpaces).escapingControlCharacters)

@@ -100,6 +100,22 @@ struct HostileRemoteTests {
     server.process.kill()
   }
 
+  @Test("A server answering reads with a number no errno can be makes them fail, not orientd")
+  func impossibleErrno() throws {
+    let server = try FakeIIODServer(["newline", "--read-error", "-2147483648"])
+    let (daemon, socket) = try orientd(reading: server, ["--interval", "50"])
+    #expect(
+      daemon.waitFor("went offline: reading in_accel_x_raw failed: Input/output error", inStderr: true),
+      "\(daemon.stderr)")
+    #expect(daemon.stderr.contains("cannot read in_accel_scale: Input/output error"))
+    let client = try TestClient(path: socket)
+    client.send("ping\n")
+    #expect(client.readLines(through: "pong").last == "pong")
+    daemon.signal(SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+    server.process.kill()
+  }
+
   @Test("Newlines in a remote device's name and label forge no info reply, log or --list line")
   func forgedLines() throws {
     let server = try FakeIIODServer(["newline"])

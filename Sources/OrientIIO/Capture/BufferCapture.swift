@@ -93,7 +93,7 @@ public final class BufferCapture {
     guard let buffer else { return .failure(SystemError("buffer closed", code: .badDescriptor)) }
     let count = iio_buffer_refill(buffer)
     if count < 0 {
-      let code = Errno(rawValue: Int32(-count))
+      let code = Errno(libiioResult: count)
       return code == .wouldBlock ? .success(0) : .failure(SystemError("refill", code: code))
     }
     guard let start = iio_buffer_start(buffer), let end = iio_buffer_end(buffer) else { return .success(0) }

@@ -1,7 +1,8 @@
 import OrientSystem
 
 // `orientd-bench attack fake-iiod MODE [--port N] [--announce BYTES] [--send BYTES]
-// [--devices N] [--serve N] [--lie-once]`: a hostile iiod on 127.0.0.1 for `orientd --uri ip:...`.
+// [--devices N] [--serve N] [--read-error N] [--lie-once]`: a hostile iiod on 127.0.0.1 for
+// `orientd --uri ip:...`.
 //
 // It speaks as much of iiod's text protocol as libiio 0.24's client uses to open a context and
 // poll attributes (PRINT, VERSION, TIMEOUT, READ), and prints `port N` once it listens (N is
@@ -14,7 +15,8 @@ import OrientSystem
 // - `devices`: a well-formed context of --devices trivial devices (default 5000).
 // - `newline`: one accelerometer, upright in `normal`, whose name and label hold newlines and
 //   other line breaks meant to forge reply and log lines.
-// With --serve N, PRINTs after the Nth are answered with an error (EIO), so a test can tell when
+// With --read-error N, every READ is answered with N, as an errno (libiio passes it on as
+// the read's result: -2147483648 is none). With --serve N, PRINTs after the Nth are answered with an error (EIO), so a test can tell when
 // the client is done with the context. With --lie-once, the first PRINT is answered with a
 // one-device context, as a server that shows a small face to a size check and a large one to
 // libiio.
@@ -33,6 +35,7 @@ private struct FakeIIODOptions {
   var send: Int?
   var devices = 5000
   var serve = Int.max
+  var readError: Int?
   var lieOnce = false
 
   init(_ arguments: [String]) throws {
@@ -46,7 +49,7 @@ private struct FakeIIODOptions {
         lieOnce = true
         continue
       }
-      guard let text = rest.popFirst(), let value = Int(text), value >= 0 else {
+      guard let text = rest.popFirst(), let value = Int(text), value >= 0 || option == "--read-error" else {
         throw SystemError("fake-iiod: \(option) needs a number", code: .invalidArgument)
       }
       switch option {
@@ -55,6 +58,7 @@ private struct FakeIIODOptions {
       case "--send": send = value
       case "--devices": devices = value
       case "--serve": serve = value
+      case "--read-error": readError = value
       default: throw SystemError("fake-iiod: unknown option \(option)", code: .invalidArgument)
       }
     }
@@ -202,6 +206,8 @@ private final class FakeIIOD {
       case "PRINT": answerPrint(client)
       case "VERSION": queue(client, "0.24.fakeiio\n")
       case "TIMEOUT": queue(client, "0\n")
+      case "READ" where options.readError != nil:
+        queue(client, "\(options.readError ?? 0)\n")
       case "READ" where options.mode == .newline:
         if let value = attributeValue(words) {
           queue(client, "\(value.utf8.count)\n\(value)\n")
@@ -283,7 +289,8 @@ private final class FakeIIOD {
 /// `fake-iiod`: serves hostile contexts until killed.
 let fakeIIODAttack = Attack(
   usage:
-    "huge|devices|newline [--port N] [--announce BYTES] [--send BYTES] [--devices N] [--serve N] [--lie-once]"
+    "huge|devices|newline [--port N] [--announce BYTES] [--send BYTES] [--devices N] [--serve N] "
+    + "[--read-error N] [--lie-once]"
 ) { arguments in
   let server = try FakeIIOD(options: try FakeIIODOptions(arguments))
   try server.run()
