@@ -16,8 +16,9 @@ public final class IIOContext {
   public init(uri: String?) throws(IIOContextError) {
     let target = uri ?? "local:"
     let isRemote = target != "local:"
+    _ = ExternalEntities.refused
     try RemoteContextLimits.checkAnnouncedSize(uri: target)
-    guard let pointer = iio_create_context_from_uri(target) else {
+    guard let pointer = try Self.create(target) else {
       let code = Errno.current
       if isRemote { MemoryRelease.trimHeap() }
       throw .unavailable(SystemError("cannot open IIO context \(target)", code: code))
@@ -29,6 +30,37 @@ public final class IIOContext {
     }
     self.pointer = pointer
     self.uri = target
+  }
+
+  /// Creates the context `target` names. An `xml:` file is read here, up to the size limit
+  /// and only if it is a regular file, and handed to libiio from memory: libxml2 then loads
+  /// no file itself, and the loader that refuses external files (see `ExternalEntities`)
+  /// stays in place for everything.
+  private static func create(_ target: String) throws(IIOContextError) -> OpaquePointer? {
+    guard target.hasPrefix("xml:") else { return iio_create_context_from_uri(target) }
+    let path = String(target.dropFirst(4))
+    let bytes: [UInt8]
+    do {
+      let file = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking])
+      guard try file.status().kind == .regular else {
+        throw IIOContextError.refused(uri: target, reason: "\(path) is not a regular file")
+      }
+      bytes = try file.readAll(limit: RemoteContextLimits.maximumXMLBytes)
+    } catch let error as SystemError where error.code == .fileTooLarge {
+      throw .refused(
+        uri: target,
+        reason: "\(path) is larger than the limit of \(RemoteContextLimits.maximumXMLBytes) bytes (1 MiB)")
+    } catch let error as SystemError {
+      throw .unavailable(
+        SystemError("cannot open IIO context \(target): \(error.operation)", code: error.code))
+    } catch let error as IIOContextError {
+      throw error
+    } catch {
+      throw .unavailable(SystemError("cannot open IIO context \(target)", code: .ioError))
+    }
+    return bytes.withUnsafeBufferPointer { xml in
+      xml.withMemoryRebound(to: CChar.self) { iio_create_xml_context_mem($0.baseAddress, $0.count) }
+    }
   }
 
   /// Why a context libiio built is over the limits, or nil.

@@ -100,6 +100,26 @@ struct HostileRemoteTests {
     server.process.kill()
   }
 
+  @Test("A context naming a local file as its DTD has it neither read into the log nor waited on")
+  func externalDTD() throws {
+    let scratch = try Scratch.current()
+    let secret = scratch.path("secret")
+    try "root:secret-first-line\n".write(toFile: secret, atomically: true, encoding: .utf8)
+    let fifo = scratch.path("fifo")
+    try #require(mkfifo(fifo, 0o600) == 0)
+    for path in [secret, fifo] {
+      let server = try FakeIIODServer(["dtd", path])
+      let (daemon, _) = try orientd(reading: server)
+      // A sensor thread stuck opening the FIFO would never look again.
+      #expect(waitUntil { server.connections >= 3 }, "\(daemon.stderr)")
+      #expect(daemon.waitFor("looking again every second", inStderr: true))
+      #expect(!daemon.stderr.contains("secret-first-line"), "\(daemon.stderr)")
+      daemon.signal(SIGTERM)
+      #expect(daemon.waitForExit() == 0)
+      server.process.kill()
+    }
+  }
+
   @Test("A server answering reads with a number no errno can be makes them fail, not orientd")
   func impossibleErrno() throws {
     let server = try FakeIIODServer(["newline", "--read-error", "-2147483648"])

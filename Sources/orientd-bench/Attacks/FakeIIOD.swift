@@ -1,8 +1,8 @@
 import OrientSystem
 
 // `orientd-bench attack fake-iiod MODE [--port N] [--announce BYTES] [--send BYTES]
-// [--devices N] [--serve N] [--read-error N] [--lie-once]`: a hostile iiod on 127.0.0.1 for
-// `orientd --uri ip:...`.
+// [--devices N] [--serve N] [--read-error N] [--lie-once]` or `fake-iiod dtd PATH`: a hostile
+// iiod on 127.0.0.1 for `orientd --uri ip:...`.
 //
 // It speaks as much of iiod's text protocol as libiio 0.24's client uses to open a context and
 // poll attributes (PRINT, VERSION, TIMEOUT, READ), and prints `port N` once it listens (N is
@@ -15,6 +15,8 @@ import OrientSystem
 // - `devices`: a well-formed context of --devices trivial devices (default 5000).
 // - `newline`: one accelerometer, upright in `normal`, whose name and label hold newlines and
 //   other line breaks meant to forge reply and log lines.
+// - `dtd PATH`: a context whose DOCTYPE names PATH, a file on the client's machine, as its
+//   external DTD (libxml2 would open it there, and print its first line in a parse error).
 // With --read-error N, every READ is answered with N, as an errno (libiio passes it on as
 // the read's result: -2147483648 is none). With --serve N, PRINTs after the Nth are answered with an error (EIO), so a test can tell when
 // the client is done with the context. With --lie-once, the first PRINT is answered with a
@@ -27,6 +29,7 @@ private struct FakeIIODOptions {
     case huge
     case devices
     case newline
+    case dtd
   }
 
   var mode: Mode
@@ -37,13 +40,20 @@ private struct FakeIIODOptions {
   var serve = Int.max
   var readError: Int?
   var lieOnce = false
+  var dtdPath = ""
 
   init(_ arguments: [String]) throws {
     guard let first = arguments.first, let mode = Mode(rawValue: first) else {
-      throw SystemError("fake-iiod: MODE is huge, devices or newline", code: .invalidArgument)
+      throw SystemError("fake-iiod: MODE is huge, devices, newline or dtd", code: .invalidArgument)
     }
     self.mode = mode
     var rest = arguments.dropFirst()
+    if mode == .dtd {
+      guard let path = rest.popFirst() else {
+        throw SystemError("fake-iiod: dtd PATH", code: .invalidArgument)
+      }
+      dtdPath = path
+    }
     while let option = rest.popFirst() {
       if option == "--lie-once" {
         lieOnce = true
@@ -243,6 +253,12 @@ private final class FakeIIOD {
     case .newline:
       report("announced \(newlineContext.utf8.count)")
       queue(client, "\(newlineContext.utf8.count)\n\(newlineContext)\n")
+    case .dtd:
+      let xml =
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?><!DOCTYPE context SYSTEM \"\(options.dtdPath)\">"
+        + "<context name=\"network\" version-major=\"0\" version-minor=\"24\" version-git=\"fakeiio\" ></context>"
+      report("announced \(xml.utf8.count)")
+      queue(client, "\(xml.utf8.count)\n\(xml)\n")
     }
   }
 
@@ -289,7 +305,7 @@ private final class FakeIIOD {
 /// `fake-iiod`: serves hostile contexts until killed.
 let fakeIIODAttack = Attack(
   usage:
-    "huge|devices|newline [--port N] [--announce BYTES] [--send BYTES] [--devices N] [--serve N] "
+    "huge|devices|newline|dtd PATH [--port N] [--announce BYTES] [--send BYTES] [--devices N] [--serve N] "
     + "[--read-error N] [--lie-once]"
 ) { arguments in
   let server = try FakeIIOD(options: try FakeIIODOptions(arguments))
