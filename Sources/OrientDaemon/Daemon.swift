@@ -48,7 +48,7 @@ public final class Daemon {
   private var stateWriterWatch: Watch?
   private var saveFailure = RateLimitedWarning()
   /// Change lines logged per second at most; a control flood must not flood the journal.
-  private var changeLog = LineBudget(lines: 20, perSeconds: 1)
+  private var changeLog = LineBudget(perWindow: 20, windowSeconds: 1)
   private var recorder: TraceRecorder?
   private var signals: SignalWatcher?
   private var sampler: SamplingThread?

@@ -55,33 +55,3 @@ enum LibraryMessages {
     text.contains("High-speed mode not enabled") ? .debug : .warning
   }
 }
-
-/// Lets through at most `perWindow` lines in each window of time and counts the others.
-struct LineBudget: Sendable {
-  let perWindow: Int
-  let windowNanoseconds: UInt64
-  private var windowStart: UInt64?
-  private var used = 0
-  private var suppressed = 0
-
-  init(perWindow: Int, windowSeconds: UInt64) {
-    self.perWindow = perWindow
-    windowNanoseconds = windowSeconds * 1_000_000_000
-  }
-
-  /// nil when the line must be suppressed; else how many lines were suppressed before it.
-  mutating func admit(now: UInt64) -> Int? {
-    if let start = windowStart, now - start < windowNanoseconds {
-      guard used < perWindow else {
-        suppressed += 1
-        return nil
-      }
-      used += 1
-      return 0
-    }
-    windowStart = now
-    used = 1
-    defer { suppressed = 0 }
-    return suppressed
-  }
-}

@@ -8,13 +8,75 @@ public final class IIOContext {
   public let uri: String
 
   /// Opens a context; nil opens the local one.
-  public init(uri: String?) throws(SystemError) {
+  ///
+  /// A context other than the local one is held to `RemoteContextLimits`: an iiod is asked
+  /// for its context's size before libiio fetches it, and every context libiio built is
+  /// checked for its device count and size. After a refusal or a failure, the memory libiio
+  /// freed is given back to the kernel.
+  public init(uri: String?) throws(IIOContextError) {
     let target = uri ?? "local:"
-    guard let pointer = iio_create_context_from_uri(target) else {
-      throw SystemError("cannot open IIO context \(target)", code: .current)
+    let isRemote = target != "local:"
+    _ = ExternalEntities.refused
+    try RemoteContextLimits.checkAnnouncedSize(uri: target)
+    guard let pointer = try Self.create(target) else {
+      let code = Errno.current
+      if isRemote { MemoryRelease.trimHeap() }
+      throw .unavailable(SystemError("cannot open IIO context \(target)", code: code))
+    }
+    if isRemote, let reason = Self.excess(of: pointer) {
+      iio_context_destroy(pointer)
+      MemoryRelease.trimHeap()
+      throw .refused(uri: target, reason: reason)
     }
     self.pointer = pointer
     self.uri = target
+  }
+
+  /// Creates the context `target` names. An `xml:` file is read here, up to the size limit
+  /// and only if it is a regular file, and handed to libiio from memory: libxml2 then loads
+  /// no file itself, and the loader that refuses external files (see `ExternalEntities`)
+  /// stays in place for everything.
+  private static func create(_ target: String) throws(IIOContextError) -> OpaquePointer? {
+    guard target.hasPrefix("xml:") else { return iio_create_context_from_uri(target) }
+    let path = String(target.dropFirst(4))
+    let bytes: [UInt8]
+    do {
+      let file = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking])
+      guard try file.status().kind == .regular else {
+        throw IIOContextError.refused(uri: target, reason: "\(path) is not a regular file")
+      }
+      bytes = try file.readAll(limit: RemoteContextLimits.maximumXMLBytes)
+    } catch let error as SystemError where error.code == .fileTooLarge {
+      throw .refused(
+        uri: target,
+        reason: "\(path) is larger than the limit of \(RemoteContextLimits.maximumXMLBytes) bytes (1 MiB)")
+    } catch let error as SystemError {
+      throw .unavailable(
+        SystemError("cannot open IIO context \(target): \(error.operation)", code: error.code))
+    } catch let error as IIOContextError {
+      throw error
+    } catch {
+      throw .unavailable(SystemError("cannot open IIO context \(target)", code: .ioError))
+    }
+    return bytes.withUnsafeBufferPointer { xml in
+      xml.withMemoryRebound(to: CChar.self) { iio_create_xml_context_mem($0.baseAddress, $0.count) }
+    }
+  }
+
+  /// Why a context libiio built is over the limits, or nil.
+  private static func excess(of pointer: OpaquePointer) -> String? {
+    let devices = Int(iio_context_get_devices_count(pointer))
+    if devices > RemoteContextLimits.maximumDevices {
+      return "it has \(devices) devices, more than the limit of \(RemoteContextLimits.maximumDevices)"
+    }
+    if let xml = iio_context_get_xml(pointer) {
+      var length = 0
+      while length <= RemoteContextLimits.maximumXMLBytes, xml[length] != 0 { length += 1 }
+      if length > RemoteContextLimits.maximumXMLBytes {
+        return "its XML is larger than the limit of \(RemoteContextLimits.maximumXMLBytes) bytes (1 MiB)"
+      }
+    }
+    return nil
   }
 
   deinit { iio_context_destroy(pointer) }

@@ -1,4 +1,5 @@
 import CIIO
+import OrientCore
 import OrientSystem
 
 /// How to read one sysfs attribute through libiio.
@@ -9,7 +10,8 @@ enum AttributeHandle {
 
 /// The result of reading an attribute.
 public enum AttributeValue: Equatable, Sendable {
-  /// The text, without the trailing newline.
+  /// The text without surrounding blanks, its control characters escaped (a number reads
+  /// as it is).
   case text(String)
   /// The device has no such attribute.
   case missing
@@ -22,6 +24,11 @@ public enum AttributeValue: Equatable, Sendable {
 /// libiio folds `in_accel_scale` and `in_accel_x_scale` into a channel attribute
 /// `scale`; indexing by file name keeps the per-axis/shared distinction the
 /// contract needs, over local and network backends alike.
+///
+/// Every text that comes from the device (its id, name and label, attribute names and
+/// values) has its control characters escaped here, where it enters orientd: a driver or a
+/// remote iiod can put a newline in a name, and a name reaches `info` replies, `--list`
+/// and the log, where it must not start a line of its own.
 public struct IIODevice {
   let pointer: OpaquePointer
   /// Keeps the context alive while the device is in use.
@@ -38,26 +45,31 @@ public struct IIODevice {
         guard let name = iio_channel_get_attr(channel, attributeIndex),
           let file = iio_channel_attr_get_filename(channel, name)
         else { continue }
-        let fileName = String(cString: file)
+        let fileName = String(cString: file).escapingControlCharacters
         if index[fileName] == nil { index[fileName] = .channel(channel, String(cString: name)) }
       }
     }
     for attributeIndex in 0..<iio_device_get_attrs_count(pointer) {
       guard let name = iio_device_get_attr(pointer, attributeIndex) else { continue }
       let fileName = String(cString: name)
-      if index[fileName] == nil { index[fileName] = .device(pointer, fileName) }
+      let key = fileName.escapingControlCharacters
+      if index[key] == nil { index[key] = .device(pointer, fileName) }
     }
     attributes = index
   }
 
   /// The kernel id, e.g. `iio:device0`.
-  public var id: String { String(cString: iio_device_get_id(pointer)) }
+  public var id: String { String(cString: iio_device_get_id(pointer)).escapingControlCharacters }
 
   /// The driver name, e.g. `accel_3d`.
-  public var name: String { iio_device_get_name(pointer).map { String(cString: $0) } ?? "" }
+  public var name: String {
+    iio_device_get_name(pointer).map { String(cString: $0).escapingControlCharacters } ?? ""
+  }
 
   /// The sysfs label, e.g. `accel-display`, if the device has one.
-  public var label: String? { iio_device_get_label(pointer).map { String(cString: $0) } }
+  public var label: String? {
+    iio_device_get_label(pointer).map { String(cString: $0).escapingControlCharacters }
+  }
 
   /// How to read the sysfs attribute file `fileName`, if the device has it.
   func handle(for fileName: String) -> AttributeHandle? { attributes[fileName] }
@@ -74,7 +86,7 @@ public struct IIODevice {
     case .device(let device, let name): result = iio_device_attr_write(device, name, value)
     case .channel(let channel, let name): result = iio_channel_attr_write(channel, name, value)
     }
-    return result < 0 ? Errno(rawValue: Int32(-result)) : nil
+    return result < 0 ? Errno(libiioResult: result) : nil
   }
 
   /// The device number, e.g. 3 for `iio:device3`.
@@ -102,8 +114,9 @@ public struct IIODevice {
         return iio_channel_attr_read(channel, name, bytes.baseAddress, bytes.count)
       }
     }
-    guard count >= 0 else { return .failed(Errno(rawValue: Int32(-count))) }
-    return .text(
-      String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    guard count >= 0 else { return .failed(Errno(libiioResult: count)) }
+    let text = String(
+      decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return .text(String(text.trimmingSpaces).escapingControlCharacters)
   }
 }

@@ -43,20 +43,26 @@ public struct SensorSetup {
   }
 }
 
-/// Opens the IIO context the options name, with a message that helps when it fails (exit 69).
+/// Opens the IIO context the options name, with a message that helps when it fails (exit 69),
+/// or that says which limit a remote context is over (exit 65).
 public func openContext(uri: String?) throws(Failure) -> IIOContext {
+  let cause: SystemError
   do {
     return try IIOContext(uri: uri)
   } catch {
-    if uri == nil, error.code == .noSuchFile, !FileSystem.exists("/sys/bus/iio/devices") {
-      throw Failure(
-        "no IIO devices on this machine (/sys/bus/iio/devices is missing); "
-          + "try --uri ip:HOST for a remote iiod, or --demo", exitCode: .unavailable)
+    switch error {
+    case .refused: throw Failure("\(error)", exitCode: .dataError)
+    case .unavailable(let failure): cause = failure
     }
-    let hint =
-      uri == nil
-      ? "is the kernel's IIO subsystem present? try --uri ip:HOST for a remote iiod, or --demo"
-      : "is iiod running and reachable there? try --demo to run without a sensor"
-    throw Failure("\(error); \(hint)", exitCode: .unavailable)
   }
+  if uri == nil, cause.code == .noSuchFile, !FileSystem.exists("/sys/bus/iio/devices") {
+    throw Failure(
+      "no IIO devices on this machine (/sys/bus/iio/devices is missing); "
+        + "try --uri ip:HOST for a remote iiod, or --demo", exitCode: .unavailable)
+  }
+  let hint =
+    uri == nil
+    ? "is the kernel's IIO subsystem present? try --uri ip:HOST for a remote iiod, or --demo"
+    : "is iiod running and reachable there? try --demo to run without a sensor"
+  throw Failure("\(cause); \(hint)", exitCode: .unavailable)
 }

@@ -4,6 +4,8 @@ import OrientCore
 /// udev database properties of IIO devices, such as `ACCEL_MOUNT_MATRIX` from systemd's hwdb.
 ///
 /// They live only in the udev database, never in sysfs, so they are read through libudev.
+/// Values come back with their control characters escaped, as every text from a device is
+/// (see `IIODevice`): they reach `info`, `--list` and the log.
 public final class UdevProperties {
   private let udev: OpaquePointer?
 
@@ -16,7 +18,7 @@ public final class UdevProperties {
   public func value(_ key: String, ofIIODevice id: String) -> String? {
     guard let udev, let device = udev_device_new_from_subsystem_sysname(udev, "iio", id) else { return nil }
     defer { udev_device_unref(device) }
-    return udev_device_get_property_value(device, key).map { String(cString: $0) }
+    return udev_device_get_property_value(device, key).map { String(cString: $0).escapingControlCharacters }
   }
 
   /// The modalias of the nearest parent that has one (`acpi:BOSC0200:BOSC0200:`), as the
@@ -28,7 +30,7 @@ public final class UdevProperties {
     while let node = current {
       if let value = udev_device_get_sysattr_value(node, "modalias") {
         let text = String(String(cString: value).trimmingSpaces)
-        if !text.isEmpty { return text }
+        if !text.isEmpty { return text.escapingControlCharacters }
       }
       // Parents belong to the child: no unref for them.
       current = udev_device_get_parent(node)

@@ -1,39 +1,46 @@
-/// Lets at most a set number of log lines through per period and says how many it held
-/// back, so that what clients can make happen (a flood of control commands) cannot flood
-/// the journal.
+/// Lets at most a set number of log lines through per window of time and counts the others,
+/// so that what others can make happen (a flood of control commands, a remote server that
+/// makes libiio print on every attempt) cannot flood the journal.
 public struct LineBudget: Sendable {
-  private let limit: Int
-  private let periodNanoseconds: UInt64
-  private var periodStart: UInt64 = 0
-  private var written = 0
-  private var heldBack = 0
+  /// The lines allowed in one window.
+  public let perWindow: Int
+  private let windowNanoseconds: UInt64
+  private var windowStart: UInt64?
+  private var used = 0
+  private var suppressed = 0
 
-  /// Allows `lines` lines per `seconds`.
-  public init(lines: Int, perSeconds seconds: UInt64) {
-    limit = lines
-    periodNanoseconds = seconds * 1_000_000_000
+  /// Allows `perWindow` lines in each window of `windowSeconds`.
+  public init(perWindow: Int, windowSeconds: UInt64) {
+    self.perWindow = perWindow
+    windowNanoseconds = windowSeconds * 1_000_000_000
   }
 
-  /// Writes `messages` with one write(2) if the period's budget allows them all, else counts
-  /// them; the first write of a later period first says how many were held back.
+  /// Whether `count` lines may be written now: nil when they must be suppressed (they are
+  /// counted), else how many lines were suppressed before them, for a note.
+  public mutating func admit(_ count: Int = 1, now: UInt64 = Clock.monotonicNanoseconds) -> Int? {
+    if let start = windowStart, now - start < windowNanoseconds {
+      guard used + count <= perWindow else {
+        suppressed += count
+        return nil
+      }
+      used += count
+      return 0
+    }
+    windowStart = now
+    used = count
+    defer { suppressed = 0 }
+    return suppressed
+  }
+
+  /// Writes `messages` with one write(2) if the budget allows them all, after a note of how
+  /// many lines were held back before them; else counts them.
   public mutating func write(
     _ level: LogLevel, lines messages: [String], now: UInt64 = Clock.monotonicNanoseconds
   ) {
-    guard !messages.isEmpty else { return }
-    if now - periodStart >= periodNanoseconds {
-      periodStart = now
-      written = 0
-    }
-    guard written + messages.count <= limit else {
-      heldBack += messages.count
-      return
-    }
-    var lines = messages
-    if heldBack > 0 {
-      lines.insert("(\(heldBack) more lines were not logged: too many in a short time)", at: 0)
-      heldBack = 0
-    }
-    written += lines.count
-    Log.write(level, lines: lines)
+    guard !messages.isEmpty, let suppressed = admit(messages.count, now: now) else { return }
+    let note =
+      suppressed > 0
+      ? ["(\(suppressed) more lines were not logged: at most \(perWindow) in a short time)"] : []
+    Log.write(level, lines: note + messages)
   }
 }

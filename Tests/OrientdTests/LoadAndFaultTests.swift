@@ -215,11 +215,19 @@ struct LoadAndFaultTests {
     let first = try #require(waitForLines(inFile: started, 1).first)
     #expect(first.hasSuffix(" undefined>normal"))
     let hungPID = try #require(parsePID(String(first.prefix { $0 != " " }), from: started))
-    let client = try TestClient(path: daemon.socket)
-    _ = client.readLines(5)
-    for _ in 0..<40 {
-      client.send("rotate cw\n")
-      #expect(client.readLines(3).last == "ok")
+    // Eight clients turn five times each: a client's next command waits for its last change
+    // to be saved (a few saves a second), so they turn side by side.
+    let clients = try (0..<8).map { _ in try TestClient(path: daemon.socket) }
+    for client in clients {
+      _ = client.readLines(5)
+      client.send(String(repeating: "rotate cw\n", count: 5))
+    }
+    for client in clients {
+      var oks = 0
+      while oks < 5, let line = client.readLine() {
+        if line == "ok" { oks += 1 }
+      }
+      #expect(oks == 5)
     }
     // All 40 were answered while the first run still hung.
     try #require(

@@ -2,12 +2,13 @@
 #define ORIENTD_CLINUX_H
 
 /* What Swift's Glibc module does not give orientd's system layer: Linux headers it leaves
-   out (epoll, eventfd, signalfd, statfs), and thin wrappers where a declaration needs
+   out (epoll, eventfd, signalfd, statfs, malloc_trim), and thin wrappers where a declaration needs
    _GNU_SOURCE, a variadic syscall(2), or epoll_event's packed layout. No policy here. */
 
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/magic.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>

@@ -19,7 +19,9 @@ public struct ScanFormat: Equatable, Sendable {
     guard [8, 16, 32, 64].contains(storageBits) else {
       throw ValueError("storage of \(storageBits) bits (expected 8, 16, 32 or 64)")
     }
-    guard bits >= 1, shift >= 0, bits + shift <= storageBits else {
+    // Compared without adding: the numbers come from a device (or a remote server) and may be
+    // anything, so `bits + shift` could overflow.
+    guard bits >= 1, bits <= storageBits, shift >= 0, shift <= storageBits - bits else {
       throw ValueError("\(bits) bits shifted by \(shift) do not fit in \(storageBits)")
     }
     guard repeatCount >= 1, repeatCount <= 64 else { throw ValueError("repeat count \(repeatCount)") }
@@ -127,8 +129,9 @@ public struct ScanDecoder: Sendable {
   /// Creates a decoder for x, y and z with their formats and offsets, and the scan size.
   public init(formats: [ScanFormat], offsets: [Int], scanSize: Int) throws(ValueError) {
     guard formats.count == 3, offsets.count == 3 else { throw ValueError("need x, y and z") }
+    guard scanSize >= 1 else { throw ValueError("a scan of \(scanSize) bytes") }
     for (format, offset) in zip(formats, offsets)
-    where offset < 0 || offset + format.storageBits / 8 > scanSize {
+    where offset < 0 || offset > scanSize - format.storageBits / 8 {
       throw ValueError("a channel at byte \(offset) does not fit a scan of \(scanSize) bytes")
     }
     self.formats = formats
@@ -151,7 +154,6 @@ public struct ScanDecoder: Sendable {
   /// Calls `body` with (x, y, z) for every whole scan; returns the bytes left over (a partial scan).
   @discardableResult
   public func decodeScans(_ data: UnsafeRawBufferPointer, _ body: (Int64, Int64, Int64) -> Void) -> Int {
-    guard scanSize > 0 else { return data.count }
     var start = 0
     while start + scanSize <= data.count {
       let scan = UnsafeRawBufferPointer(rebasing: data[start..<(start + scanSize)])

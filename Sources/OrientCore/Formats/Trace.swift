@@ -28,6 +28,20 @@ public enum TraceFormat {
   /// The first line of every version-1 trace.
   public static let header = "# orientd-trace 1"
 
+  /// The latest time a trace may hold: 9999999999.999 s, about 316 years.
+  ///
+  /// Far beyond any recording, and low enough that every offset a replay computes from it
+  /// (in nanoseconds, on top of the monotonic clock) fits in 64 bits. A time up to it is
+  /// written back with three decimals as at most this, so a recorded trace always parses.
+  public static let latestTime = SampleTime(microseconds: 9_999_999_999_999_000)
+
+  /// The largest trace file orientd reads: 64 MiB, over two million samples (more than six
+  /// hours at 100 Hz).
+  ///
+  /// Every sample is held in memory for the replay; a larger file, or one that never ends
+  /// (`/dev/zero`), is refused instead of growing orientd without bound.
+  public static let maximumFileBytes = 64 << 20
+
   /// Parses a whole trace; any malformed line fails the whole trace, so a replay
   /// never starts on a file it cannot finish.
   public static func parse(_ text: String, source: String) throws(TraceError) -> [TraceSample] {
@@ -85,7 +99,8 @@ public enum TraceFormat {
     guard text != header else { return nil }
     let words = text.split(separator: " ")
     if words.count == 3, words[0] == "#", words[1] == "orientd-trace" {
-      return "unsupported trace version '\(words[2])' (this orientd reads 1)"
+      return
+        "unsupported trace version '\(String(words[2]).escapingControlCharacters)' (this orientd reads 1)"
     }
     return "not an orientd trace: expected '\(header)'"
   }
@@ -125,10 +140,19 @@ public enum TraceFormat {
     guard fields.count == 4 else {
       return .failure(ValueError("expected 4 fields 't x y z', found \(fields.count)"))
     }
-    func text(_ field: UnsafeBufferPointer<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
+    // A field is quoted back in the error, escaped: a file's bytes never steer a terminal or
+    // start a forged log line.
+    func text(_ field: UnsafeBufferPointer<UInt8>) -> String {
+      String(decoding: field, as: UTF8.self).escapingControlCharacters
+    }
     guard let time = NumberParsing.seconds(bytes: fields[0]) else {
       return .failure(
         ValueError("bad time '\(text(fields[0]))' (expected non-negative seconds such as 1.250)"))
+    }
+    guard time <= latestTime else {
+      return .failure(
+        ValueError(
+          "time '\(text(fields[0]))' is past the latest a trace may hold, \(latestTime.secondsText) s"))
     }
     var values = (0.0, 0.0, 0.0)
     for (axis, field) in zip(["x", "y", "z"], fields.dropFirst()) {
@@ -142,6 +166,14 @@ public enum TraceFormat {
       }
     }
     return .success(TraceSample(time: time, gravity: Vector3(values.0, values.1, values.2)))
+  }
+
+  /// Where samples appended after `last` start: one second after it, or 0 for an empty
+  /// trace; nil when that is past `latestTime`, so nothing more can be appended.
+  public static func continuation(after last: SampleTime?) -> SampleTime? {
+    guard let last else { return .zero }
+    let next = last.advanced(byMicroseconds: 1_000_000)
+    return next <= latestTime ? next : nil
   }
 
   /// Formats a sample line without its newline, e.g. `1.250 0.0000 -1.0000 0.0000`.

@@ -22,22 +22,29 @@ public struct SampleTime: Comparable, Hashable, Sendable {
     lhs.microseconds < rhs.microseconds
   }
 
-  /// The time `microseconds` later.
+  /// The time `microseconds` later, saturating at the ends of `Int64` instead of trapping.
+  ///
+  /// Callers that must not go past a limit (a trace's latest time) check the result.
   @inlinable
   public func advanced(byMicroseconds delta: Int64) -> SampleTime {
-    SampleTime(microseconds: microseconds + delta)
+    let (sum, overflow) = microseconds.addingReportingOverflow(delta)
+    guard overflow else { return SampleTime(microseconds: sum) }
+    return SampleTime(microseconds: delta < 0 ? .min : .max)
   }
 
   /// Seconds with exactly three decimals, e.g. `12.345`, as `--dump` prints them.
   public var secondsText: String { formatted(decimals: 3) }
 
-  /// Seconds with `decimals` places (0 to 6), rounded half up.
+  /// Seconds with `decimals` places (0 to 6; others are taken as the nearest), rounded half up.
+  ///
+  /// Works on the magnitude as `UInt64`, where every `Int64` time, `Int64.min` included, and
+  /// the half unit added for rounding fit.
   public func formatted(decimals: Int) -> String {
-    var divisor: Int64 = 1
+    let decimals = min(max(decimals, 0), 6)
+    var divisor: UInt64 = 1
     for _ in 0..<(6 - decimals) { divisor *= 10 }
-    let magnitude = microseconds < 0 ? -microseconds : microseconds
-    let units = (magnitude + divisor / 2) / divisor
-    var unitsPerSecond: Int64 = 1
+    let units = (microseconds.magnitude + divisor / 2) / divisor
+    var unitsPerSecond: UInt64 = 1
     for _ in 0..<decimals { unitsPerSecond *= 10 }
     let sign = microseconds < 0 && units != 0 ? "-" : ""
     let whole = String(units / unitsPerSecond)

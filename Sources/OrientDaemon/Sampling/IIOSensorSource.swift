@@ -271,13 +271,16 @@ final class IIOSensorSource {
   private func deliver(_ rawX: Double, _ rawY: Double, _ rawZ: Double, at time: SampleTime) {
     guard let converter else { return }
     let raw = converter.uncorrected(rawX: rawX, rawY: rawY, rawZ: rawZ)
+    // A mount matrix is read from the device too: with huge entries the product overflows
+    // to infinity (or NaN), which would reach clients and the recorded trace.
+    let gravity = converter.mountMatrix * raw
     guard raw.isFinite, abs(raw.x) <= Self.plausibleLimit, abs(raw.y) <= Self.plausibleLimit,
-      abs(raw.z) <= Self.plausibleLimit
+      abs(raw.z) <= Self.plausibleLimit, gravity.isFinite
     else {
       garbageWarning.warn(
         "\(sensor?.summary ?? "sensor"): reading (\(rawX), \(rawY), \(rawZ)) is out of range; sample skipped")
       return
     }
-    detector.handle(Sample(time: time, raw: raw, gravity: converter.mountMatrix * raw))
+    detector.handle(Sample(time: time, raw: raw, gravity: gravity))
   }
 }

@@ -4,7 +4,8 @@ import OrientSystem
 /// Plays trace samples in real time on a one-shot timer, optionally looping.
 ///
 /// The timer is re-armed for the next sample's time, so replay wakes once per
-/// sample and never more.
+/// sample and never more. When each sample is due comes from a `ReplaySchedule`, which
+/// saturates instead of overflowing on the times a file may hold and bounds every wait.
 public final class ReplaySource {
   private let samples: [TraceSample]
   private let loopLengthMicroseconds: Int64?
@@ -13,8 +14,7 @@ public final class ReplaySource {
   private var timer: LoopTimer?
   private var next = 0
   private var pass: Int64 = 0
-  private var startNanoseconds: UInt64 = 0
-  private var firstMicroseconds: Int64 = 0
+  private var schedule: ReplaySchedule?
 
   /// Prepares a replay. With `loopLengthMicroseconds`, it restarts after that long,
   /// and later passes' times run on from the first pass.
@@ -34,13 +34,15 @@ public final class ReplaySource {
       finished()
       return
     }
-    firstMicroseconds = first.time.microseconds
-    startNanoseconds = Clock.monotonicNanoseconds
+    schedule = ReplaySchedule(
+      startNanoseconds: Clock.monotonicNanoseconds, firstTime: first.time,
+      loopLengthMicroseconds: loopLengthMicroseconds)
     timer = LoopTimer(loop: loop) { [unowned self] _ in self.playDue() }
     playDue()
   }
 
   private func playDue() {
+    guard let schedule else { return }
     while true {
       if next == samples.count {
         guard loopLengthMicroseconds != nil else {
@@ -52,17 +54,14 @@ public final class ReplaySource {
         pass += 1
       }
       let sample = samples[next]
-      let passOffset = pass * (loopLengthMicroseconds ?? 0)
-      let offset = sample.time.microseconds - firstMicroseconds + passOffset
-      let due = startNanoseconds + UInt64(offset) * 1000
-      let now = Clock.monotonicNanoseconds
-      guard due <= now else {
-        timer?.schedule(afterNanoseconds: due - now)
+      let due = schedule.dueNanoseconds(of: sample.time, pass: pass)
+      if let wait = ReplaySchedule.wait(until: due, now: Clock.monotonicNanoseconds) {
+        timer?.schedule(afterNanoseconds: wait)
         return
       }
       next += 1
       var shifted = sample
-      shifted.time = sample.time.advanced(byMicroseconds: passOffset)
+      shifted.time = sample.time.advanced(byMicroseconds: schedule.passOffsetMicroseconds(pass: pass))
       deliver(Sample(shifted))
     }
   }

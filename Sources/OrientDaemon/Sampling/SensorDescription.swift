@@ -1,6 +1,10 @@
 import OrientCore
 
 /// What the sensor thread knows about the attached sensor, for `info`, `doctor` and `calibrate`.
+///
+/// Its texts reach `info` replies as they are: what came from the device (id, name, udev
+/// and sysfs values) was escaped where it entered orientd, in OrientIIO; the rest is
+/// orientd's own wording, numbers it formatted, and the URI it was given.
 public struct SensorDescription: Sendable {
   /// The IIO device id, e.g. `iio:device0`.
   public var id: String

@@ -1,14 +1,25 @@
 import OrientCore
 import OrientSystem
 
-/// Loads a whole trace file; a missing file exits 66, a malformed one 65 with file:line.
-public func loadTrace(_ path: String) throws(Failure) -> [TraceSample] {
-  let text: String
+/// Reads a trace file of at most `TraceFormat.maximumFileBytes`; a larger one (or one that
+/// never ends) is bad data (65) said after `tooLarge`, any other failure to read it
+/// `unreadable`.
+private func readTraceText(_ path: String, tooLarge: String, unreadable: ExitCode) throws(Failure) -> String {
   do {
-    text = try FileSystem.readText(path, limit: Int.max)
+    return try FileSystem.readText(path, limit: TraceFormat.maximumFileBytes)
+  } catch  where error.code == .fileTooLarge {
+    throw Failure(
+      "\(tooLarge): larger than \(TraceFormat.maximumFileBytes >> 20) MiB, the most orientd reads",
+      exitCode: .dataError)
   } catch {
-    throw Failure("cannot read trace: \(error)", exitCode: .noInput)
+    throw Failure("cannot read trace: \(error)", exitCode: unreadable)
   }
+}
+
+/// Loads a whole trace file; a missing file exits 66, a malformed or oversized one 65 with
+/// file:line and what is wrong.
+public func loadTrace(_ path: String) throws(Failure) -> [TraceSample] {
+  let text = try readTraceText(path, tooLarge: "bad trace: \(path)", unreadable: .noInput)
   do {
     return try TraceFormat.parse(text, source: path)
   } catch {
@@ -33,12 +44,8 @@ public final class TraceRecorder: @unchecked Sendable {
     var existing: [TraceSample] = []
     var isNew = true
     if FileSystem.exists(path) {
-      let text: String
-      do {
-        text = try FileSystem.readText(path, limit: Int.max)
-      } catch {
-        throw Failure("cannot read \(path) to append to it: \(error)", exitCode: .cannotCreate)
-      }
+      let text = try readTraceText(
+        path, tooLarge: "refusing to append to \(path) (record to a new file)", unreadable: .cannotCreate)
       if !text.isEmpty {
         isNew = false
         do {
@@ -51,12 +58,17 @@ public final class TraceRecorder: @unchecked Sendable {
         }
       }
     }
+    guard let continuation = TraceFormat.continuation(after: existing.last?.time) else {
+      throw Failure(
+        "refusing to append to \(path): its last time leaves no room before "
+          + "\(TraceFormat.latestTime.secondsText) s, the latest a trace may hold", exitCode: .dataError)
+    }
+    timeOffsetMicroseconds = continuation.microseconds
     do {
       descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .append, .noFollow])
     } catch {
       throw Failure("cannot record: \(error)", exitCode: .cannotCreate)
     }
-    timeOffsetMicroseconds = existing.last.map { $0.time.microseconds + 1_000_000 } ?? 0
     if isNew {
       do {
         try descriptor.writeAll(TraceFormat.header + "\n")
@@ -67,9 +79,15 @@ public final class TraceRecorder: @unchecked Sendable {
   }
 
   /// Appends one sample; a failed write is logged (rate-limited) and recording goes on.
+  /// A sample past the latest time a trace may hold is not written, so the file stays a
+  /// trace that replays.
   public func record(_ sample: Sample) {
     let entry = TraceSample(
       time: sample.time.advanced(byMicroseconds: timeOffsetMicroseconds), gravity: sample.gravity)
+    guard entry.time <= TraceFormat.latestTime, entry.time >= .zero else {
+      return writeWarning.warn(
+        "not recording to \(path): time \(entry.time.secondsText) s is past the latest a trace may hold")
+    }
     do {
       try descriptor.writeAll(TraceFormat.line(for: entry) + "\n")
     } catch {

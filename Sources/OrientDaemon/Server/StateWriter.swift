@@ -33,8 +33,9 @@ final class StateWriter {
   /// Starts the thread; writes after the first of a burst wait until `minimumInterval`
   /// nanoseconds have passed since the previous write began.
   init(store: StateStore, minimumInterval: UInt64) throws(SystemError) {
-    let outcomes = try Mailbox<Outcome>()
-    let requests = try Mailbox<Request>()
+    // A newer request or outcome of a kind covers every older one, so one of each waits.
+    let outcomes = try Mailbox<Outcome>(kind: \.mailboxKind)
+    let requests = try Mailbox<Request>(kind: \.mailboxKind)
     self.outcomes = outcomes
     self.requests = requests
     thread = try WorkerThread(name: "orientd-state") {
@@ -57,6 +58,25 @@ final class StateWriter {
     requests.post(.stop)
     if !thread.join(timeoutSeconds: 5) {
       Log.warning("the state writer did not finish within 5 s (a slow disk); exiting anyway")
+    }
+  }
+}
+
+extension StateWriter.Outcome {
+  fileprivate var mailboxKind: MailboxKind {
+    switch self {
+    case .saved: return MailboxKind("state saved", limit: 1)
+    case .failed: return MailboxKind("state not saved", limit: 1)
+    case .unavailable: return MailboxKind("state writer unavailable", limit: 1)
+    }
+  }
+}
+
+extension StateWriter.Request {
+  fileprivate var mailboxKind: MailboxKind {
+    switch self {
+    case .save: return MailboxKind("state to save", limit: 1)
+    case .stop: return MailboxKind("stop", limit: 1)
     }
   }
 }

@@ -12,6 +12,8 @@ public final class BufferCapture {
   private let context: IIOContext
   private var buffer: OpaquePointer?
   private let decoder: ScanDecoder
+  /// Holds a scan that a refill ended inside until the next refill completes it.
+  private var stream: ScanStream
   private var restoreTrigger: (() -> Void)?
   private var restoreFrequencies: [(file: String, value: String)] = []
   private var restoreEnables: [(path: String, value: String)] = []
@@ -58,6 +60,7 @@ public final class BufferCapture {
     } catch {
       throw Failure("cannot lay out the scan: \(error.message)", exitCode: .unavailable)
     }
+    stream = ScanStream(decoder: decoder)
 
     if context.isLocal { restoreEnables = Self.snapshotEnables(of: device) }
     let trigger = chooseTrigger()
@@ -90,18 +93,12 @@ public final class BufferCapture {
     guard let buffer else { return .failure(SystemError("buffer closed", code: .badDescriptor)) }
     let count = iio_buffer_refill(buffer)
     if count < 0 {
-      let code = Errno(rawValue: Int32(-count))
+      let code = Errno(libiioResult: count)
       return code == .wouldBlock ? .success(0) : .failure(SystemError("refill", code: code))
     }
     guard let start = iio_buffer_start(buffer), let end = iio_buffer_end(buffer) else { return .success(0) }
     let data = UnsafeRawBufferPointer(start: start, count: end - start)
-    var scans = 0
-    let leftOver = decoder.decodeScans(data) { x, y, z in
-      scans += 1
-      body(x, y, z)
-    }
-    if leftOver != 0 { Log.debug("\(accelerometer.summary): \(leftOver) bytes of a partial scan dropped") }
-    return .success(scans)
+    return .success(stream.decode(data, body))
   }
 
   /// Closes the buffer and restores the trigger, sampling frequencies and channel enables.
@@ -167,7 +164,9 @@ public final class BufferCapture {
           .compactMap { NumberParsing.finiteDouble($0) }.sorted()
         if let nearest = available.first(where: { $0 >= Self.minimumFrequency }) { target = nearest }
       }
-      let value = target == target.rounded() ? String(Int(target)) : String(target)
+      // `Int(exactly:)`, not `Int(_:)`: the listed values come from the device, and one past
+      // Int's range would trap.
+      let value = Int(exactly: target).map(String.init) ?? String(target)
       if let code = device.write(file, value) {
         Log.warning(
           "\(accelerometer.summary): cannot raise \(file) from \(text) to \(value): \(code)")

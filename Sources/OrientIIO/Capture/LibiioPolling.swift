@@ -48,7 +48,7 @@ final class LibiioAttributeReader {
           return iio_device_attr_read(device, name.baseAddress, text, buffer.count)
         }
       }
-      guard count >= 0 else { return .failed(attribute.file, Errno(rawValue: Int32(-count))) }
+      guard count >= 0 else { return .failed(attribute.file, Errno(libiioResult: count)) }
       // libiio ends the value with a NUL.
       let length = buffer.firstIndex(of: 0) ?? buffer.count
       switch parseRawValue(UnsafeBufferPointer(rebasing: buffer[..<length]), file: attribute.file) {

@@ -31,8 +31,9 @@ public enum RawReadError: Error, Equatable, Sendable, CustomStringConvertible {
 /// sensor's range, is garbage.
 func parseRawValue(_ bytes: UnsafeBufferPointer<UInt8>, file: String) -> Result<Double, RawReadError> {
   guard let value = NumberParsing.finiteDouble(bytes: bytes), abs(value) < 1e12 else {
+    // Quoted in a warning: escaped, so a value cannot start a log line of its own.
     let text = String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-    return .failure(.garbage(file: file, value: String(text.trimmingSpaces)))
+    return .failure(.garbage(file: file, value: String(text.trimmingSpaces).escapingControlCharacters))
   }
   return .success(value)
 }

@@ -23,6 +23,7 @@ let attacks: [String: Attack] = [
   "ping-latency": pingLatency,
   "watchdog-gap": watchdogGap,
   "sample-hoarders": sampleHoarders,
+  "fake-iiod": fakeIIODAttack,
 ]
 
 /// Runs `orientd-bench attack ...` and exits.

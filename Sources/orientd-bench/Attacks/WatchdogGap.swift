@@ -19,7 +19,9 @@ let watchdogGap = Attack(usage: "PATH SECONDS") { arguments in
   }
   withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
   let bound = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    }
   }
   guard bound == 0 else { throw SystemError("bind \(path)", code: .current) }
   figure("listening", path)
