@@ -106,3 +106,25 @@ else
 fi
 kill "$holder"
 stop_orientd
+
+# A hostile iiod on 127.0.0.1 that announces (and streams) 2 GiB of context XML.
+as_nobody "$bin/orientd-bench" attack fake-iiod huge >"$dir/iiod.out" &
+iiod=$!
+pids="$pids $iiod"
+while ! grep -q "^port" "$dir/iiod.out"; do sleep 0.05; done
+port=$(awk '/^port/ {print $2}' "$dir/iiod.out")
+rm -f "$dir/remote.sock"
+"$orientd_binary" --uri "ip:127.0.0.1:$port" --config "$dir/empty.conf" \
+  --socket "$dir/remote.sock" --state "$dir/remote.state" 2>"$dir/remote.log" &
+orientd=$!
+pids="$pids $orientd"
+tries=0
+while [ "$(grep -c "^connection" "$dir/iiod.out")" -lt 3 ] && [ $tries -lt 600 ]; do
+  sleep 0.05
+  tries=$((tries + 1))
+done
+echo "remote iiod announcing $(awk '/^announced/ {print $2; exit}' "$dir/iiod.out") bytes, 3 attempts:"
+echo "  orientd memory: $(memory "$orientd") now, peak VmHWM $(awk '/^VmHWM/ {printf "%.1f MB", $2/1024}' "/proc/$orientd/status")"
+grep -m1 -o "refusing the IIO context.*" "$dir/remote.log" | sed 's/^/  /' || echo "  (no refusal logged)"
+stop_orientd
+kill "$iiod"

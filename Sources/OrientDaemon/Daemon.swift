@@ -17,7 +17,7 @@ import OrientSystem
 //   and the `Detector` with the sensor's classifier. libiio calls may block for seconds (a
 //   slow driver, a remote iiod); here they never delay a client.
 // - The state writer (`StateWriter`, "orientd-state") owns the state file's writes: open,
-//   write, fsync, rename, directory fsync, at most one burst-coalesced write per 250 ms. The
+//   write, fsync, rename, directory fsync, at most four coalesced writes in any second. The
 //   main loop hands it `PersistedState` values with a generation number and gets back which
 //   generation is durable; a control command's `ok` waits for it, the loop does not.
 //
@@ -278,14 +278,15 @@ public final class Daemon {
   /// Starts the thread that saves the state, when there is a state file.
   private func startStateWriter() throws {
     guard let stateStore else { return }
-    let writer = try StateWriter(store: stateStore, minimumInterval: Self.minimumSaveInterval)
+    let writer = try StateWriter(store: stateStore, writesPerSecond: Self.savesPerSecond)
     stateWriterWatch = try writer.outcomes.deliver(on: loop) { [unowned self] outcome in self.handle(outcome)
     }
     stateWriter = writer
   }
 
-  /// A burst of changes is saved at most this often (the first one at once).
-  static let minimumSaveInterval: UInt64 = 250_000_000
+  /// The state is written at most this many times in any second; a flood of changes is
+  /// coalesced into that many writes.
+  static let savesPerSecond = 4
 
   /// Saves the lock and allowed set off the loop; returns the commit that says when it is
   /// durable, or nil when nothing needs to wait.

@@ -40,10 +40,11 @@ struct LibraryMessagesTests {
       TestPaths.orientd, "--uri", "ip:127.0.0.1:\(port)", "--socket", directory + "/s", "--state",
       directory + "/st",
     ])
-    // orientd tries again every second; libxml2 prints 13 lines each time. After the fourth
-    // request the third attempt's lines are all out.
+    // orientd tries again every second; each attempt asks twice (orientd's size check, then
+    // libiio), and libxml2 prints 13 lines each time. After the seventh request the third
+    // attempt's lines are all out.
     try #require(
-      waitUntil { completeLines(fileText(requests)).count >= 4 }, "orientd did not retry: \(daemon.stderr)")
+      waitUntil { completeLines(fileText(requests)).count >= 7 }, "orientd did not retry: \(daemon.stderr)")
     let stderr = daemon.stderr
     #expect(!stderr.utf8.contains(0x1B), "a raw escape character reached the log")
     #expect(

@@ -3,7 +3,7 @@ import OrientSystem
 
 /// Saves the lock and the allowed set on a thread of its own ("orientd-state"), so that no
 /// open, fsync or rename ever runs on the main loop, and coalesced, so that a flood of
-/// control commands costs a few writes a second, not one per command.
+/// control commands costs a few writes a second (four), not one per command.
 ///
 /// Every save request gets a generation number. A write saves the newest state asked for,
 /// and its outcome covers every generation up to that one: the daemon answers `ok` to a
@@ -30,9 +30,9 @@ final class StateWriter {
   private let thread: WorkerThread
   private var generation: UInt64 = 0
 
-  /// Starts the thread; writes after the first of a burst wait until `minimumInterval`
-  /// nanoseconds have passed since the previous write began.
-  init(store: StateStore, minimumInterval: UInt64) throws(SystemError) {
+  /// Starts the thread; at most `writesPerSecond` writes begin in any one second, so a few
+  /// quick commands are each saved at once and a flood is saved that many times a second.
+  init(store: StateStore, writesPerSecond: Int) throws(SystemError) {
     // A newer request or outcome of a kind covers every older one, so one of each waits.
     let outcomes = try Mailbox<Outcome>(kind: \.mailboxKind)
     let requests = try Mailbox<Request>(kind: \.mailboxKind)
@@ -40,7 +40,7 @@ final class StateWriter {
     self.requests = requests
     thread = try WorkerThread(name: "orientd-state") {
       StateWriterEngine(
-        store: store, minimumInterval: minimumInterval, requests: requests, outcomes: outcomes
+        store: store, writesPerSecond: writesPerSecond, requests: requests, outcomes: outcomes
       )
       .run()
     }
@@ -84,19 +84,20 @@ extension StateWriter.Request {
 /// The writer thread's work, on the thread's own loop.
 private final class StateWriterEngine {
   private let store: StateStore
-  private let minimumInterval: UInt64
+  private let writesPerSecond: Int
   private let requests: Mailbox<StateWriter.Request>
   private let outcomes: Mailbox<StateWriter.Outcome>
   private var pending: (state: PersistedState, generation: UInt64)?
-  private var lastWriteStart: UInt64?
+  /// When the last writes began, oldest first; at most `writesPerSecond` of them.
+  private var recentWrites: [UInt64] = []
   private var timerArmed = false
 
   init(
-    store: StateStore, minimumInterval: UInt64, requests: Mailbox<StateWriter.Request>,
+    store: StateStore, writesPerSecond: Int, requests: Mailbox<StateWriter.Request>,
     outcomes: Mailbox<StateWriter.Outcome>
   ) {
     self.store = store
-    self.minimumInterval = minimumInterval
+    self.writesPerSecond = max(1, writesPerSecond)
     self.requests = requests
     self.outcomes = outcomes
   }
@@ -127,13 +128,15 @@ private final class StateWriterEngine {
     }
   }
 
-  /// Writes now if the last write began long enough ago, else arms the timer for when it may.
+  /// Writes now if fewer than `writesPerSecond` writes began in the last second, else arms
+  /// the timer for when the oldest of them is a second old.
   private func writeWhenDue(_ timer: LoopTimer) {
     guard !timerArmed else { return }
     let now = Clock.monotonicNanoseconds
-    if let last = lastWriteStart, now - last < minimumInterval {
+    let second: UInt64 = 1_000_000_000
+    if recentWrites.count >= writesPerSecond, let oldest = recentWrites.first, now - oldest < second {
       timerArmed = true
-      timer.schedule(afterNanoseconds: minimumInterval - (now - last))
+      timer.schedule(afterNanoseconds: second - (now - oldest))
     } else {
       write()
     }
@@ -142,7 +145,8 @@ private final class StateWriterEngine {
   private func write() {
     guard let (state, generation) = pending else { return }
     pending = nil
-    lastWriteStart = Clock.monotonicNanoseconds
+    recentWrites.append(Clock.monotonicNanoseconds)
+    if recentWrites.count > writesPerSecond { recentWrites.removeFirst() }
     do {
       try store.save(state)
       outcomes.post(.saved(generation: generation))
