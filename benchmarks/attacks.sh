@@ -21,7 +21,8 @@ cleanup() {
   rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+# A variable, not a function: `$as_nobody PROGRAM &` leaves the attacker's own pid in $!.
+as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 printf '# orientd-trace 1\n0 0 -1 0\n' >"$dir/hold.trace"
 : >"$dir/empty.conf"
 
@@ -66,7 +67,7 @@ start_orientd slow
 before=$(memory "$orientd")
 readers=""
 for i in 1 2 3 4; do
-  as_nobody "$bin/orientd-bench" attack slow-reader "$dir/slow.sock" 1000000000 "$seconds" >"$dir/slow.$i" &
+  $as_nobody "$bin/orientd-bench" attack slow-reader "$dir/slow.sock" 1000000000 "$seconds" >"$dir/slow.$i" &
   readers="$readers $!"
 done
 pids="$pids $readers"
@@ -78,6 +79,7 @@ echo "  bytes the slow readers read: $(cat "$dir"/slow.? | awk '/^read_bytes/ {s
 stop_orientd
 
 notify="$dir/notify"
+: >"$dir/gap"
 "$bin/orientd-bench" attack watchdog-gap "$notify" "$((seconds + 2))" >"$dir/gap" &
 gap=$!
 pids="$pids $gap"
@@ -85,7 +87,7 @@ while ! grep -q listening "$dir/gap"; do sleep 0.05; done
 export NOTIFY_SOCKET="$notify" WATCHDOG_USEC=200000
 start_orientd flood
 unset NOTIFY_SOCKET WATCHDOG_USEC
-as_nobody "$bin/orientd-bench" attack control-flood "$dir/flood.sock" 32 "$seconds" "rotate cw" >"$dir/flood.out" &
+$as_nobody "$bin/orientd-bench" attack control-flood "$dir/flood.sock" 32 "$seconds" "rotate cw" >"$dir/flood.out" &
 pids="$pids $!"
 ping_under flood
 wait "$gap" || true
@@ -94,7 +96,7 @@ echo "  longest watchdog gap (notify every 100 ms): $(awk '/^longest_gap_ms/ {pr
 stop_orientd
 
 start_orientd slots
-as_nobody "$bin/orientd-bench" attack hold-connections "$dir/slots.sock" 256 >"$dir/slots.out" &
+$as_nobody "$bin/orientd-bench" attack hold-connections "$dir/slots.sock" 256 >"$dir/slots.out" &
 holder=$!
 pids="$pids $holder"
 while ! grep -q "^refused" "$dir/slots.out"; do sleep 0.05; done
@@ -108,7 +110,7 @@ kill "$holder"
 stop_orientd
 
 # A hostile iiod on 127.0.0.1 that announces (and streams) 2 GiB of context XML.
-as_nobody "$bin/orientd-bench" attack fake-iiod huge >"$dir/iiod.out" &
+$as_nobody "$bin/orientd-bench" attack fake-iiod huge >"$dir/iiod.out" &
 iiod=$!
 pids="$pids $iiod"
 while ! grep -q "^port" "$dir/iiod.out"; do sleep 0.05; done
