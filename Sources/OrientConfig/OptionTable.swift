@@ -136,19 +136,13 @@ enum OptionTable {
     },
     OptionSpec("max-clients", "N", .socket, "the most clients served at once (default 256)") {
       options, value throws(ValueError) in
-      guard let count = NumberParsing.unsignedInteger(value, maximum: 100_000), count >= 1 else {
-        throw ValueError("expected a whole number from 1 to 100000, got '\(value)'")
-      }
-      options.maxClients = count
+      options.maxClients = try clientCount(value)
     },
     OptionSpec(
       "max-clients-per-user", "N", .socket,
       "the most clients one user may hold; root and orientd's own are exempt (default max-clients / 4)"
     ) { options, value throws(ValueError) in
-      guard let count = NumberParsing.unsignedInteger(value, maximum: 100_000), count >= 1 else {
-        throw ValueError("expected a whole number from 1 to 100000, got '\(value)'")
-      }
-      options.maxClientsPerUser = count
+      options.maxClientsPerUser = try clientCount(value)
     },
     OptionSpec(
       "idle-timeout", "SECONDS", .socket,
@@ -226,6 +220,14 @@ enum OptionTable {
       previous = current
     }
     return previous[b.count]
+  }
+
+  /// A number of clients, 1 to 100000.
+  private static func clientCount(_ value: String) throws(ValueError) -> Int {
+    guard let count = NumberParsing.unsignedInteger(value, maximum: 100_000), count >= 1 else {
+      throw ValueError("expected a whole number from 1 to 100000, got '\(value)'")
+    }
+    return count
   }
 
   private static func nonEmpty(_ value: String, _ what: String) throws(ValueError) -> String {

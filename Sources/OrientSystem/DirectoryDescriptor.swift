@@ -68,14 +68,7 @@ public final class DirectoryDescriptor: Sendable {
       throw error
     }
     defer { closedir(handle) }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return names
+    return FileSystem.names(in: handle)
   }
 
   /// Flushes the directory's entries (a rename in it) to the disk.

@@ -43,6 +43,11 @@ public enum FileSystem {
   public static func entries(of directory: String) throws(SystemError) -> [String] {
     guard let handle = opendir(directory) else { throw SystemError("opendir \(directory)", code: .current) }
     defer { closedir(handle) }
+    return names(in: handle)
+  }
+
+  /// The names an open directory stream lists, without `.` and `..`.
+  static func names(in handle: OpaquePointer) -> [String] {
     var names: [String] = []
     while let entry = readdir(handle) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) {
