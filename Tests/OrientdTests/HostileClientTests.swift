@@ -78,6 +78,44 @@ struct HostileClientTests {
     }
   }
 
+  @Test("Commands a client sent before closing are served one round's worth at most, at the usual pace")
+  func closedConnectionCannotFlood() throws {
+    let daemon = try servedDaemonOpenToOthers()
+    let subscriber = try TestClient(path: daemon.socket)
+    _ = subscriber.readLines(5)
+    let connected = openSockets(of: daemon.process.pid)
+    let sender = try runToCompletion(
+      Unprivileged.attack("send-and-close", [daemon.socket, "1", "rotate cw", "1000"]))
+    try #require(sender.status == 0, "the sender failed: \(sender.stderr)")
+    // Premise: the closed connection was served (it turned the screen at least once) ...
+    #expect(subscriber.readLine()?.hasPrefix("lock ") == true)
+    // ... and then dropped, with what it sent only partly served.
+    try #require(
+      waitUntil { openSockets(of: daemon.process.pid) == connected },
+      "the closed connection was never dropped")
+    let locks = [subscriber.readLine() ?? ""] + subscriber.linesBeforePong()
+    let turns = 1 + locks.filter { $0.hasPrefix("lock ") }.count
+    // At most a round's worth before orientd sees the close, and one round's worth after.
+    #expect(turns <= 2 * 16, "a closed connection turned the screen \(turns) times")
+  }
+
+  @Test("Several users together cannot take the slots kept for root")
+  func severalUsersCannotTakeEverySlot() throws {
+    // 16 slots: 4 per user, one kept for root and orientd's user.
+    let daemon = try servedDaemonOpenToOthers(extra: ["--max-clients", "16"])
+    var holders: [TestProcess] = []
+    for uid: UInt32 in [65534, 65533, 65532, 65531] {
+      let holder = try TestProcess(Unprivileged.attack("hold-connections", [daemon.socket, "4"], uid: uid))
+      try #require(holder.waitFor("refused "), "uid \(uid) did not finish connecting: \(holder.stderr)")
+      holders.append(holder)
+    }
+    let held = holders.compactMap { attackFigure("held", in: $0.stdout).flatMap { Int($0) } }.reduce(0, +)
+    #expect(held == 15, "the four users hold \(held) of 16 slots")
+    let root = try daemon.orientctl("get")
+    #expect(root.status == 0, "root was refused: \(root.stderr)")
+    for holder in holders { holder.kill() }
+  }
+
   @Test("Out of descriptors, orientd stops accepting for a while instead of spinning, and serves on")
   func outOfDescriptorsDoesNotSpin() throws {
     let prlimit = try #require(TestPaths.which("prlimit"), "prlimit is missing (util-linux)")

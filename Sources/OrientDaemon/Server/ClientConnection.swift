@@ -50,9 +50,12 @@ final class ClientConnection {
   private var sentOfHead = 0
   /// Bytes not yet sent plus `messageOverhead` per queued message: what the client costs.
   private(set) var retainedBytes = 0
-  /// Lines received and not yet served (at most one read's worth: no read while any wait).
-  private var unserved: [SplitLine] = []
-  private var nextUnserved = 0
+  /// Bytes received and not yet cut into lines (at most one read's worth: nothing is read
+  /// while any wait), so waiting input costs its bytes and no more.
+  private var received: [UInt8] = []
+  private var nextReceived = 0
+  /// Lines served since the peer went away; a gone peer gets one round's worth at most.
+  var servedAfterGone = 0
 
   init(socket: consuming FileDescriptor, now: UInt64) {
     peer = socket.peerCredentials()
@@ -69,30 +72,37 @@ final class ClientConnection {
   /// Whether a reply is among the waiting output.
   var hasPendingReply: Bool { queue[head...].contains { $0.isReply } }
 
-  /// Whether lines received earlier still wait to be served.
-  var hasUnservedInput: Bool { nextUnserved < unserved.count }
+  /// Whether bytes received earlier still wait to be served.
+  var hasUnservedInput: Bool { nextReceived < received.count }
 
-  /// Keeps received lines to be served, a few per loop round.
-  func receive(_ lines: [SplitLine]) {
-    unserved += lines
+  /// Keeps bytes just read, to be cut into lines and served a few per loop round.
+  func receive(_ bytes: UnsafeRawBufferPointer) {
+    received = Array(bytes)
+    nextReceived = 0
   }
 
-  /// The next line to serve, if any.
+  /// The next whole line of what was received (or `.tooLong`), if any; the rest of an
+  /// unfinished line goes to the splitter, which holds at most its limit.
   func nextLine() -> SplitLine? {
-    guard nextUnserved < unserved.count else { return nil }
-    defer {
-      nextUnserved += 1
-      if nextUnserved == unserved.count {
-        unserved.removeAll(keepingCapacity: false)
-        nextUnserved = 0
+    while nextReceived < received.count {
+      let start = nextReceived
+      let end = received[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? received.count
+      nextReceived = end
+      let pieces = received[start..<end].withUnsafeBytes { splitter.append($0) }
+      if nextReceived == received.count {
+        received = []
+        nextReceived = 0
       }
+      // Up to one newline was given: at most one line, or the error that ends the client.
+      if let piece = pieces.first { return piece }
     }
-    return unserved[nextUnserved]
+    return nil
   }
 
   /// Queues `bytes` behind what is waiting, or writes them at once if nothing is.
   /// Returns false when the socket failed and the client must be dropped.
   func send(_ bytes: [UInt8], isReply: Bool) -> Bool {
+    // Nothing can reach a peer that went away.
     guard !peerGone else { return true }
     queue.append(Message(bytes: bytes, isReply: isReply))
     retainedBytes += bytes.count + Self.messageOverhead
@@ -134,6 +144,14 @@ final class ClientConnection {
       queue.removeFirst(head)
       head = 0
     }
+  }
+
+  /// Forgets all waiting output: the peer went away.
+  func discardOutput() {
+    queue = []
+    head = 0
+    sentOfHead = 0
+    retainedBytes = 0
   }
 
   /// Drops every waiting message except the unsent rest of one already begun, then queues

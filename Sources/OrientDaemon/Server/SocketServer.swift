@@ -26,6 +26,9 @@ public final class SocketServer {
     public var maxClientsPerUser: Int
     /// A client that has sent no command and read nothing it was sent in this long is dropped.
     public var idleNanoseconds: UInt64 = 30_000_000_000
+    /// Slots only root and the daemon's own user may take, so that other users together
+    /// cannot lock out the desktop's hook or an administrator.
+    public var reservedForOwners: Int { max(1, maxClients / 16) }
 
     public init(maxClients: Int, maxClientsPerUser: Int) {
       self.maxClients = maxClients
@@ -49,10 +52,13 @@ public final class SocketServer {
   private var clientsPerUID: [UInt32: Int] = [:]
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
   private var overflowWarning = RateLimitedWarning()
+  private var stalledReplyWarning = RateLimitedWarning()
   private var refusalWarning = RateLimitedWarning()
   private var acceptWarning = RateLimitedWarning()
   /// Clients with input left to serve in a later round.
   private var backlog: Set<Int32> = []
+  /// Clients dropped since the heap was last given back (the idle sweep does it).
+  private var droppedSinceTrim = 0
   private var resume: LoopTimer?
   /// Re-opens accepting after the process ran out of descriptors.
   private var acceptPause: LoopTimer?
@@ -145,8 +151,12 @@ public final class SocketServer {
 
   // MARK: Accepting
 
+  /// Connections accepted per loop round at most; the listener stays readable for the rest,
+  /// so a flood of connections cannot keep the loop from its clients.
+  static let acceptsPerRound = 64
+
   private func acceptClients() {
-    while true {
+    for _ in 0..<Self.acceptsPerRound {
       let socket: FileDescriptor
       do {
         guard let accepted = try listener.accept() else { return }
@@ -185,10 +195,15 @@ public final class SocketServer {
     if clients.count >= limits.maxClients {
       return "at most \(limits.maxClients) clients are served at once (--max-clients)"
     }
-    guard let uid = client.peer?.uid else { return nil }
     // Root and orientd's own user (the desktop's hook, the administrator) are limited only by
-    // the total, so another user's connections cannot lock them out.
-    guard uid != 0, uid != ownUID else { return nil }
+    // the total, so other users' connections cannot lock them out.
+    if let uid = client.peer?.uid, uid == 0 || uid == ownUID { return nil }
+    let owners = clientsPerUID[0, default: 0] + (ownUID == 0 ? 0 : clientsPerUID[ownUID, default: 0])
+    let forOthers = limits.maxClients - limits.reservedForOwners
+    if clients.count - owners >= forOthers {
+      return "at most \(forOthers) clients of other users than root and orientd's are served at once"
+    }
+    guard let uid = client.peer?.uid else { return nil }
     if clientsPerUID[uid, default: 0] >= limits.maxClientsPerUser {
       return "at most \(limits.maxClientsPerUser) clients per user (--max-clients-per-user)"
     }
@@ -213,6 +228,11 @@ public final class SocketServer {
   /// Drops clients that never sent a command and never read even their greeting: a client
   /// that listens for changes reads the greeting at once, so these hold a slot for nothing.
   private func dropIdleClients() {
+    // Memory freed by clients that left goes back to the system, not only to the allocator.
+    if droppedSinceTrim > 0 {
+      MemoryRelease.trimHeap()
+      droppedSinceTrim = 0
+    }
     let now = loop.now
     for client in Array(clients.values) where !client.hasSentCommand && !client.closing {
       guard now - client.connectedAt >= limits.idleNanoseconds,
@@ -258,18 +278,22 @@ public final class SocketServer {
       client.inputClosed = true
       return
     }
-    client.receive(
-      readBuffer.withUnsafeBytes { client.splitter.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) })
+    readBuffer.withUnsafeBytes { client.receive(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
   }
 
   /// Serves up to `commandsPerRound` of the client's waiting lines, reading more when a
   /// peer that hung up still has input, and leaves the rest for the next round.
+  ///
+  /// A client waits for its last change to be saved before it is served again, and one whose
+  /// output piles up waits until the socket takes it. A peer that went away is held to the
+  /// same pacing, and gets one round's worth of commands at most: enough for what a client
+  /// sends just before it closes, too little to turn a closed connection into a flood.
   private func serve(_ client: ClientConnection) {
     var served = 0
-    // A client whose output piles up is served again once the socket takes it.
-    while served < Self.commandsPerRound, !client.closing, client.awaitingCommit == nil || client.peerGone,
-      client.peerGone || client.retainedBytes <= Self.outputLimit / 2
+    while served < Self.commandsPerRound, !client.closing, client.awaitingCommit == nil,
+      client.retainedBytes <= Self.outputLimit / 2
     {
+      if client.peerGone && client.servedAfterGone >= Self.commandsPerRound { break }
       guard let piece = client.nextLine() else {
         guard client.peerGone, !client.inputClosed else { break }
         readInput(of: client)
@@ -277,6 +301,7 @@ public final class SocketServer {
         continue
       }
       served += 1
+      if client.peerGone { client.servedAfterGone += 1 }
       switch piece {
       case .line(let bytes):
         handle(bytes, from: client)
@@ -289,9 +314,13 @@ public final class SocketServer {
       guard clients[client.descriptor] != nil else { return }
     }
     let moreInput = client.hasUnservedInput || (client.peerGone && !client.inputClosed)
-    if client.peerGone && (!moreInput || client.closing) { return drop(client) }
-    if moreInput && !client.closing && (client.awaitingCommit == nil || client.peerGone)
-      && (client.peerGone || client.retainedBytes <= Self.outputLimit / 2)
+    if client.peerGone {
+      let done = !moreInput || client.closing || client.servedAfterGone >= Self.commandsPerRound
+      // Its last change, if any, is saved all the same; nobody waits for the ok.
+      if done { return drop(client) }
+    }
+    if moreInput && !client.closing && client.awaitingCommit == nil
+      && client.retainedBytes <= Self.outputLimit / 2
     {
       backlog.insert(client.descriptor)
       // A timer due now fires after this round's other descriptors: the others go first.
@@ -306,6 +335,7 @@ public final class SocketServer {
   /// for the next round, so a change it makes cannot overtake the one being published now.
   private func markGone(_ client: ClientConnection, serveLater: Bool = false) {
     client.peerGone = true
+    client.discardOutput()
     if let watch = client.watch { loop.unwatch(watch) }
     client.watch = nil
     guard serveLater else { return }
@@ -398,7 +428,7 @@ public final class SocketServer {
     guard client.send(bytes, isReply: isReply) else { return markGone(client, serveLater: true) }
     if client.retainedBytes > Self.outputLimit {
       if client.hasPendingReply {
-        overflowWarning.warn(
+        stalledReplyWarning.warn(
           "dropped a client that stopped reading its replies (pid \(client.peer?.pid ?? 0)): "
             + "over \(Self.outputLimit / 1024) KiB waiting")
         return drop(client)
@@ -440,6 +470,7 @@ public final class SocketServer {
   private func drop(_ client: ClientConnection) {
     guard clients.removeValue(forKey: client.descriptor) != nil else { return }
     backlog.remove(client.descriptor)
+    droppedSinceTrim += 1
     if let uid = client.peer?.uid {
       clientsPerUID[uid, default: 1] -= 1
       if clientsPerUID[uid] == 0 { clientsPerUID[uid] = nil }

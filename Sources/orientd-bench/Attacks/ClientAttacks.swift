@@ -53,15 +53,18 @@ let holdConnections = Attack(usage: "SOCKET COUNT") { arguments in
   holdUntilKilled()
 }
 
-/// Connects COUNT times, each time sending LINE and closing at once, without reading: a
-/// daemon that drops a client on hang-up before reading it loses the command.
-let sendAndClose = Attack(usage: "SOCKET COUNT LINE") { arguments in
+/// Connects COUNT times, each time sending LINE (REPEAT times, once by default) and closing
+/// at once, without reading: a daemon that drops a client on hang-up before reading it loses
+/// the command, and one that serves a closed connection without limit turns it into a flood.
+let sendAndClose = Attack(usage: "SOCKET COUNT LINE [REPEAT]") { arguments in
   let arguments = AttackArguments(arguments)
   let path = try arguments.text(0, "SOCKET")
-  let line = try arguments.text(2, "LINE") + "\n"
+  let repeats = arguments.values.count > 3 ? try arguments.number(3, "REPEAT") : 1
+  let line = String(repeating: try arguments.text(2, "LINE") + "\n", count: repeats)
   for _ in 0..<(try arguments.number(1, "COUNT")) {
-    let socket = try UnixSocket.connect(path: path)
-    try socket.sendAll(line)
+    let socket = try UnixSocket.connect(path: path, nonBlocking: true)
+    // What the socket takes at once: the rest would have to wait for the daemon.
+    _ = try? socket.send(Array(line.utf8)[...])
     socket.close()
   }
   figure("sent", String(try arguments.number(1, "COUNT")))

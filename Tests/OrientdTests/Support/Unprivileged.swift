@@ -7,10 +7,11 @@ enum Unprivileged {
   static let uid: UInt32 = 65534
   static let gid: UInt32 = 65534
 
-  /// `arguments` prefixed so that they run as nobody:nogroup.
-  static func command(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
-    -> [String]
-  {
+  /// `arguments` prefixed so that they run as nobody:nogroup, or as another unprivileged
+  /// `uid` (one with no account is fine: the kernel only needs the number).
+  static func command(
+    _ arguments: [String], uid: UInt32 = uid, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [String] {
     try #require(
       getuid() == 0, "this test switches to nobody and must run as root", sourceLocation: sourceLocation)
     let setpriv = try #require(
@@ -19,8 +20,8 @@ enum Unprivileged {
   }
 
   /// `orientd-bench attack NAME ARGUMENTS...` as nobody.
-  static func attack(_ name: String, _ arguments: [String]) throws -> [String] {
-    try command([TestPaths.bench, "attack", name] + arguments)
+  static func attack(_ name: String, _ arguments: [String], uid: UInt32 = uid) throws -> [String] {
+    try command([TestPaths.bench, "attack", name] + arguments, uid: uid)
   }
 
   /// Lets other users into the scratch directory (not write to it), so nobody can reach
