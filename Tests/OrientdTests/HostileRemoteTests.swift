@@ -61,7 +61,7 @@ struct HostileRemoteTests {
     // 256 MiB, all sent as fast as it is read: libiio alone would take all of it.
     let server = try FakeIIODServer(["huge", "--announce", "268435456"])
     let (daemon, socket) = try orientd(reading: server)
-    #expect(daemon.waitFor("looking again every second", inStderr: true))
+    #expect(daemon.waitFor("serving 'sensor offline' and looking again", inStderr: true))
     // The peak resident size is what the attack cost: it was over 256 MiB before the check.
     let peak = try #require(statusKilobytes("VmHWM", of: daemon.pid))
     #expect(peak < 64 * 1024, "orientd peaked at \(peak) kB")
@@ -112,7 +112,7 @@ struct HostileRemoteTests {
       let (daemon, _) = try orientd(reading: server)
       // A sensor thread stuck opening the FIFO would never look again.
       #expect(waitUntil { server.connections >= 3 }, "\(daemon.stderr)")
-      #expect(daemon.waitFor("looking again every second", inStderr: true))
+      #expect(daemon.waitFor("serving 'sensor offline' and looking again", inStderr: true))
       #expect(!daemon.stderr.contains("secret-first-line"), "\(daemon.stderr)")
       daemon.signal(SIGTERM)
       #expect(daemon.waitForExit() == 0)

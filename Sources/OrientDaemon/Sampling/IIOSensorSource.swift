@@ -31,6 +31,8 @@ final class IIOSensorSource {
   private var description: SensorDescription?
   private var garbageWarning = RateLimitedWarning()
   private var readWarning = RateLimitedWarning()
+  /// Remote contexts refused in a row, for spacing out the next attempts.
+  private var refusals = 0
 
   /// The wait between looks for a sensor while none is attached.
   static let rescanNanoseconds: UInt64 = 1_000_000_000
@@ -87,8 +89,16 @@ final class IIOSensorSource {
       reason = SensorDiscovery.reason(for: sensor, among: sensors, selector: options.device)
     } catch {
       if failIfAbsent { return events.post(.failed(error)) }
+      // A context refused for what it would cost: a server that shows a small context to the
+      // size check and a large one to libiio makes each attempt cost that much once, so
+      // attempts are spaced further apart each time, up to a minute.
+      if error.exitCode == .dataError {
+        refusals += 1
+        return absent(error.message, after: min(Self.rescanNanoseconds << min(refusals, 6), 60_000_000_000))
+      }
       return absent(error.message)
     }
+    refusals = 0
     failIfAbsent = false
     lastAbsence = ""
     if options.uri != nil { context.setTimeout(milliseconds: 2000) }
@@ -112,19 +122,22 @@ final class IIOSensorSource {
     setOnline(true)
   }
 
-  /// No sensor now: say so once per reason, and look again in a second.
-  private func absent(_ reason: String) {
+  /// No sensor now: say so once per reason, and look again after `delay` (a second).
+  private func absent(_ reason: String, after delay: UInt64 = rescanNanoseconds) {
     if reason != lastAbsence {
-      Log.warning("\(reason); serving 'sensor offline' and looking again every second")
+      let when =
+        delay == Self.rescanNanoseconds
+        ? "every second" : "in \(delay / 1_000_000_000) s, then further apart, up to a minute"
+      Log.warning("\(reason); serving 'sensor offline' and looking again \(when)")
       lastAbsence = reason
     }
-    scheduleRescan()
+    scheduleRescan(after: delay)
   }
 
-  private func scheduleRescan() {
+  private func scheduleRescan(after delay: UInt64 = rescanNanoseconds) {
     guard rescanTimer == nil else { return }
     let timer = LoopTimer(loop: loop) { [unowned self] _ in self.attach() }
-    timer.schedule(afterNanoseconds: Self.rescanNanoseconds)
+    timer.schedule(afterNanoseconds: delay)
     rescanTimer = timer
   }
 
