@@ -95,6 +95,14 @@ echo "  control commands served: $(awk '/^replies/ {print $2}' "$dir/flood.out")
 echo "  longest watchdog gap (notify every 100 ms): $(awk '/^longest_gap_ms/ {print $2}' "$dir/gap") ms"
 stop_orientd
 
+start_orientd closing
+# 64 connections each pipelining 30000 `rotate cw` (what the socket takes) and closing at once.
+$as_nobody "$bin/orientd-bench" attack send-and-close "$dir/closing.sock" 64 "rotate cw" 30000 >/dev/null &
+pids="$pids $!"
+ping_under closing
+echo "  screen turns caused by the closed connections: $(grep -c "info: orientation" "$dir/closing.log") logged (change lines are capped at 20 a second)"
+stop_orientd
+
 start_orientd slots
 $as_nobody "$bin/orientd-bench" attack hold-connections "$dir/slots.sock" 256 >"$dir/slots.out" &
 holder=$!
