@@ -8,6 +8,13 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+/* Installs `filter` for this thread and the threads it starts; -1 on failure. */
+static int install(struct sock_filter *filter, unsigned short length) {
+  struct sock_fprog program = {.len = length, .filter = filter};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program);
+}
+
 int test_refuse_epoll_pwait2(void) {
   struct sock_filter filter[] = {
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
@@ -15,9 +22,7 @@ int test_refuse_epoll_pwait2(void) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
-  struct sock_fprog program = {.len = sizeof filter / sizeof filter[0], .filter = filter};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program);
+  return install(filter, sizeof filter / sizeof filter[0]);
 }
 
 int test_refuse_peer_groups(void) {
@@ -30,7 +35,5 @@ int test_refuse_peer_groups(void) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOPROTOOPT & SECCOMP_RET_DATA)),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
-  struct sock_fprog program = {.len = sizeof filter / sizeof filter[0], .filter = filter};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program);
+  return install(filter, sizeof filter / sizeof filter[0]);
 }

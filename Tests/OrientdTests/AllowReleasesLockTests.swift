@@ -7,11 +7,8 @@ struct AllowReleasesLockTests {
     "allow without the locked orientation releases the lock: clients see it, the log says it, a restart keeps it"
   )
   func allowReleasesLockAcrossRestart() throws {
-    let scratch = try Scratch.current()
-    let directory = try scratch.makeDirectory()
     // nobody, who may control without a control group, must reach the socket.
-    Unprivileged.openScratch(scratch)
-    chmod(directory, 0o755)
+    let directory = try Unprivileged.openDirectory(in: try Scratch.current())
     var daemon = try ServedDaemon(directory: directory)
     let subscriber = try TestClient(path: daemon.socket)
     #expect(subscriber.readLines(5) == normalSnapshot)

@@ -7,11 +7,8 @@ struct SensorMailboxTests {
     "With 250 sample subscribers that never read, samples are dropped, bounded, and no orientation change is lost"
   )
   func hoardersDoNotDelayChanges() throws {
-    let scratch = try Scratch.current()
-    let directory = try scratch.makeDirectory()
     // nobody must reach the socket.
-    Unprivileged.openScratch(scratch)
-    chmod(directory, 0o755)
+    let directory = try Unprivileged.openDirectory(in: try Scratch.current())
     // 1 kHz for 10 s, turning a quarter clockwise every 500 ms: a lost change shows as a skip.
     let cycle: [(name: String, gravity: (Double, Double, Double))] = [
       ("normal", (0, -1, 0)), ("left-up", (1, 0, 0)), ("bottom-up", (0, 1, 0)), ("right-up", (-1, 0, 0)),

@@ -29,6 +29,14 @@ enum Unprivileged {
   static func openScratch(_ scratch: Scratch) {
     chmod(scratch.path, 0o755)
   }
+
+  /// A new directory in the scratch directory that other users may enter (not write).
+  static func openDirectory(in scratch: Scratch) throws -> String {
+    openScratch(scratch)
+    let directory = try scratch.makeDirectory("open")
+    chmod(directory, 0o755)
+    return directory
+  }
 }
 
 /// The value of a `name value` figure line an attack printed.
@@ -44,10 +52,7 @@ func attackFigure(_ name: String, in output: String) -> String? {
 func servedDaemonOpenToOthers(
   extra: [String] = [], statePath: String? = nil, launcher: [String] = []
 ) throws -> ServedDaemon {
-  let scratch = try Scratch.current()
-  Unprivileged.openScratch(scratch)
-  let directory = try scratch.makeDirectory("open")
-  chmod(directory, 0o755)
+  let directory = try Unprivileged.openDirectory(in: try Scratch.current())
   return try ServedDaemon(extra: extra, directory: directory, statePath: statePath, launcher: launcher)
 }
 
