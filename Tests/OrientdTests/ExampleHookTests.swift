@@ -60,9 +60,9 @@ struct DesktopStubs {
     var environment = ["PATH": directory + ":/usr/bin:/bin", "HOME": directory]
     let values: [String: [String]] = [
       "normal": ["normal", "normal", "normal", "0", "none", "1 0 0 0 1 0 0 0 1"],
-      "left-up": ["left", "90", "270", "1", "left", "0 -1 1 1 0 0 0 0 1"],
+      "left-up": ["left", "270", "270", "1", "left", "0 -1 1 1 0 0 0 0 1"],
       "bottom-up": ["inverted", "180", "180", "2", "inverted", "-1 0 1 0 -1 1 0 0 1"],
-      "right-up": ["right", "270", "90", "3", "right", "0 1 0 -1 0 1 0 0 1"],
+      "right-up": ["right", "90", "90", "3", "right", "0 1 0 -1 0 1 0 0 1"],
     ]
     let names = [
       "ORIENTD_XRANDR", "ORIENTD_WL_TRANSFORM", "ORIENTD_SWAY_TRANSFORM", "ORIENTD_HYPRLAND_TRANSFORM",
@@ -129,11 +129,23 @@ struct ExampleHookTests {
     #expect(stubs.calls == ["kscreen-doctor|output.eDP-1.rotation.none"])
   }
 
-  @Test("wlroots transforms the panel with wlr-randr")
-  func wlroots() throws {
+  /// What wlr-randr and `swaymsg output NAME transform` must get: both turn the name into
+  /// the same wl_output_transform (wlr-randr's main.c, sway's commands/output/transform.c),
+  /// and iio-sway, an established sway tool, gives 270 for left-up.
+  static let wlrootsTransforms = [
+    ("normal", "normal"), ("left-up", "270"), ("bottom-up", "180"), ("right-up", "90"),
+  ]
+
+  @Test(
+    "wlroots transforms the panel with wlr-randr, with the value sway takes too", arguments: wlrootsTransforms
+  )
+  func wlroots(orientation: String, transform: String) throws {
     let stubs = try DesktopStubs()
-    #expect(try stubs.run("wlroots", for: "left-up") == 0)
-    #expect(stubs.calls == ["wlr-randr|--output|eDP-1|--transform|90"])
+    #expect(try stubs.run("wlroots", for: orientation) == 0)
+    #expect(stubs.calls == ["wlr-randr|--output|eDP-1|--transform|\(transform)"])
+    let sway = try DesktopStubs()
+    #expect(try sway.run("sway", for: orientation) == 0)
+    #expect(sway.calls.first == "swaymsg|output|eDP-1|transform|\(transform)")
   }
 
   @Test("ORIENTD_OUTPUT overrides the panel search")
@@ -200,7 +212,7 @@ struct ExampleHookTests {
         TestPaths.orientd, "--replay", try trace.write(), "--settle", "0", "--socket", directory + "/s",
         "--state", directory + "/st", "--hook", TestPaths.packageRoot + "/config/hooks/wlroots",
       ], environment: environment)
-    #expect(waitForFile(stubs.log, toContain: "wlr-randr|--output|eDP-1|--transform|270"))
+    #expect(waitForFile(stubs.log, toContain: "wlr-randr|--output|eDP-1|--transform|90"))
     daemon.signal(SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }

@@ -31,24 +31,27 @@ public enum HookEnvironment {
     }
   }
 
-  /// The wl_output transform in degrees counter-clockwise, as wlr-randr takes it.
+  /// The wl_output transform's name, as wlroots tools take it: sway's `output NAME
+  /// transform` and wlr-randr's `--transform` both turn the name straight into the same
+  /// `wl_output_transform` value (sway's `sway/commands/output/transform.c`, wlr-randr's
+  /// `output_transform_map`), so one value serves every wlroots compositor.
+  ///
+  /// The value names how the panel is turned, which the compositor undoes (wl_output's
+  /// transform: "compensate for the rotation of an output device"): left-up, the panel turned
+  /// a quarter clockwise, is 270 (counter-clockwise), as iio-sway gives it.
   public static func waylandTransform(_ orientation: ScreenOrientation) -> String {
-    switch orientation {
-    case .normal: return "normal"
-    case .leftUp: return "90"
-    case .bottomUp: return "180"
-    case .rightUp: return "270"
-    }
-  }
-
-  /// sway's output transform, which counts clockwise.
-  public static func swayTransform(_ orientation: ScreenOrientation) -> String {
     switch orientation {
     case .normal: return "normal"
     case .leftUp: return "270"
     case .bottomUp: return "180"
     case .rightUp: return "90"
     }
+  }
+
+  /// sway's output transform: the same value as `waylandTransform`, under the name earlier
+  /// hooks used.
+  public static func swayTransform(_ orientation: ScreenOrientation) -> String {
+    waylandTransform(orientation)
   }
 
   /// Hyprland's monitor transform number.
