@@ -18,10 +18,6 @@ struct DesktopStubs {
         "Screen 0: minimum 8 x 8\\nHDMI-1 disconnected (normal left inverted right)\\n"
           + "eDP-1 connected primary 1920x1200+0+0 (normal left inverted right) 302mm x 189mm\\n   1920x1200 60.00*+\\n"
       ),
-      "xinput": (
-        "--list",
-        "Virtual core pointer\\nWacom HID 5215 Pen stylus\\nWacom HID 5215 Finger touch\\nAT Translated Set 2 keyboard\\n"
-      ),
       "swaymsg": (
         "-t",
         "[ {\\\"name\\\": \\\"HDMI-A-1\\\", \\\"make\\\": \\\"Dell\\\"}, {\\\"name\\\": \\\"eDP-1\\\", \\\"make\\\": \\\"BOE\\\"} ]\\n"
@@ -48,6 +44,24 @@ struct DesktopStubs {
       try script.write(toFile: path, atomically: true, encoding: .utf8)
       chmod(path, 0o755)
     }
+    // xinput lists ids, then names by id, as `xinput --list --id-only` and
+    // `xinput --list --name-only ID` do (xinput(1)). A touchscreen and its keyboard half share
+    // one name; the keyboard has no transformation matrix, so set-prop fails on it.
+    let xinput = """
+      #!/bin/sh
+      case "$*" in
+        "--list --id-only") printf '2\\n11\\n12\\n13\\n14\\n'; exit 0 ;;
+        "--list --name-only 2") echo "Virtual core pointer"; exit 0 ;;
+        "--list --name-only 11") echo "Wacom HID 5215 Pen stylus"; exit 0 ;;
+        "--list --name-only 12") echo "ELAN Touchscreen"; exit 0 ;;
+        "--list --name-only 13") echo "ELAN Touchscreen"; exit 0 ;;
+        "--list --name-only 14") echo "AT Translated Set 2 keyboard"; exit 0 ;;
+      esac
+      \(record)
+      if [ "${2:-}" = 13 ]; then echo "property 'Coordinate Transformation Matrix' doesn't exist" >&2; exit 1; fi
+      """
+    try xinput.write(toFile: directory + "/xinput", atomically: true, encoding: .utf8)
+    chmod(directory + "/xinput", 0o755)
   }
 
   /// The calls recorded so far.
@@ -93,9 +107,41 @@ struct ExampleHookTests {
     #expect(
       stubs.calls == [
         "xrandr|--output|eDP-1|--rotate|left",
-        "xinput|set-prop|Wacom HID 5215 Pen stylus|Coordinate Transformation Matrix|0|-1|1|1|0|0|0|0|1",
-        "xinput|set-prop|Wacom HID 5215 Finger touch|Coordinate Transformation Matrix|0|-1|1|1|0|0|0|0|1",
+        "xinput|set-prop|11|Coordinate Transformation Matrix|0|-1|1|1|0|0|0|0|1",
+        "xinput|set-prop|12|Coordinate Transformation Matrix|0|-1|1|1|0|0|0|0|1",
+        "xinput|set-prop|13|Coordinate Transformation Matrix|0|-1|1|1|0|0|0|0|1",
       ])
+  }
+
+  @Test(
+    "A hook whose tool is missing exits 127 naming the tool",
+    arguments: [
+      ("x11", "xrandr"), ("sway", "swaymsg"), ("hyprland", "hyprctl"), ("wlroots", "wlr-randr"),
+      ("kde", "kscreen-doctor"),
+    ])
+  func missingToolIsNamed(hook: String, tool: String) throws {
+    let stubs = try DesktopStubs()
+    try FileManager.default.removeItem(atPath: stubs.directory + "/" + tool)
+    var environment = stubs.environment(for: "left-up")
+    // Only the stubs and the shell's own tools: the machine's copy must not stand in.
+    environment["PATH"] = stubs.directory + ":" + (try Self.toolsOnly(without: tool))
+    let result = try runToCompletion(
+      [TestPaths.packageRoot + "/config/hooks/" + hook], environment: environment)
+    #expect(result.status == 127)
+    #expect(result.stderr.contains("\(tool) is not installed"), "the hook said: \(result.stderr)")
+    #expect(!result.stderr.contains("no built-in panel"))
+  }
+
+  /// A directory of links to the basic tools the hooks use, without `tool`.
+  static func toolsOnly(without tool: String) throws -> String {
+    let directory = try Scratch.current().makeDirectory("tools")
+    for name in ["sh", "awk", "grep", "sed", "basename", "dirname", "head", "printf", "cat"]
+    where name != tool {
+      if let path = TestPaths.which(name) {
+        try FileManager.default.createSymbolicLink(atPath: directory + "/" + name, withDestinationPath: path)
+      }
+    }
+    return directory
   }
 
   @Test("sway transforms the panel (sway counts clockwise) and maps touch and pen to it")

@@ -13,3 +13,14 @@ orientd_pick_panel() {
   fi
   grep -E -m 1 '^(eDP|LVDS|DSI)' || return 1
 }
+
+# Exits 127, naming TOOL, when TOOL is not installed: better than a hook that fails later
+# with a message about something else.
+orientd_need() {
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 || {
+      orientd_log "$tool is not installed or not on PATH ($PATH)"
+      exit 127
+    }
+  done
+}
