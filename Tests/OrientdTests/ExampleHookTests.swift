@@ -24,7 +24,8 @@ struct DesktopStubs {
       ),
       "hyprctl": (
         "monitors",
-        "Monitor HDMI-A-1 (ID 1):\\n\\t2560x1440@59.95\\nMonitor eDP-1 (ID 0):\\n\\t1920x1200@60\\n"
+        "Monitor HDMI-A-1 (ID 1):\\n\\t2560x1440@59.95100 at 1920x0\\n\\tscale: 1.00\\n"
+          + "Monitor eDP-1 (ID 0):\\n\\t2880x1800@90.00100 at 0x0\\n\\tdescription: BOE 0x0AF8\\n\\tscale: 1.50\\n\\ttransform: 0\\n"
       ),
       "kscreen-doctor": (
         "--outputs",
@@ -156,13 +157,13 @@ struct ExampleHookTests {
       ])
   }
 
-  @Test("hyprland sets the monitor and input transforms")
+  @Test("hyprland sets the monitor transform, keeping its mode, position and scale, and the input transforms")
   func hyprland() throws {
     let stubs = try DesktopStubs()
     #expect(try stubs.run("hyprland", for: "bottom-up") == 0)
     #expect(
       stubs.calls == [
-        "hyprctl|keyword|monitor|eDP-1,preferred,auto,1,transform,2",
+        "hyprctl|keyword|monitor|eDP-1,2880x1800@90.00100,0x0,1.50,transform,2",
         "hyprctl|keyword|input:touchdevice:transform|2",
         "hyprctl|keyword|input:tablet:transform|2",
       ])
@@ -210,7 +211,7 @@ struct ExampleHookTests {
       ),
       (
         ["HYPRLAND_INSTANCE_SIGNATURE": "abc", "WAYLAND_DISPLAY": "wayland-1"],
-        "hyprctl|keyword|monitor|eDP-1,preferred,auto,1,transform,0"
+        "hyprctl|keyword|monitor|eDP-1,2880x1800@90.00100,0x0,1.50,transform,0"
       ),
       (
         ["KDE_FULL_SESSION": "true", "WAYLAND_DISPLAY": "wayland-0"],
