@@ -227,6 +227,20 @@ struct ExampleHookTests {
     #expect(stubs.calls.first == firstCall)
   }
 
+  @Test(
+    "On GNOME Wayland auto says why no hook can rotate, and runs none", arguments: ["GNOME", "ubuntu:GNOME"])
+  func gnomeWayland(desktop: String) throws {
+    let stubs = try DesktopStubs()
+    let result = try runToCompletion(
+      [TestPaths.packageRoot + "/config/hooks/auto"],
+      environment: stubs.environment(
+        for: "left-up", extra: ["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": desktop]))
+    #expect(result.status == 69)
+    #expect(
+      result.stderr.contains("GNOME on Wayland cannot be rotated by a hook"), "auto said: \(result.stderr)")
+    #expect(stubs.calls.isEmpty)
+  }
+
   @Test("A hook with no panel to rotate fails with a message, and without a session auto says so")
   func noPanel() throws {
     let stubs = try DesktopStubs()
