@@ -104,6 +104,7 @@ public final class Daemon {
         self.loop.stop()
       }
       lastScreen = tracker.orientation
+      warnIfMissing(hooksDirectory: options.hooksDirectory)
       hooks = HookRunner(loop: loop, timeoutMilliseconds: options.hookTimeoutMilliseconds) { [unowned self] in
         self.options.hooks.map(HookCommand.shell)
           + (self.options.hooksDirectory.map(HookCommand.directory) ?? [])
@@ -395,11 +396,22 @@ public final class Daemon {
     kept.settings = new.settings
     kept.allowed = new.allowed
     kept.hooks = new.hooks
+    if new.hooksDirectory != options.hooksDirectory { warnIfMissing(hooksDirectory: new.hooksDirectory) }
     kept.hooksDirectory = new.hooksDirectory
     kept.hookTimeoutMilliseconds = new.hookTimeoutMilliseconds
     kept.verbose = new.verbose
     options = kept
     Log.info("reloaded \(configuration.path)")
+  }
+
+  /// Says so when `--hooks-dir` names nothing usable: its hooks would silently never run.
+  private func warnIfMissing(hooksDirectory directory: String?) {
+    guard let directory else { return }
+    let status = try? FileSystem.status(of: directory)
+    guard status?.kind != .directory else { return }
+    Log.warning(
+      "hooks-dir \(directory) is \(status == nil ? "missing" : "not a directory"); no hooks run from it until it is one"
+    )
   }
 
   private var now: SampleTime {

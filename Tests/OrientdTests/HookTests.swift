@@ -106,6 +106,14 @@ struct HookTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test("A hooks-dir that does not exist is a warning at start, not silence")
+  func missingHooksDirectoryIsWarned() throws {
+    let missing = try Scratch.current().path("no-such-hooks")
+    let daemon = try ServedDaemon(extra: ["--hooks-dir", missing])
+    #expect(daemon.process.stderr.contains("hooks-dir \(missing) is missing"), "\(daemon.process.stderr)")
+    #expect(daemon.stop() == 0)
+  }
+
   @Test("hooks-dir runs every executable in it, in name order, after the hook lines")
   func hooksDirectory() throws {
     let directory = try Scratch.current().makeDirectory()
