@@ -51,11 +51,13 @@ public struct CommandLineArguments: Sendable {
         result.dump = true
       case "demo":
         try flag()
+        guard !sources.contains("--demo") else { throw .usage("--demo given twice") }
         result.source = .demo
         sources.append("--demo")
       case "replay":
         let path = try value()
         guard !path.isEmpty else { throw .usage("--replay needs a file name") }
+        guard !sources.contains("--replay") else { throw .usage("--replay given twice: replay one file") }
         result.source = .replay(path: path)
         sources.append("--replay")
       case "config":
@@ -79,6 +81,13 @@ public struct CommandLineArguments: Sendable {
     }
     if sources.count > 1 {
       throw .usage("\(sources.joined(separator: " and ")) cannot be combined: choose one sample source")
+    }
+    // Only an IIO sensor is polled or captured; the config file may still set these for the
+    // service, but on the command line they would be silently ignored.
+    if let source = sources.first,
+      let option = result.settings.first(where: { ["mode", "interval"].contains($0.name) })
+    {
+      throw .usage("--\(option.name) applies to an IIO sensor and cannot be combined with \(source)")
     }
     return result
   }

@@ -124,4 +124,10 @@ struct ConfigFileTests {
         && (error as? Failure)?.message.contains("threshold 0.3 g (from c.conf:1)") == true
     }
   }
+
+  @Test("A UTF-8 byte order mark at the start of the file is not part of the first key")
+  func byteOrderMark() throws {
+    let entries = try ConfigFile.parse("\u{FEFF}threshold = 0.7\n", path: "c.conf")
+    #expect(entries == [ConfigEntry(key: "threshold", value: "0.7", location: "c.conf:1")])
+  }
 }

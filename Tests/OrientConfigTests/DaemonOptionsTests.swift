@@ -92,6 +92,16 @@ struct DaemonOptionsTests {
       (["--allowed", "up"], "--allowed: unknown screen orientation 'up'"),
       (["--mount-matrix", "1,0,0"], "--mount-matrix: expected 3 rows"),
       (["--demo", "--replay", "x"], "--demo and --replay cannot be combined"),
+      (["--demo", "--demo"], "--demo given twice"),
+      (["--replay", "x", "--replay=y"], "--replay given twice"),
+      (["--demo", "--mode", "poll"], "--mode applies to an IIO sensor and cannot be combined with --demo"),
+      (
+        ["--interval=50", "--demo"], "--interval applies to an IIO sensor and cannot be combined with --demo"
+      ),
+      (
+        ["--replay", "x", "--interval", "50"],
+        "--interval applies to an IIO sensor and cannot be combined with --replay"
+      ),
       (["--list", "--demo"], "--list lists IIO sensors"),
       (["--dump=yes"], "--dump takes no value"),
       (["stray"], "unexpected argument 'stray'"),

@@ -57,4 +57,34 @@ struct ConfigValueTests {
     #expect(!fromOption.stderr.contains("listening on"), "\(fromOption.stderr)")
     #expect(!FileManager.default.fileExists(atPath: socket))
   }
+
+  @Test("A config file saved with a UTF-8 byte order mark is read")
+  func byteOrderMark() throws {
+    let path = try Scratch.current().makeDirectory() + "/orientd.conf"
+    try Data([0xEF, 0xBB, 0xBF] + Array("allowed = left-up\nsettle = 0\n".utf8)).write(
+      to: URL(fileURLWithPath: path))
+    var trace = TraceBuilder(stepMilliseconds: 100)
+    trace.hold(1, 0, 0, count: 5)
+    let result = try runToCompletion([
+      TestPaths.orientd, "--config", path, "--dump", "--replay", try trace.write(),
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "0.000 device left-up\n0.000 orientation left-up\n")
+  }
+
+  @Test(
+    "--demo twice, and --demo or --replay with --mode or --interval, exit 64 naming the options",
+    arguments: [
+      (["--demo", "--demo"], "--demo given twice"),
+      (["--demo", "--mode", "poll"], "--mode applies to an IIO sensor and cannot be combined with --demo"),
+      (
+        ["--demo", "--interval", "50"],
+        "--interval applies to an IIO sensor and cannot be combined with --demo"
+      ),
+    ])
+  func sourceOptions(arguments: [String], message: String) throws {
+    let result = try runToCompletion([TestPaths.orientd, "--dump"] + arguments)
+    #expect(result.status == 64, "\(result.stderr)")
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
 }
