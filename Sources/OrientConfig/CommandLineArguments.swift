@@ -9,6 +9,8 @@ public struct CommandLineArguments: Sendable {
   public var source = SampleSourceChoice.iio
   /// The config file named with `--config`, if any.
   public var configPath: String?
+  /// The config file named with `--default-config`: read when it exists, like the default.
+  public var defaultConfigPath: String?
 
   /// Splits arguments; `--name value` and `--name=value` both work.
   public static func parse(_ arguments: [String]) throws(Failure) -> CommandLineArguments {
@@ -64,6 +66,10 @@ public struct CommandLineArguments: Sendable {
         let path = try value()
         guard !path.isEmpty else { throw .usage("--config needs a file name") }
         result.configPath = path
+      case "default-config":
+        let path = try value()
+        guard !path.isEmpty else { throw .usage("--default-config needs a file name") }
+        result.defaultConfigPath = path
       default:
         guard let option = OptionTable.settings.first(where: { $0.name == name }) else {
           let suggestion = OptionTable.closest(to: name, among: OptionTable.commandLineNames).map {
@@ -81,6 +87,9 @@ public struct CommandLineArguments: Sendable {
     }
     if sources.count > 1 {
       throw .usage("\(sources.joined(separator: " and ")) cannot be combined: choose one sample source")
+    }
+    if result.configPath != nil, result.defaultConfigPath != nil {
+      throw .usage("--config and --default-config cannot be combined: choose one config file")
     }
     // Only an IIO sensor is polled or captured; the config file may still set these for the
     // service, but on the command line they would be silently ignored.

@@ -180,7 +180,10 @@ enum OptionTable {
     },
     OptionSpec(
       commandLine: "config", "PATH", .other,
-      "the config file (default /etc/orientd/orientd.conf; missing is fine)"),
+      "the config file, which must exist (instead of the default one)"),
+    OptionSpec(
+      commandLine: "default-config", "PATH", .other,
+      "the config file read if it exists (default /etc/orientd/orientd.conf)"),
     OptionSpec("verbose", nil, .other, "log every sample and what it proposes") {
       options, value throws(ValueError) in
       options.verbose = try boolean(value)

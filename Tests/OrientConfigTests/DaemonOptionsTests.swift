@@ -93,6 +93,7 @@ struct DaemonOptionsTests {
       (["--mount-matrix", "1,0,0"], "--mount-matrix: expected 3 rows"),
       (["--demo", "--replay", "x"], "--demo and --replay cannot be combined"),
       (["--demo", "--demo"], "--demo given twice"),
+      (["--config", "a", "--default-config", "b"], "--config and --default-config cannot be combined"),
       (["--replay", "x", "--replay=y"], "--replay given twice"),
       (["--demo", "--mode", "poll"], "--mode applies to an IIO sensor and cannot be combined with --demo"),
       (

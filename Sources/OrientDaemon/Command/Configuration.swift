@@ -6,12 +6,12 @@ import OrientSystem
 ///
 /// Kept by the daemon so SIGHUP can read the file again with the same command line.
 public struct Configuration: Sendable {
-  /// The default config file, which may be missing.
+  /// The default config file, which may be missing (`--default-config` names another).
   public static let defaultPath = "/etc/orientd/orientd.conf"
 
   public let commandLine: CommandLineArguments
   /// The file to read.
-  public var path: String { commandLine.configPath ?? Self.defaultPath }
+  public var path: String { commandLine.configPath ?? commandLine.defaultConfigPath ?? Self.defaultPath }
 
   /// Creates a configuration for a command line.
   public init(commandLine: CommandLineArguments) { self.commandLine = commandLine }
