@@ -9,6 +9,8 @@ public struct CommandLineArguments: Sendable {
   public var source = SampleSourceChoice.iio
   /// The config file named with `--config`, if any.
   public var configPath: String?
+  /// The config file named with `--default-config`: read when it exists, like the default.
+  public var defaultConfigPath: String?
 
   /// Splits arguments; `--name value` and `--name=value` both work.
   public static func parse(_ arguments: [String]) throws(Failure) -> CommandLineArguments {
@@ -51,17 +53,23 @@ public struct CommandLineArguments: Sendable {
         result.dump = true
       case "demo":
         try flag()
+        guard !sources.contains("--demo") else { throw .usage("--demo given twice") }
         result.source = .demo
         sources.append("--demo")
       case "replay":
         let path = try value()
         guard !path.isEmpty else { throw .usage("--replay needs a file name") }
+        guard !sources.contains("--replay") else { throw .usage("--replay given twice: replay one file") }
         result.source = .replay(path: path)
         sources.append("--replay")
       case "config":
         let path = try value()
         guard !path.isEmpty else { throw .usage("--config needs a file name") }
         result.configPath = path
+      case "default-config":
+        let path = try value()
+        guard !path.isEmpty else { throw .usage("--default-config needs a file name") }
+        result.defaultConfigPath = path
       default:
         guard let option = OptionTable.settings.first(where: { $0.name == name }) else {
           let suggestion = OptionTable.closest(to: name, among: OptionTable.commandLineNames).map {
@@ -79,6 +87,16 @@ public struct CommandLineArguments: Sendable {
     }
     if sources.count > 1 {
       throw .usage("\(sources.joined(separator: " and ")) cannot be combined: choose one sample source")
+    }
+    if result.configPath != nil, result.defaultConfigPath != nil {
+      throw .usage("--config and --default-config cannot be combined: choose one config file")
+    }
+    // Only an IIO sensor is polled or captured; the config file may still set these for the
+    // service, but on the command line they would be silently ignored.
+    if let source = sources.first,
+      let option = result.settings.first(where: { ["mode", "interval"].contains($0.name) })
+    {
+      throw .usage("--\(option.name) applies to an IIO sensor and cannot be combined with \(source)")
     }
     return result
   }

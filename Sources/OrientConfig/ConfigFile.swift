@@ -10,6 +10,9 @@ public enum ConfigFile {
   /// `#` starts a comment at the start of a line or after a blank, so values may hold `#`.
   public static func parse(_ text: String, path: String) throws(Failure) -> [ConfigEntry] {
     var entries: [ConfigEntry] = []
+    // Editors on other systems save UTF-8 with a byte order mark; it is not part of a key.
+    var text = Substring(text)
+    if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let location = "\(path):\(index + 1)"
       let line = stripComment(rawLine).trimmingSpaces

@@ -17,8 +17,8 @@ public enum DaemonHelp {
 
     \(optionList)
     Orientations: normal, bottom-up, left-up, right-up, face-up, face-down.
-    Every option but the actions, --demo, --replay and --config can also be set in the
-    config file as 'name = value'; the command line wins. SIGHUP reloads the file.
+    Every option but the actions, --demo, --replay, --config and --default-config can also
+    be set in the config file as 'name = value'; the command line wins. SIGHUP reloads the file.
     Exit status: 0 ok, 64 usage, 65 bad data, 66 missing input, 69 no sensor, 73 cannot create,
     78 bad config file.
 

@@ -85,6 +85,9 @@ public struct DaemonOptions: Equatable, Sendable {
   /// How long a hook may run before it is killed.
   public var hookTimeoutMilliseconds = 5000
 
+  /// Where each setting given was last set, by name: `file:line` or `--name`.
+  public var origins: [String: String] = [:]
+
   /// Whether orientd serves the socket: always, except for `--dump` without `--socket`.
   public var servesSocket: Bool { !dump || socketGiven }
 
@@ -114,7 +117,21 @@ public struct DaemonOptions: Equatable, Sendable {
       } catch {
         throw .config("\(entry.location): \(entry.key): \(error.message)")
       }
+      origins[entry.key] = entry.location
     }
+    if let conflict = thresholdConflict() {
+      let key = origins["hysteresis"] != nil ? "hysteresis" : "threshold"
+      throw .config("\(origins[key] ?? key): \(key): \(conflict)")
+    }
+  }
+
+  /// Why the hysteresis and threshold cannot go together, or nil when they can: the current
+  /// orientation must still hold at some positive component.
+  private func thresholdConflict() -> String? {
+    guard settings.hysteresis >= settings.threshold else { return nil }
+    func origin(_ name: String) -> String { origins[name].map { "from \($0)" } ?? "the default" }
+    return "the hysteresis must be below the threshold, got hysteresis \(settings.hysteresis) g ("
+      + origin("hysteresis") + ") and threshold \(settings.threshold) g (" + origin("threshold") + ")"
   }
 
   /// Applies the command line over these options and checks the result.
@@ -127,6 +144,7 @@ public struct DaemonOptions: Equatable, Sendable {
       } catch {
         throw .usage("--\(name): \(error.message)")
       }
+      options.origins[name] = "--" + name
       if name == "socket" { options.socketGiven = true }
       if name == "state" { options.stateGiven = true }
       if name == "allowed" { options.allowedGiven = true }
@@ -134,6 +152,10 @@ public struct DaemonOptions: Equatable, Sendable {
     options.action = commandLine.action
     options.dump = commandLine.dump
     options.source = commandLine.source
+    if let conflict = options.thresholdConflict() {
+      let given = commandLine.settings.contains { $0.name == "hysteresis" } ? "hysteresis" : "threshold"
+      throw .usage("--\(given): \(conflict)")
+    }
     do {
       try options.settings.validate()
     } catch {

@@ -94,17 +94,18 @@ enum OptionTable {
     },
     OptionSpec("threshold", "G", .classifier, "component needed to propose an orientation (default 0.6)") {
       options, value throws(ValueError) in
-      options.settings.threshold = try gravity(value)
+      options.settings.threshold = try gravity(value, above: 0, upTo: 1)
     },
     OptionSpec(
       "hysteresis", "G", .classifier, "the current orientation holds down to threshold - G (default 0.1)"
     ) { options, value throws(ValueError) in
-      options.settings.hysteresis = try gravity(value)
+      // Below the threshold too, which DaemonOptions checks once both are known.
+      options.settings.hysteresis = try gravity(value, from: 0, below: 1)
     },
     OptionSpec(
       "shake-tolerance", "G", .classifier, "ignore samples whose magnitude is off 1 g by more (default 0.4)"
     ) { options, value throws(ValueError) in
-      options.settings.shakeTolerance = try gravity(value)
+      options.settings.shakeTolerance = try gravity(value, from: 0, upTo: 4)
     },
     OptionSpec("settle", "MS", .classifier, "how long a new orientation must hold (default 300)") {
       options, value throws(ValueError) in
@@ -179,7 +180,10 @@ enum OptionTable {
     },
     OptionSpec(
       commandLine: "config", "PATH", .other,
-      "the config file (default /etc/orientd/orientd.conf; missing is fine)"),
+      "the config file, which must exist (instead of the default one)"),
+    OptionSpec(
+      commandLine: "default-config", "PATH", .other,
+      "the config file read if it exists (default /etc/orientd/orientd.conf)"),
     OptionSpec("verbose", nil, .other, "log every sample and what it proposes") {
       options, value throws(ValueError) in
       options.verbose = try boolean(value)
@@ -242,9 +246,38 @@ enum OptionTable {
     return value
   }
 
-  private static func gravity(_ text: String) throws(ValueError) -> Double {
-    guard let value = NumberParsing.finiteDouble(text), value >= 0 else {
-      throw ValueError("expected a non-negative number in g, got '\(text)'")
+  /// A bound as people write it: 1, not 1.0.
+  private static func number(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : "\(value)"
+  }
+
+  /// A number of g above `low` and at most `high`.
+  private static func gravity(_ text: String, above low: Double, upTo high: Double) throws(ValueError)
+    -> Double
+  {
+    guard let value = NumberParsing.finiteDouble(text), value > low, value <= high else {
+      throw ValueError(
+        "expected a number of g above \(number(low)) and at most \(number(high)), got '\(text)'")
+    }
+    return value
+  }
+
+  /// A number of g from `low` to `high`.
+  private static func gravity(_ text: String, from low: Double, upTo high: Double) throws(ValueError)
+    -> Double
+  {
+    guard let value = NumberParsing.finiteDouble(text), value >= low, value <= high else {
+      throw ValueError("expected a number of g from \(number(low)) to \(number(high)), got '\(text)'")
+    }
+    return value
+  }
+
+  /// A number of g from `low` up to but not including `high`.
+  private static func gravity(_ text: String, from low: Double, below high: Double) throws(ValueError)
+    -> Double
+  {
+    guard let value = NumberParsing.finiteDouble(text), value >= low, value < high else {
+      throw ValueError("expected a number of g from \(number(low)) and below \(number(high)), got '\(text)'")
     }
     return value
   }

@@ -60,6 +60,16 @@ struct ConfigFileTests {
       ("verbose = maybe", "c.conf:2: verbose: expected yes or no"),
       ("mode = turbo", "c.conf:2: mode: expected auto, poll or buffer"),
       ("hook-timeout = 0", "c.conf:2: hook-timeout: expected seconds"),
+      ("threshold = 5", "c.conf:2: threshold: expected a number of g above 0 and at most 1, got '5'"),
+      ("threshold = 0", "c.conf:2: threshold: expected a number of g above 0 and at most 1"),
+      ("hysteresis = 2", "c.conf:2: hysteresis: expected a number of g from 0 and below 1, got '2'"),
+      ("shake-tolerance = 9", "c.conf:2: shake-tolerance: expected a number of g from 0 to 4, got '9'"),
+      ("shake-tolerance = -1", "c.conf:2: shake-tolerance: expected a number of g from 0 to 4"),
+      (
+        "hysteresis = 0.7",
+        "c.conf:2: hysteresis: the hysteresis must be below the threshold, got hysteresis 0.7 g (from c.conf:2)"
+          + " and threshold 0.6 g (the default)"
+      ),
     ])
   func valueMistakes(line: String, expected: String) throws {
     let entries = try ConfigFile.parse("# first\n" + line, path: "c.conf")
@@ -87,5 +97,37 @@ struct ConfigFileTests {
     #expect(try CommandLineArguments.parse(["--config", "/tmp/x.conf"]).configPath == "/tmp/x.conf")
     #expect(ConfigFile.keys.contains("shake-tolerance"))
     #expect(!ConfigFile.keys.contains("config"))
+  }
+
+  @Test("A threshold and hysteresis that clash in the file name the line that set the later key")
+  func thresholdClash() throws {
+    let entries = try ConfigFile.parse("hysteresis = 0.3\n\nthreshold = 0.2\n", path: "c.conf")
+    #expect {
+      try DaemonOptions(config: entries)
+    } throws: { error in
+      (error as? Failure)?.exitCode == .config
+        && (error as? Failure)?.message.hasPrefix("c.conf:1: hysteresis: the hysteresis must be below")
+          == true
+        && (error as? Failure)?.message.contains("threshold 0.2 g (from c.conf:3)") == true
+    }
+  }
+
+  @Test("A file's threshold beyond a command-line hysteresis is the command line's error, naming the option")
+  func thresholdClashWithCommandLine() throws {
+    let entries = try ConfigFile.parse("threshold = 0.3\n", path: "c.conf")
+    #expect {
+      try DaemonOptions.resolve(
+        commandLine: try CommandLineArguments.parse(["--hysteresis", "0.5"]), config: entries)
+    } throws: { error in
+      (error as? Failure)?.exitCode == .usage
+        && (error as? Failure)?.message.hasPrefix("--hysteresis: the hysteresis must be below") == true
+        && (error as? Failure)?.message.contains("threshold 0.3 g (from c.conf:1)") == true
+    }
+  }
+
+  @Test("A UTF-8 byte order mark at the start of the file is not part of the first key")
+  func byteOrderMark() throws {
+    let entries = try ConfigFile.parse("\u{FEFF}threshold = 0.7\n", path: "c.conf")
+    #expect(entries == [ConfigEntry(key: "threshold", value: "0.7", location: "c.conf:1")])
   }
 }

@@ -84,12 +84,25 @@ struct DaemonOptionsTests {
       (["--interval", "0"], "--interval: expected whole milliseconds"),
       (["--interval", "fast"], "--interval: expected whole milliseconds"),
       (["--settle", "-5"], "--settle: expected whole milliseconds"),
-      (["--threshold", "abc"], "--threshold: expected a non-negative number"),
-      (["--threshold", "1.5"], "threshold must be above 0 and at most 1 g"),
-      (["--hysteresis", "0.7"], "hysteresis must be at least 0 and below the threshold"),
+      (["--threshold", "abc"], "--threshold: expected a number of g above 0 and at most 1, got 'abc'"),
+      (["--threshold", "1.5"], "--threshold: expected a number of g above 0 and at most 1, got '1.5'"),
+      (["--hysteresis", "0.7"], "--hysteresis: the hysteresis must be below the threshold"),
+      (["--threshold", "0.05"], "--threshold: the hysteresis must be below the threshold"),
+      (["--shake-tolerance", "5"], "--shake-tolerance: expected a number of g from 0 to 4"),
       (["--allowed", "up"], "--allowed: unknown screen orientation 'up'"),
       (["--mount-matrix", "1,0,0"], "--mount-matrix: expected 3 rows"),
       (["--demo", "--replay", "x"], "--demo and --replay cannot be combined"),
+      (["--demo", "--demo"], "--demo given twice"),
+      (["--config", "a", "--default-config", "b"], "--config and --default-config cannot be combined"),
+      (["--replay", "x", "--replay=y"], "--replay given twice"),
+      (["--demo", "--mode", "poll"], "--mode applies to an IIO sensor and cannot be combined with --demo"),
+      (
+        ["--interval=50", "--demo"], "--interval applies to an IIO sensor and cannot be combined with --demo"
+      ),
+      (
+        ["--replay", "x", "--interval", "50"],
+        "--interval applies to an IIO sensor and cannot be combined with --replay"
+      ),
       (["--list", "--demo"], "--list lists IIO sensors"),
       (["--dump=yes"], "--dump takes no value"),
       (["stray"], "unexpected argument 'stray'"),

@@ -226,7 +226,8 @@ struct ConfigAndServiceTests {
     let service = try String(
       contentsOfFile: "\(prefix)/usr/lib/systemd/system/orientd.service", encoding: .utf8)
     #expect(
-      service.contains("ExecStart=\(prefix)/usr/bin/orientd --config \(prefix)/etc/orientd/orientd.conf"))
+      service.contains(
+        "ExecStart=\(prefix)/usr/bin/orientd --default-config \(prefix)/etc/orientd/orientd.conf"))
     for placeholder in ["@BINDIR@", "@SYSCONFDIR@", "@DOCDIR@", "@HOOKSDIR@"] {
       #expect(!service.contains(placeholder), "\(placeholder) is filled in")
     }
@@ -242,6 +243,18 @@ struct ConfigAndServiceTests {
       [analyze, "verify", "--user", "\(prefix)/usr/lib/systemd/user/orientd-hook.service"],
       environment: environment)
     #expect(verifyUser.status == 0, "\(verifyUser.stdout)\(verifyUser.stderr)")
+
+    // The config file is optional for the service: the unit's own command line runs without it.
+    let execStart = try #require(
+      service.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }?.dropFirst("ExecStart=".count))
+    let unitArguments = execStart.split(separator: " ").map(String.init)
+    try FileManager.default.removeItem(atPath: "\(prefix)/etc/orientd/orientd.conf")
+    var trace = TraceBuilder(stepMilliseconds: 100)
+    trace.hold(1, 0, 0, count: 5)
+    let withoutConfig = try runToCompletion(
+      unitArguments + ["--dump", "--replay", try trace.write()])
+    #expect(withoutConfig.status == 0, "\(withoutConfig.stderr)")
+    #expect(withoutConfig.stdout.contains("orientation left-up"), "\(withoutConfig.stdout)")
 
     // An edited config survives reinstall and uninstall; everything else goes.
     try "threshold = 0.7\n".write(

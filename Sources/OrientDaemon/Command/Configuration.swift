@@ -6,12 +6,12 @@ import OrientSystem
 ///
 /// Kept by the daemon so SIGHUP can read the file again with the same command line.
 public struct Configuration: Sendable {
-  /// The default config file, which may be missing.
+  /// The default config file, which may be missing (`--default-config` names another).
   public static let defaultPath = "/etc/orientd/orientd.conf"
 
   public let commandLine: CommandLineArguments
   /// The file to read.
-  public var path: String { commandLine.configPath ?? Self.defaultPath }
+  public var path: String { commandLine.configPath ?? commandLine.defaultConfigPath ?? Self.defaultPath }
 
   /// Creates a configuration for a command line.
   public init(commandLine: CommandLineArguments) { self.commandLine = commandLine }
@@ -19,7 +19,22 @@ public struct Configuration: Sendable {
   /// Reads the file and applies the command line over it: a bad file fails with exit 78,
   /// a bad command line with exit 64.
   public func load() throws(Failure) -> DaemonOptions {
-    try DaemonOptions.resolve(commandLine: commandLine, config: try entries())
+    let options = try DaemonOptions.resolve(commandLine: commandLine, config: try entries())
+    try checkControlGroup(of: options)
+    return options
+  }
+
+  /// Fails when the control group does not exist, before anything listens: exit 78 naming
+  /// file:line when the file set it, 64 naming the option when the command line did.
+  private func checkControlGroup(of options: DaemonOptions) throws(Failure) {
+    guard options.action == .run, options.servesSocket, let group = options.controlGroup,
+      ControlPermission(groupName: group) == nil
+    else { return }
+    let origin = options.origins["control-group"] ?? "--control-group"
+    let problem =
+      "no group named '\(ProtocolError.printable(Substring(group)))'; give an existing group name or gid"
+    if origin.hasPrefix("--") { throw .usage("\(origin): \(problem)") }
+    throw .config("\(origin): control-group: \(problem)")
   }
 
   /// The most a config file may hold.
