@@ -11,7 +11,8 @@ enum MonitorStyle: Equatable {
 /// A parsed orientctl command line.
 struct Invocation: Equatable {
   enum Command: Equatable {
-    case get(json: Bool)
+    /// Print the state, or only `field`.
+    case get(json: Bool, field: String?)
     case monitor(MonitorStyle)
     /// A control command, as the line sent to orientd.
     case control(String)
@@ -64,8 +65,15 @@ struct Invocation: Equatable {
     let command: Command
     switch verb {
     case "get":
-      guard arguments.isEmpty || arguments == ["--json"] else { throw .usage("usage: get [--json]") }
-      command = .get(json: arguments == ["--json"])
+      let json = arguments.contains("--json")
+      let fields = arguments.filter { $0 != "--json" }
+      guard fields.count <= 1, arguments.count - fields.count <= 1 else {
+        throw .usage("usage: get [--json] [FIELD]")
+      }
+      if let field = fields.first, !StateSnapshot.fields.contains(field) {
+        throw .usage("get: unknown field '\(field)' (\(StateSnapshot.fields.joined(separator: ", ")))")
+      }
+      command = .get(json: json, field: fields.first)
     case "monitor":
       switch arguments {
       case []: command = .monitor(.text)

@@ -20,6 +20,11 @@ final class LineConnection {
     (try? socket.sendAll(line + "\n")) != nil
   }
 
+  /// Puts `line` back, to be read next.
+  func pushBack(_ line: String) {
+    lines.insert(line, at: nextLine)
+  }
+
   /// The descriptor, for waiting on it together with others.
   var fileDescriptor: Int32 { socket.rawValue }
 

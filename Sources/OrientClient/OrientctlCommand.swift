@@ -43,7 +43,7 @@ public enum OrientctlCommand {
     }
     let session = Session(connection: connection, socket: invocation.socket)
     switch invocation.command {
-    case .get(let json): return session.get(json: json)
+    case .get(let json, let field): return session.get(json: json, field: field)
     case .monitor(let style): return session.monitor(style: style)
     case .control(let line): return session.control(line)
     case .samples(let raw): return session.samples(raw: raw)
@@ -59,7 +59,9 @@ public enum OrientctlCommand {
     Queries and controls orientd over its Unix socket.
 
     Commands:
-      get [--json]                       print the current state
+      get [--json] [FIELD]               print the current state, as one JSON object with --json;
+                                         FIELD (sensor, device, orientation, lock, allowed)
+                                         prints only that value
       monitor [--json|--iio-sensor-proxy] print changes until interrupted
       lock [ORIENTATION]                 lock the screen orientation (default: the current one)
       unlock                             follow the device again

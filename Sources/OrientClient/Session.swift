@@ -6,25 +6,39 @@ struct Session {
   let connection: LineConnection
   let socket: String
 
-  /// Prints the state: the latest value of each of the five keys once `get` is answered.
-  func get(json: Bool) -> Int32 {
-    guard connection.send("get") else { return lost() }
-    var latest: [String: StateChange] = [:]
-    var order: [String] = []
+  /// Prints the state once `get` is answered: every field (as lines, or as one JSON object),
+  /// or only `field`'s value.
+  func get(json: Bool, field: String?) -> Int32 {
+    guard let snapshot = state() else { return lost() }
+    if let field {
+      guard let value = snapshot.value(of: field, json: json) else {
+        StandardStream.error.report("orientctl: orientd did not report \(field)\n")
+        return ExitCode.unavailable.rawValue
+      }
+      _ = write(value)
+    } else {
+      _ = write(json ? snapshot.jsonObject : snapshot.lines)
+    }
+    return 0
+  }
+
+  /// Sends `get` and collects the state up to its `ok`; nil when the connection ended or
+  /// orientd refused (the reason is then left for `lost()` or printed).
+  func state() -> StateSnapshot? {
+    guard connection.send("get") else { return nil }
+    var snapshot = StateSnapshot()
     while let line = connection.readLine() {
       if let change = StateChange(line: line) {
-        if latest[change.key] == nil { order.append(change.key) }
-        latest[change.key] = change
+        snapshot.record(change)
         continue
       }
-      guard line == "ok" else { return refused(line) }
-      let text = order.compactMap { latest[$0] }.map {
-        ProtocolRendering.line(for: $0, format: json ? .json : .text)
+      if line == "ok" { return snapshot }
+      if line.hasPrefix("error ") {
+        connection.pushBack(line)
+        return nil
       }
-      _ = write(text.joined())
-      return 0
     }
-    return lost()
+    return nil
   }
 
   /// Sends one control line and waits for its reply, skipping events that come first.

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("The orientctl client", .scratch)
 struct OrientctlTests {
-  @Test("get prints the five state lines; get --json prints them as JSON objects")
+  @Test("get prints the five state lines; get --json prints them as one JSON object")
   func get() throws {
     let daemon = try ServedDaemon(holding: (1, 0, 0))
     let text = try daemon.orientctl("get")
@@ -13,8 +13,43 @@ struct OrientctlTests {
         + "allowed normal,left-up,bottom-up,right-up\n")
     let json = try daemon.orientctl("get", "--json")
     #expect(json.status == 0)
-    #expect(json.stdout.split(separator: "\n")[2] == #"{"event":"orientation","value":"left-up"}"#)
+    #expect(
+      json.stdout == #"{"sensor":"online","device":"left-up","orientation":"left-up","lock":"off","#
+        + #""allowed":["normal","left-up","bottom-up","right-up"]}"# + "\n")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any],
+      "get --json must print one JSON object: \(json.stdout)")
+    #expect(object["orientation"] as? String == "left-up")
     #expect(daemon.stop() == 0)
+  }
+
+  @Test("get FIELD prints only that value, for status bars; with --json, as a JSON value")
+  func getField() throws {
+    let daemon = try ServedDaemon(holding: (1, 0, 0))
+    #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
+    let expected = [
+      "sensor": "online", "device": "left-up", "orientation": "bottom-up", "lock": "bottom-up",
+      "allowed": "normal,left-up,bottom-up,right-up",
+    ]
+    for (field, value) in expected {
+      let result = try daemon.orientctl("get", field)
+      #expect(result.status == 0)
+      #expect(result.stdout == value + "\n", "get \(field)")
+    }
+    #expect(try daemon.orientctl("get", "orientation", "--json").stdout == "\"bottom-up\"\n")
+    #expect(
+      try daemon.orientctl("get", "--json", "allowed").stdout
+        == #"["normal","left-up","bottom-up","right-up"]"# + "\n")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("get with an unknown field exits 64 naming the fields there are")
+  func getUnknownField() throws {
+    let socket = try Scratch.current().path("nothing.sock")
+    let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", "rotation"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("'rotation'"))
+    #expect(result.stderr.contains("sensor, device, orientation, lock, allowed"))
   }
 
   @Test("monitor prints the state and then every change; --json prints objects")
