@@ -30,12 +30,34 @@ struct Invocation: Equatable {
 
   var socket: String
   var command: Command
+  /// How long orientd may take to answer a query or a control command.
+  var timeoutMilliseconds: Int32 = Invocation.defaultTimeoutMilliseconds
+
+  /// Long enough for a loaded machine, short enough that a status bar does not stall.
+  static let defaultTimeoutMilliseconds: Int32 = 5000
+
+  init(socket: String, command: Command, timeoutMilliseconds: Int32 = Invocation.defaultTimeoutMilliseconds) {
+    self.socket = socket
+    self.command = command
+    self.timeoutMilliseconds = timeoutMilliseconds
+  }
+
+  /// Parses `--timeout`'s value: seconds, at least a millisecond, at most a day.
+  static func timeout(_ text: String?) throws(Failure) -> Int32 {
+    guard let text, let seconds = NumberParsing.seconds(text), seconds.microseconds >= 1000,
+      seconds.microseconds <= 86_400_000_000
+    else {
+      throw .usage("--timeout: expected seconds such as 5 or 0.5")
+    }
+    return Int32(seconds.microseconds / 1000)
+  }
 
   /// Parses arguments; the socket defaults to `$ORIENTD_SOCKET`, then the system path.
   static func parse(_ arguments: [String], environmentSocket: String? = Environment.value("ORIENTD_SOCKET"))
     throws(Failure) -> Invocation
   {
     var socket = environmentSocket.flatMap { $0.isEmpty ? nil : $0 } ?? OrientctlCommand.defaultSocket
+    var timeout = defaultTimeoutMilliseconds
     var rest = arguments[...]
     while let first = rest.first, first.hasPrefix("--") {
       rest = rest.dropFirst()
@@ -46,8 +68,13 @@ struct Invocation: Equatable {
         guard let path = rest.first, !path.isEmpty else { throw .usage("--socket needs a path") }
         socket = path
         rest = rest.dropFirst()
+      case "--timeout":
+        timeout = try Self.timeout(rest.first)
+        rest = rest.dropFirst()
       default:
-        if first.hasPrefix("--socket=") {
+        if first.hasPrefix("--timeout=") {
+          timeout = try Self.timeout(String(first.dropFirst("--timeout=".count)))
+        } else if first.hasPrefix("--socket=") {
           socket = String(first.dropFirst("--socket=".count))
           guard !socket.isEmpty else { throw .usage("--socket needs a path") }
         } else {
@@ -132,6 +159,6 @@ struct Invocation: Equatable {
     default:
       throw .usage("unknown command '\(verb)'")
     }
-    return Invocation(socket: socket, command: command)
+    return Invocation(socket: socket, command: command, timeoutMilliseconds: timeout)
   }
 }

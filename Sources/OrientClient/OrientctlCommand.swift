@@ -41,6 +41,10 @@ public enum OrientctlCommand {
         "orientctl: cannot reach orientd at \(invocation.socket): \(error.code)\n")
       return ExitCode.unavailable.rawValue
     }
+    switch invocation.command {
+    case .get, .control, .doctor: connection.replyTimeoutMilliseconds = invocation.timeoutMilliseconds
+    default: break
+    }
     let session = Session(connection: connection, socket: invocation.socket)
     switch invocation.command {
     case .get(let json, let field): return session.get(json: json, field: field)
@@ -76,6 +80,8 @@ public enum OrientctlCommand {
 
     Options:
       --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else /run/orientd/orientd.sock)
+      --timeout S     give up on get, lock, unlock, rotate, allow and doctor when orientd has
+                      not answered within S seconds (default 5), and exit 69
       --help, --version
 
     --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer.

@@ -117,6 +117,12 @@ struct Session {
     while let line = connection.readLine() {
       if line.hasPrefix("error ") { return refused(line) }
     }
+    if connection.timedOut, let milliseconds = connection.replyTimeoutMilliseconds {
+      StandardStream.error.report(
+        "orientctl: orientd at \(socket) did not answer within \(SampleTime(microseconds: Int64(milliseconds) * 1000).secondsText) s"
+          + " (--timeout)\n")
+      return ExitCode.unavailable.rawValue
+    }
     StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
     return ExitCode.unavailable.rawValue
   }
