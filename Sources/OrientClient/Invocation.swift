@@ -16,6 +16,8 @@ struct Invocation: Equatable {
     case monitor(MonitorStyle)
     /// A control command, as the line sent to orientd.
     case control(String)
+    /// Lock to the current orientation, or unlock when locked.
+    case toggleLock
     /// Print the sample stream.
     case samples(raw: Bool)
     /// Explain the current state.
@@ -108,8 +110,10 @@ struct Invocation: Equatable {
       case ["--iio-sensor-proxy"]: command = .monitor(.iioSensorProxy)
       default: throw .usage("usage: monitor [--json|--iio-sensor-proxy]")
       }
+    case "lock" where arguments == ["--toggle"]:
+      command = .toggleLock
     case "lock":
-      guard arguments.count <= 1 else { throw .usage("usage: lock [ORIENTATION]") }
+      guard arguments.count <= 1 else { throw .usage("usage: lock [ORIENTATION|--toggle]") }
       if let name = arguments.first, ScreenOrientation(name: name) == nil {
         throw .usage("lock: unknown orientation '\(name)' (normal, left-up, bottom-up or right-up)")
       }

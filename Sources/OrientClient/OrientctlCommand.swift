@@ -42,7 +42,8 @@ public enum OrientctlCommand {
       return ExitCode.unavailable.rawValue
     }
     switch invocation.command {
-    case .get, .control, .doctor: connection.replyTimeoutMilliseconds = invocation.timeoutMilliseconds
+    case .get, .control, .toggleLock, .doctor:
+      connection.replyTimeoutMilliseconds = invocation.timeoutMilliseconds
     default: break
     }
     let session = Session(connection: connection, socket: invocation.socket)
@@ -50,6 +51,7 @@ public enum OrientctlCommand {
     case .get(let json, let field): return session.get(json: json, field: field)
     case .monitor(let style): return session.monitor(style: style)
     case .control(let line): return session.control(line)
+    case .toggleLock: return session.toggleLock()
     case .samples(let raw): return session.samples(raw: raw)
     case .doctor: return session.doctor()
     case .calibrate(let automatic, let json):
@@ -68,6 +70,7 @@ public enum OrientctlCommand {
                                          prints only that value
       monitor [--json|--iio-sensor-proxy] print changes until interrupted
       lock [ORIENTATION]                 lock the screen orientation (default: the current one)
+      lock --toggle                      lock to the current orientation, or unlock when locked
       unlock                             follow the device again
       rotate cw|ccw                      lock to the next orientation clockwise or counter-clockwise
       allow LIST                         set the allowed screen orientations, e.g. normal,left-up

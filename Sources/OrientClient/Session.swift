@@ -41,6 +41,12 @@ struct Session {
     return nil
   }
 
+  /// `lock --toggle`: one key binding that locks to the current orientation or unlocks.
+  func toggleLock() -> Int32 {
+    guard let snapshot = state() else { return lost() }
+    return control(snapshot.lock == .lock(nil) ? "lock" : "unlock")
+  }
+
   /// Sends one control line and waits for its reply, skipping events that come first.
   func control(_ line: String) -> Int32 {
     guard connection.send(line) else { return lost() }

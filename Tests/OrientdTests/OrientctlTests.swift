@@ -43,6 +43,20 @@ struct OrientctlTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test("lock --toggle locks to the current orientation, then unlocks")
+  func toggleLock() throws {
+    let daemon = try ServedDaemon(holding: (1, 0, 0))
+    #expect(try daemon.orientctl("lock", "--toggle").status == 0)
+    #expect(try daemon.orientctl("get", "lock").stdout == "left-up\n")
+    #expect(try daemon.orientctl("lock", "--toggle").status == 0)
+    #expect(try daemon.orientctl("get", "lock").stdout == "off\n")
+    #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
+    #expect(try daemon.orientctl("lock", "--toggle").status == 0)
+    #expect(try daemon.orientctl("get", "lock").stdout == "off\n")
+    #expect(try daemon.orientctl("get", "orientation").stdout == "left-up\n")
+    #expect(daemon.stop() == 0)
+  }
+
   @Test("get with an unknown field exits 64 naming the fields there are")
   func getUnknownField() throws {
     let socket = try Scratch.current().path("nothing.sock")
@@ -132,7 +146,8 @@ struct OrientctlTests {
   @Test(
     "Bad usage exits 64 before connecting",
     arguments: [
-      ["frob"], [], ["lock", "face-up"], ["rotate"], ["rotate", "left"], ["allow"], ["allow", "up"],
+      ["frob"], [], ["lock", "face-up"], ["lock", "--toggle", "normal"], ["rotate"], ["rotate", "left"],
+      ["allow"], ["allow", "up"],
       ["--bogus", "get"],
       ["monitor", "--xml"], ["unlock", "now"],
     ])
