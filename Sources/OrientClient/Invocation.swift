@@ -26,7 +26,8 @@ struct Invocation: Equatable {
     case calibrate(automatic: Bool, json: Bool)
     /// Run a program on every screen-orientation change.
     case hook(command: [String], timeoutMilliseconds: Int)
-    case help
+    /// Print the help: all of it, or one command's part.
+    case help(command: String?)
     case version
   }
 
@@ -42,6 +43,36 @@ struct Invocation: Equatable {
     self.socket = socket
     self.command = command
     self.timeoutMilliseconds = timeoutMilliseconds
+  }
+
+  /// Every command, in the order the help lists them.
+  static let commands = [
+    "get", "monitor", "lock", "unlock", "rotate", "allow", "samples", "doctor", "calibrate", "hook", "help",
+  ]
+
+  /// The command `word` was most likely meant to be: one at most two edits away, or one it
+  /// begins; nil when none is that close.
+  static func closest(to word: String) -> String? {
+    let typed = Array(word.lowercased())
+    let scored = commands.map { command -> (String, Int) in
+      if command.hasPrefix(String(typed)) && !typed.isEmpty { return (command, 0) }
+      return (command, editDistance(typed, Array(command)))
+    }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < typed.count else { return nil }
+    return best.0
+  }
+
+  /// The Levenshtein distance: insertions, deletions and substitutions.
+  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
   }
 
   /// Parses `--timeout`'s value: seconds, at least a millisecond, at most a day.
@@ -61,10 +92,11 @@ struct Invocation: Equatable {
     var socket = environmentSocket.flatMap { $0.isEmpty ? nil : $0 } ?? OrientctlCommand.defaultSocket
     var timeout = defaultTimeoutMilliseconds
     var rest = arguments[...]
+    if rest.first == "-h" { return Invocation(socket: socket, command: .help(command: nil)) }
     while let first = rest.first, first.hasPrefix("--") {
       rest = rest.dropFirst()
       switch first {
-      case "--help": return Invocation(socket: socket, command: .help)
+      case "--help": return Invocation(socket: socket, command: .help(command: nil))
       case "--version": return Invocation(socket: socket, command: .version)
       case "--socket":
         guard let path = rest.first, !path.isEmpty else { throw .usage("--socket needs a path") }
@@ -85,9 +117,48 @@ struct Invocation: Equatable {
       }
     }
     guard let verb = rest.first else {
-      throw .usage("no command given (get, monitor, lock, unlock, rotate, allow)")
+      throw .usage("no command given (\(commands.joined(separator: ", ")))")
     }
-    let arguments = Array(rest.dropFirst())
+    guard commands.contains(verb) else {
+      let suggestion = closest(to: verb).map { "; did you mean '\($0)'?" } ?? ""
+      throw .usage("unknown command '\(verb)'\(suggestion)")
+    }
+    var arguments = Array(rest.dropFirst())
+    if verb == "help" {
+      guard arguments.count <= 1, arguments.allSatisfy(commands.contains) else {
+        throw .usage("usage: help [COMMAND]")
+      }
+      return Invocation(socket: socket, command: .help(command: arguments.first))
+    }
+    if verb == "hook" {
+      // Everything after `hook` but its own --timeout is the hook's command line.
+      if arguments.first == "--help" || arguments.first == "-h" {
+        return Invocation(socket: socket, command: .help(command: verb))
+      }
+    } else {
+      // Options may follow the command too: `orientctl get --socket PATH`.
+      var operands: [String] = []
+      var remaining = arguments[...]
+      while let argument = remaining.popFirst() {
+        switch argument {
+        case "--help", "-h": return Invocation(socket: socket, command: .help(command: verb))
+        case "--socket":
+          guard let path = remaining.popFirst(), !path.isEmpty else { throw .usage("--socket needs a path") }
+          socket = path
+        case "--timeout": timeout = try Self.timeout(remaining.popFirst())
+        default:
+          if argument.hasPrefix("--socket=") {
+            socket = String(argument.dropFirst("--socket=".count))
+            guard !socket.isEmpty else { throw .usage("--socket needs a path") }
+          } else if argument.hasPrefix("--timeout=") {
+            timeout = try Self.timeout(String(argument.dropFirst("--timeout=".count)))
+          } else {
+            operands.append(argument)
+          }
+        }
+      }
+      arguments = operands
+    }
     func noArguments() throws(Failure) {
       guard arguments.isEmpty else { throw .usage("\(verb) takes no argument") }
     }
@@ -99,6 +170,7 @@ struct Invocation: Equatable {
       guard fields.count <= 1, arguments.count - fields.count <= 1 else {
         throw .usage("usage: get [--json] [FIELD]")
       }
+      if let field = fields.first, field.hasPrefix("-") { throw .usage("get: unknown option '\(field)'") }
       if let field = fields.first, !StateSnapshot.fields.contains(field) {
         throw .usage("get: unknown field '\(field)' (\(StateSnapshot.fields.joined(separator: ", ")))")
       }

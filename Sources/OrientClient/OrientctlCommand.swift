@@ -17,8 +17,8 @@ public enum OrientctlCommand {
     }
     Log.program = "orientctl"
     switch invocation.command {
-    case .help:
-      StandardStream.output.report(helpText)
+    case .help(let command):
+      StandardStream.output.report(command.map(help(for:)) ?? helpText)
       return 0
     case .hook(let command, let timeout):
       do {
@@ -60,8 +60,25 @@ public enum OrientctlCommand {
     }
   }
 
+  /// The help for one command: its lines from the command list, then the options.
+  static func help(for command: String) -> String {
+    let lines = helpText.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let start = lines.firstIndex(of: "Commands:"), let end = lines.firstIndex(of: "Options:") else {
+      return helpText
+    }
+    var entry: [Substring] = []
+    var inEntry = false
+    for line in lines[(start + 1)..<end] {
+      let isContinuation = line.hasPrefix("   ")
+      if !isContinuation { inEntry = line.split(separator: " ").first == Substring(command) }
+      if inEntry { entry.append(line) }
+    }
+    return "Usage: orientctl [OPTIONS] \(command) ...\n\n" + entry.joined(separator: "\n") + "\n\n"
+      + lines[end...].joined(separator: "\n")
+  }
+
   static let helpText = """
-    Usage: orientctl [--socket PATH] COMMAND
+    Usage: orientctl [OPTIONS] COMMAND [ARGUMENT]... [OPTIONS]
     Queries and controls orientd over its Unix socket.
 
     Commands:
@@ -80,12 +97,14 @@ public enum OrientctlCommand {
                                          --yes takes each pose once steady, without Enter
       hook [--timeout S] COMMAND [ARG]...  run COMMAND on every screen-orientation change, with
                                          ORIENTD_* variables set; reconnects when orientd restarts
+      help [COMMAND]                     print this help, or one command's
 
     Options:
       --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else /run/orientd/orientd.sock)
       --timeout S     give up on get, lock, unlock, rotate, allow and doctor when orientd has
                       not answered within S seconds (default 5), and exit 69
-      --help, --version
+      -h, --help      print this help (after a command: that command's)
+      --version
 
     --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer.
     Exit status: 0 ok, 1 orientd refused the command, 64 usage, 69 orientd unreachable.

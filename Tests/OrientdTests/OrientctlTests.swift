@@ -159,6 +159,62 @@ struct OrientctlTests {
     #expect(result.stderr.contains("Try 'orientctl --help'."))
   }
 
+  @Test(
+    "-h, help and help COMMAND print the help and exit 0", arguments: [["-h"], ["help"], ["help", "lock"]])
+  func helpSpellings(arguments: [String]) throws {
+    let result = try runToCompletion([TestPaths.orientctl] + arguments)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("lock --toggle"))
+    #expect(result.stdout.contains("--socket PATH"))
+  }
+
+  @Test(
+    "COMMAND --help prints that command's help without connecting",
+    arguments: [["get", "--help"], ["lock", "-h"], ["hook", "--help"], ["monitor", "--json", "--help"]])
+  func commandHelp(arguments: [String]) throws {
+    let socket = try Scratch.current().path("nothing.sock")
+    let result = try runToCompletion([TestPaths.orientctl, "--socket", socket] + arguments)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("\n  \(arguments[0]) "), "\(result.stdout)")
+    #expect(!result.stdout.contains("\n  unlock "), "only \(arguments[0])'s part: \(result.stdout)")
+    #expect(result.stdout.contains("--socket PATH"))
+  }
+
+  @Test("Options may follow the command")
+  func optionsAfterCommand() throws {
+    let daemon = try ServedDaemon(holding: (1, 0, 0))
+    let result = try runToCompletion([TestPaths.orientctl, "get", "orientation", "--socket", daemon.socket])
+    #expect(result.status == 0)
+    #expect(result.stdout == "left-up\n")
+    let timed = try runToCompletion([
+      TestPaths.orientctl, "lock", "--timeout=2", "--socket=\(daemon.socket)", "bottom-up",
+    ])
+    #expect(timed.status == 0)
+    #expect(try daemon.orientctl("get", "lock").stdout == "bottom-up\n")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test(
+    "An unknown command suggests the closest one",
+    arguments: [("gte", "get"), ("unlokc", "unlock"), ("moniter", "monitor"), ("doc", "doctor")])
+  func didYouMean(typed: String, meant: String) throws {
+    let result = try runToCompletion([TestPaths.orientctl, typed])
+    #expect(result.status == 64)
+    #expect(
+      result.stderr.contains("unknown command '\(typed)'; did you mean '\(meant)'?"), "\(result.stderr)")
+  }
+
+  @Test("No command lists every command")
+  func noCommand() throws {
+    let result = try runToCompletion([TestPaths.orientctl])
+    #expect(result.status == 64)
+    for command in [
+      "get", "monitor", "lock", "unlock", "rotate", "allow", "samples", "doctor", "calibrate", "hook", "help",
+    ] {
+      #expect(result.stderr.contains(command), "\(command) missing: \(result.stderr)")
+    }
+  }
+
   @Test("--help prints the commands")
   func help() throws {
     let result = try runToCompletion([TestPaths.orientctl, "--help"])
