@@ -13,7 +13,8 @@ struct Invocation: Equatable {
   enum Command: Equatable {
     /// Print the state, or only `field`.
     case get(json: Bool, field: String?)
-    case monitor(MonitorStyle)
+    /// Print changes; with `once`, end when orientd closes the connection.
+    case monitor(MonitorStyle, once: Bool)
     /// A control command, as the line sent to orientd.
     case control(String)
     /// Lock to the current orientation, or unlock when locked.
@@ -176,11 +177,12 @@ struct Invocation: Equatable {
       }
       command = .get(json: json, field: fields.first)
     case "monitor":
-      switch arguments {
-      case []: command = .monitor(.text)
-      case ["--json"]: command = .monitor(.json)
-      case ["--iio-sensor-proxy"]: command = .monitor(.iioSensorProxy)
-      default: throw .usage("usage: monitor [--json|--iio-sensor-proxy]")
+      let once = arguments.contains("--once")
+      switch arguments.filter({ $0 != "--once" }) {
+      case [] where arguments.count <= 1: command = .monitor(.text, once: once)
+      case ["--json"] where arguments.count <= 2: command = .monitor(.json, once: once)
+      case ["--iio-sensor-proxy"] where arguments.count <= 2: command = .monitor(.iioSensorProxy, once: once)
+      default: throw .usage("usage: monitor [--json|--iio-sensor-proxy] [--once]")
       }
     case "lock" where arguments == ["--toggle"]:
       command = .toggleLock

@@ -30,6 +30,8 @@ public enum OrientctlCommand {
     case .version:
       StandardStream.output.report("orientctl \(orientctlVersion)\n")
       return 0
+    case .monitor(let style, let once):
+      return MonitorClient.run(socket: invocation.socket, style: style, once: once)
     default:
       break
     }
@@ -49,14 +51,13 @@ public enum OrientctlCommand {
     let session = Session(connection: connection, socket: invocation.socket)
     switch invocation.command {
     case .get(let json, let field): return session.get(json: json, field: field)
-    case .monitor(let style): return session.monitor(style: style)
     case .control(let line): return session.control(line)
     case .toggleLock: return session.toggleLock()
     case .samples(let raw): return session.samples(raw: raw)
     case .doctor: return session.doctor()
     case .calibrate(let automatic, let json):
       return Calibrator(session: session, automatic: automatic, json: json).run()
-    case .help, .version, .hook: return 0
+    case .help, .version, .hook, .monitor: return 0
     }
   }
 
@@ -85,7 +86,9 @@ public enum OrientctlCommand {
       get [--json] [FIELD]               print the current state, as one JSON object with --json;
                                          FIELD (sensor, device, orientation, lock, allowed)
                                          prints only that value
-      monitor [--json|--iio-sensor-proxy] print changes until interrupted
+      monitor [--json|--iio-sensor-proxy] [--once]
+                                         print the state and every change until interrupted;
+                                         reconnects when orientd restarts, unless --once
       lock [ORIENTATION]                 lock the screen orientation (default: the current one)
       lock --toggle                      lock to the current orientation, or unlock when locked
       unlock                             follow the device again

@@ -69,8 +69,10 @@ struct OrientctlTests {
   @Test("monitor prints the state and then every change; --json prints objects")
   func monitor() throws {
     let daemon = try ServedDaemon()
-    let text = try TestProcess([TestPaths.orientctl, "--socket", daemon.socket, "monitor"])
-    let json = try TestProcess([TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--json"])
+    let text = try TestProcess([TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--once"])
+    let json = try TestProcess([
+      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--json", "--once",
+    ])
     #expect(text.waitForLines(5) == normalSnapshot)
     #expect(
       json.waitForLines(5) == [
@@ -88,13 +90,48 @@ struct OrientctlTests {
     #expect(daemon.stop() == 0)
     #expect(text.waitForExit() == 69)
     #expect(text.stderr.contains("closed the connection"))
+    #expect(json.waitForExit() == 69)
+  }
+
+  @Test("monitor reconnects when orientd restarts, says so on stderr, and prints the state again")
+  func monitorReconnects() throws {
+    let first = try ServedDaemon()
+    let text = try TestProcess([TestPaths.orientctl, "--socket", first.socket, "monitor"])
+    let sensor = try TestProcess([
+      TestPaths.orientctl, "--socket", first.socket, "monitor", "--iio-sensor-proxy",
+    ])
+    #expect(text.waitForLines(5) == normalSnapshot)
+    #expect(sensor.waitForLines(1) == ["=== Has accelerometer (orientation: normal)"])
+    #expect(first.stop() == 0)
+    #expect(text.waitFor("closed the connection; reconnecting", inStderr: true), "\(text.stderr)")
+    #expect(sensor.waitFor("closed the connection; reconnecting", inStderr: true), "\(sensor.stderr)")
+    // The same socket, now held left-up by a new orientd.
+    let second = try ServedDaemon(holding: (1, 0, 0), directory: first.directory)
+    #expect(text.waitFor("reconnected to orientd", inStderr: true), "\(text.stderr)")
+    #expect(
+      Array(text.waitForLines(10).suffix(5)) == [
+        "sensor online", "device left-up", "orientation left-up", "lock off",
+        "allowed normal,left-up,bottom-up,right-up",
+      ])
+    #expect(
+      sensor.waitForLines(2) == [
+        "=== Has accelerometer (orientation: normal)", "    Accelerometer orientation changed: left-up",
+      ])
+    #expect(try second.orientctl("lock", "bottom-up").status == 0)
+    #expect(text.waitForLines(12).suffix(2) == ["lock bottom-up", "orientation bottom-up"])
+    #expect(sensor.waitForLines(3).last == "    Accelerometer orientation changed: bottom-up")
+    text.signal(SIGTERM)
+    sensor.signal(SIGTERM)
+    #expect(text.waitForExit() != nil)
+    #expect(sensor.waitForExit() != nil)
+    #expect(second.stop() == 0)
   }
 
   @Test("monitor --iio-sensor-proxy prints monitor-sensor's accelerometer lines")
   func monitorSensorLines() throws {
     let daemon = try ServedDaemon()
     let monitor = try TestProcess([
-      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy",
+      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy", "--once",
     ])
     #expect(monitor.waitForLines(1) == ["=== Has accelerometer (orientation: normal)"])
     #expect(try daemon.orientctl("lock", "left-up").status == 0)
@@ -106,6 +143,7 @@ struct OrientctlTests {
         "    Accelerometer orientation changed: bottom-up",
       ])
     #expect(daemon.stop() == 0)
+    #expect(monitor.waitForExit() == 69)
   }
 
   @Test("orientctl monitor | head -1 exits cleanly without waiting for another event")
