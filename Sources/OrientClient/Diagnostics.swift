@@ -52,6 +52,7 @@ extension Session {
     while let line = connection.readLine(), line != "ok" {
       if let change = StateChange(line: line) { state[change.key] = change.valueText }
     }
+    if connection.timedOut { return lost() }
     var report = "orientd \(value("version") ?? "?")\n\n"
     let sensor = value("sensor") ?? "none attached"
     if value("device") == nil {

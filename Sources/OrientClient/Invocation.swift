@@ -11,10 +11,14 @@ enum MonitorStyle: Equatable {
 /// A parsed orientctl command line.
 struct Invocation: Equatable {
   enum Command: Equatable {
-    case get(json: Bool)
-    case monitor(MonitorStyle)
+    /// Print the state, or only `field`.
+    case get(json: Bool, field: String?)
+    /// Print changes; with `once`, end when orientd closes the connection.
+    case monitor(MonitorStyle, once: Bool)
     /// A control command, as the line sent to orientd.
     case control(String)
+    /// Lock to the current orientation, or unlock when locked.
+    case toggleLock
     /// Print the sample stream.
     case samples(raw: Bool)
     /// Explain the current state.
@@ -23,30 +27,89 @@ struct Invocation: Equatable {
     case calibrate(automatic: Bool, json: Bool)
     /// Run a program on every screen-orientation change.
     case hook(command: [String], timeoutMilliseconds: Int)
-    case help
+    /// Print the help: all of it, or one command's part.
+    case help(command: String?)
     case version
   }
 
   var socket: String
   var command: Command
+  /// How long orientd may take to answer a query or a control command.
+  var timeoutMilliseconds: Int32 = Invocation.defaultTimeoutMilliseconds
+
+  /// Long enough for a loaded machine, short enough that a status bar does not stall.
+  static let defaultTimeoutMilliseconds: Int32 = 5000
+
+  init(socket: String, command: Command, timeoutMilliseconds: Int32 = Invocation.defaultTimeoutMilliseconds) {
+    self.socket = socket
+    self.command = command
+    self.timeoutMilliseconds = timeoutMilliseconds
+  }
+
+  /// Every command, in the order the help lists them.
+  static let commands = [
+    "get", "monitor", "lock", "unlock", "rotate", "allow", "samples", "doctor", "calibrate", "hook", "help",
+  ]
+
+  /// The command `word` was most likely meant to be: one at most two edits away, or one it
+  /// begins; nil when none is that close.
+  static func closest(to word: String) -> String? {
+    let typed = Array(word.lowercased())
+    let scored = commands.map { command -> (String, Int) in
+      if command.hasPrefix(String(typed)) && !typed.isEmpty { return (command, 0) }
+      return (command, editDistance(typed, Array(command)))
+    }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < typed.count else { return nil }
+    return best.0
+  }
+
+  /// The Levenshtein distance: insertions, deletions and substitutions.
+  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+
+  /// Parses `--timeout`'s value: seconds, at least a millisecond, at most a day.
+  static func timeout(_ text: String?) throws(Failure) -> Int32 {
+    guard let text, let seconds = NumberParsing.seconds(text), seconds.microseconds >= 1000,
+      seconds.microseconds <= 86_400_000_000
+    else {
+      throw .usage("--timeout: expected seconds such as 5 or 0.5")
+    }
+    return Int32(seconds.microseconds / 1000)
+  }
 
   /// Parses arguments; the socket defaults to `$ORIENTD_SOCKET`, then the system path.
   static func parse(_ arguments: [String], environmentSocket: String? = Environment.value("ORIENTD_SOCKET"))
     throws(Failure) -> Invocation
   {
     var socket = environmentSocket.flatMap { $0.isEmpty ? nil : $0 } ?? OrientctlCommand.defaultSocket
+    var timeout = defaultTimeoutMilliseconds
     var rest = arguments[...]
+    if rest.first == "-h" { return Invocation(socket: socket, command: .help(command: nil)) }
     while let first = rest.first, first.hasPrefix("--") {
       rest = rest.dropFirst()
       switch first {
-      case "--help": return Invocation(socket: socket, command: .help)
+      case "--help": return Invocation(socket: socket, command: .help(command: nil))
       case "--version": return Invocation(socket: socket, command: .version)
       case "--socket":
         guard let path = rest.first, !path.isEmpty else { throw .usage("--socket needs a path") }
         socket = path
         rest = rest.dropFirst()
+      case "--timeout":
+        timeout = try Self.timeout(rest.first)
+        rest = rest.dropFirst()
       default:
-        if first.hasPrefix("--socket=") {
+        if first.hasPrefix("--timeout=") {
+          timeout = try Self.timeout(String(first.dropFirst("--timeout=".count)))
+        } else if first.hasPrefix("--socket=") {
           socket = String(first.dropFirst("--socket=".count))
           guard !socket.isEmpty else { throw .usage("--socket needs a path") }
         } else {
@@ -55,26 +118,76 @@ struct Invocation: Equatable {
       }
     }
     guard let verb = rest.first else {
-      throw .usage("no command given (get, monitor, lock, unlock, rotate, allow)")
+      throw .usage("no command given (\(commands.joined(separator: ", ")))")
     }
-    let arguments = Array(rest.dropFirst())
+    guard commands.contains(verb) else {
+      let suggestion = closest(to: verb).map { "; did you mean '\($0)'?" } ?? ""
+      throw .usage("unknown command '\(verb)'\(suggestion)")
+    }
+    var arguments = Array(rest.dropFirst())
+    if verb == "help" {
+      guard arguments.count <= 1, arguments.allSatisfy(commands.contains) else {
+        throw .usage("usage: help [COMMAND]")
+      }
+      return Invocation(socket: socket, command: .help(command: arguments.first))
+    }
+    if verb == "hook" {
+      // Everything after `hook` but its own --timeout is the hook's command line.
+      if arguments.first == "--help" || arguments.first == "-h" {
+        return Invocation(socket: socket, command: .help(command: verb))
+      }
+    } else {
+      // Options may follow the command too: `orientctl get --socket PATH`.
+      var operands: [String] = []
+      var remaining = arguments[...]
+      while let argument = remaining.popFirst() {
+        switch argument {
+        case "--help", "-h": return Invocation(socket: socket, command: .help(command: verb))
+        case "--socket":
+          guard let path = remaining.popFirst(), !path.isEmpty else { throw .usage("--socket needs a path") }
+          socket = path
+        case "--timeout": timeout = try Self.timeout(remaining.popFirst())
+        default:
+          if argument.hasPrefix("--socket=") {
+            socket = String(argument.dropFirst("--socket=".count))
+            guard !socket.isEmpty else { throw .usage("--socket needs a path") }
+          } else if argument.hasPrefix("--timeout=") {
+            timeout = try Self.timeout(String(argument.dropFirst("--timeout=".count)))
+          } else {
+            operands.append(argument)
+          }
+        }
+      }
+      arguments = operands
+    }
     func noArguments() throws(Failure) {
       guard arguments.isEmpty else { throw .usage("\(verb) takes no argument") }
     }
     let command: Command
     switch verb {
     case "get":
-      guard arguments.isEmpty || arguments == ["--json"] else { throw .usage("usage: get [--json]") }
-      command = .get(json: arguments == ["--json"])
-    case "monitor":
-      switch arguments {
-      case []: command = .monitor(.text)
-      case ["--json"]: command = .monitor(.json)
-      case ["--iio-sensor-proxy"]: command = .monitor(.iioSensorProxy)
-      default: throw .usage("usage: monitor [--json|--iio-sensor-proxy]")
+      let json = arguments.contains("--json")
+      let fields = arguments.filter { $0 != "--json" }
+      guard fields.count <= 1, arguments.count - fields.count <= 1 else {
+        throw .usage("usage: get [--json] [FIELD]")
       }
+      if let field = fields.first, field.hasPrefix("-") { throw .usage("get: unknown option '\(field)'") }
+      if let field = fields.first, !StateSnapshot.fields.contains(field) {
+        throw .usage("get: unknown field '\(field)' (\(StateSnapshot.fields.joined(separator: ", ")))")
+      }
+      command = .get(json: json, field: fields.first)
+    case "monitor":
+      let once = arguments.contains("--once")
+      switch arguments.filter({ $0 != "--once" }) {
+      case [] where arguments.count <= 1: command = .monitor(.text, once: once)
+      case ["--json"] where arguments.count <= 2: command = .monitor(.json, once: once)
+      case ["--iio-sensor-proxy"] where arguments.count <= 2: command = .monitor(.iioSensorProxy, once: once)
+      default: throw .usage("usage: monitor [--json|--iio-sensor-proxy] [--once]")
+      }
+    case "lock" where arguments == ["--toggle"]:
+      command = .toggleLock
     case "lock":
-      guard arguments.count <= 1 else { throw .usage("usage: lock [ORIENTATION]") }
+      guard arguments.count <= 1 else { throw .usage("usage: lock [ORIENTATION|--toggle]") }
       if let name = arguments.first, ScreenOrientation(name: name) == nil {
         throw .usage("lock: unknown orientation '\(name)' (normal, left-up, bottom-up or right-up)")
       }
@@ -124,6 +237,6 @@ struct Invocation: Equatable {
     default:
       throw .usage("unknown command '\(verb)'")
     }
-    return Invocation(socket: socket, command: command)
+    return Invocation(socket: socket, command: command, timeoutMilliseconds: timeout)
   }
 }

@@ -9,6 +9,12 @@ final class LineConnection {
   private var lines: [String] = []
   private var nextLine = 0
   private var closed = false
+  /// How long a reply may take, counted from each `send`; nil waits for ever.
+  var replyTimeoutMilliseconds: Int32?
+  /// When the reply to the last line sent is due.
+  private var deadline: UInt64?
+  /// Whether a reply did not come in time; the connection is then given up.
+  private(set) var timedOut = false
 
   /// Connects to the socket at `path`.
   init(path: String) throws(SystemError) {
@@ -17,7 +23,15 @@ final class LineConnection {
 
   /// Sends one line; false when the daemon has gone.
   func send(_ line: String) -> Bool {
-    (try? socket.sendAll(line + "\n")) != nil
+    if let replyTimeoutMilliseconds {
+      deadline = Clock.monotonicNanoseconds + UInt64(replyTimeoutMilliseconds) * 1_000_000
+    }
+    return (try? socket.sendAll(line + "\n")) != nil
+  }
+
+  /// Puts `line` back, to be read next.
+  func pushBack(_ line: String) {
+    lines.insert(line, at: nextLine)
   }
 
   /// The descriptor, for waiting on it together with others.
@@ -43,7 +57,14 @@ final class LineConnection {
   func readLine(watchingOutput: Bool = false) -> String? {
     while !hasBufferedLine {
       guard !closed else { return nil }
-      if watchingOutput, !waitForInputWhileOutputIsOpen() { return nil }
+      if watchingOutput {
+        guard waitForInputWhileOutputIsOpen() else { return nil }
+      } else if let deadline, !waitForInput(until: deadline) {
+        // A peer that accepts but never answers must not hold orientctl for ever.
+        timedOut = true
+        closed = true
+        return nil
+      }
       receive()
     }
     defer {
@@ -71,6 +92,15 @@ final class LineConnection {
       case .tooLong: closed = true
       }
     }
+  }
+
+  /// Waits until the socket has input; false when `deadline` passes first.
+  private func waitForInput(until deadline: UInt64) -> Bool {
+    let now = Clock.monotonicNanoseconds
+    guard now < deadline else { return false }
+    let left = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
+    let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeoutMilliseconds: left)
+    return ready?.first?.isEmpty == false
   }
 
   /// Waits until the socket has input; false when stdout's reader has gone first.

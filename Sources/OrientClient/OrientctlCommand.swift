@@ -17,8 +17,8 @@ public enum OrientctlCommand {
     }
     Log.program = "orientctl"
     switch invocation.command {
-    case .help:
-      StandardStream.output.report(helpText)
+    case .help(let command):
+      StandardStream.output.report(command.map(help(for:)) ?? helpText)
       return 0
     case .hook(let command, let timeout):
       do {
@@ -30,6 +30,8 @@ public enum OrientctlCommand {
     case .version:
       StandardStream.output.report("orientctl \(orientctlVersion)\n")
       return 0
+    case .monitor(let style, let once):
+      return MonitorClient.run(socket: invocation.socket, style: style, once: once)
     default:
       break
     }
@@ -41,27 +43,54 @@ public enum OrientctlCommand {
         "orientctl: cannot reach orientd at \(invocation.socket): \(error.code)\n")
       return ExitCode.unavailable.rawValue
     }
+    switch invocation.command {
+    case .get, .control, .toggleLock, .doctor:
+      connection.replyTimeoutMilliseconds = invocation.timeoutMilliseconds
+    default: break
+    }
     let session = Session(connection: connection, socket: invocation.socket)
     switch invocation.command {
-    case .get(let json): return session.get(json: json)
-    case .monitor(let style): return session.monitor(style: style)
+    case .get(let json, let field): return session.get(json: json, field: field)
     case .control(let line): return session.control(line)
+    case .toggleLock: return session.toggleLock()
     case .samples(let raw): return session.samples(raw: raw)
     case .doctor: return session.doctor()
     case .calibrate(let automatic, let json):
       return Calibrator(session: session, automatic: automatic, json: json).run()
-    case .help, .version, .hook: return 0
+    case .help, .version, .hook, .monitor: return 0
     }
   }
 
+  /// The help for one command: its lines from the command list, then the options.
+  static func help(for command: String) -> String {
+    let lines = helpText.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let start = lines.firstIndex(of: "Commands:"), let end = lines.firstIndex(of: "Options:") else {
+      return helpText
+    }
+    var entry: [Substring] = []
+    var inEntry = false
+    for line in lines[(start + 1)..<end] {
+      let isContinuation = line.hasPrefix("   ")
+      if !isContinuation { inEntry = line.split(separator: " ").first == Substring(command) }
+      if inEntry { entry.append(line) }
+    }
+    return "Usage: orientctl [OPTIONS] \(command) ...\n\n" + entry.joined(separator: "\n") + "\n\n"
+      + lines[end...].joined(separator: "\n")
+  }
+
   static let helpText = """
-    Usage: orientctl [--socket PATH] COMMAND
+    Usage: orientctl [OPTIONS] COMMAND [ARGUMENT]... [OPTIONS]
     Queries and controls orientd over its Unix socket.
 
     Commands:
-      get [--json]                       print the current state
-      monitor [--json|--iio-sensor-proxy] print changes until interrupted
+      get [--json] [FIELD]               print the current state, as one JSON object with --json;
+                                         FIELD (sensor, device, orientation, lock, allowed)
+                                         prints only that value
+      monitor [--json|--iio-sensor-proxy] [--once]
+                                         print the state and every change until interrupted;
+                                         reconnects when orientd restarts, unless --once
       lock [ORIENTATION]                 lock the screen orientation (default: the current one)
+      lock --toggle                      lock to the current orientation, or unlock when locked
       unlock                             follow the device again
       rotate cw|ccw                      lock to the next orientation clockwise or counter-clockwise
       allow LIST                         set the allowed screen orientations, e.g. normal,left-up
@@ -71,10 +100,14 @@ public enum OrientctlCommand {
                                          --yes takes each pose once steady, without Enter
       hook [--timeout S] COMMAND [ARG]...  run COMMAND on every screen-orientation change, with
                                          ORIENTD_* variables set; reconnects when orientd restarts
+      help [COMMAND]                     print this help, or one command's
 
     Options:
       --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else /run/orientd/orientd.sock)
-      --help, --version
+      --timeout S     give up on get, lock, unlock, rotate, allow and doctor when orientd has
+                      not answered within S seconds (default 5), and exit 69
+      -h, --help      print this help (after a command: that command's)
+      --version
 
     --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer.
     Exit status: 0 ok, 1 orientd refused the command, 64 usage, 69 orientd unreachable.

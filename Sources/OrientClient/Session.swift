@@ -6,25 +6,45 @@ struct Session {
   let connection: LineConnection
   let socket: String
 
-  /// Prints the state: the latest value of each of the five keys once `get` is answered.
-  func get(json: Bool) -> Int32 {
-    guard connection.send("get") else { return lost() }
-    var latest: [String: StateChange] = [:]
-    var order: [String] = []
+  /// Prints the state once `get` is answered: every field (as lines, or as one JSON object),
+  /// or only `field`'s value.
+  func get(json: Bool, field: String?) -> Int32 {
+    guard let snapshot = state() else { return lost() }
+    if let field {
+      guard let value = snapshot.value(of: field, json: json) else {
+        StandardStream.error.report("orientctl: orientd did not report \(field)\n")
+        return ExitCode.unavailable.rawValue
+      }
+      _ = write(value)
+    } else {
+      _ = write(json ? snapshot.jsonObject : snapshot.lines)
+    }
+    return 0
+  }
+
+  /// Sends `get` and collects the state up to its `ok`; nil when the connection ended or
+  /// orientd refused (the reason is then left for `lost()` or printed).
+  func state() -> StateSnapshot? {
+    guard connection.send("get") else { return nil }
+    var snapshot = StateSnapshot()
     while let line = connection.readLine() {
       if let change = StateChange(line: line) {
-        if latest[change.key] == nil { order.append(change.key) }
-        latest[change.key] = change
+        snapshot.record(change)
         continue
       }
-      guard line == "ok" else { return refused(line) }
-      let text = order.compactMap { latest[$0] }.map {
-        ProtocolRendering.line(for: $0, format: json ? .json : .text)
+      if line == "ok" { return snapshot }
+      if line.hasPrefix("error ") {
+        connection.pushBack(line)
+        return nil
       }
-      _ = write(text.joined())
-      return 0
     }
-    return lost()
+    return nil
+  }
+
+  /// `lock --toggle`: one key binding that locks to the current orientation or unlocks.
+  func toggleLock() -> Int32 {
+    guard let snapshot = state() else { return lost() }
+    return control(snapshot.lock == .lock(nil) ? "lock" : "unlock")
   }
 
   /// Sends one control line and waits for its reply, skipping events that come first.
@@ -42,42 +62,53 @@ struct Session {
     return lost()
   }
 
-  /// Prints every state line until interrupted, or until nobody reads the output.
-  func monitor(style: MonitorStyle) -> Int32 {
+  /// How one monitored connection ended.
+  enum MonitorEnd: Equatable {
+    /// Nobody reads the output any more: a clean end.
+    case outputClosed
+    /// orientd turned the connection away; the exit status.
+    case refused(Int32)
+    /// orientd closed the connection (it stopped or restarted).
+    case lost
+  }
+
+  /// Prints every state line until interrupted, until nobody reads the output, or until the
+  /// connection ends. `printed` carries what monitor-sensor's format last showed, across
+  /// reconnections.
+  func monitor(style: MonitorStyle, printed: inout MonitorSensorFormat.Shown?) -> MonitorEnd {
     if style == .json {
       // The state sent on connect is text; ask for it again in JSON.
-      guard connection.send("format json"), connection.send("get") else { return lost() }
+      guard connection.send("format json"), connection.send("get") else { return .lost }
     }
-    var sawSnapshot = false
     var pending: [StateChange] = []
     while let line = connection.readLine(watchingOutput: true) {
       // orientd sends an error instead of the state when it turns the connection away.
-      if line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"") { return refused(line) }
+      if line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"") { return .refused(refused(line)) }
       switch style {
       case .text:
         guard StateChange(line: line) != nil else { continue }
-        guard write(line + "\n") else { return 0 }
+        guard write(line + "\n") else { return .outputClosed }
       case .json:
         guard line.hasPrefix("{\"event\"") else { continue }
-        guard write(line + "\n") else { return 0 }
+        guard write(line + "\n") else { return .outputClosed }
       case .iioSensorProxy:
         guard let change = StateChange(line: line) else { continue }
-        if !sawSnapshot {
+        if pending.count < 5 {
           // The five lines sent on connect form the initial state.
           pending.append(change)
           guard pending.count == 5 else { continue }
-          sawSnapshot = true
-          guard write(MonitorSensorFormat.initial(pending)) else { return 0 }
+          let text = MonitorSensorFormat.snapshot(pending, after: printed)
+          printed = MonitorSensorFormat.Shown(pending)
+          guard write(text) else { return .outputClosed }
           continue
         }
         if let text = MonitorSensorFormat.line(for: change) {
-          guard write(text) else { return 0 }
+          printed?.record(change)
+          guard write(text) else { return .outputClosed }
         }
       }
     }
-    guard outputIsOpen else { return 0 }
-    StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
-    return ExitCode.unavailable.rawValue
+    return outputIsOpen ? .lost : .outputClosed
   }
 
   /// Whether stdout still has a reader (a closed pipe reports POLLERR).
@@ -103,6 +134,12 @@ struct Session {
     while let line = connection.readLine() {
       if line.hasPrefix("error ") { return refused(line) }
     }
+    if connection.timedOut, let milliseconds = connection.replyTimeoutMilliseconds {
+      StandardStream.error.report(
+        "orientctl: orientd at \(socket) did not answer within \(SampleTime(microseconds: Int64(milliseconds) * 1000).secondsText) s"
+          + " (--timeout)\n")
+      return ExitCode.unavailable.rawValue
+    }
     StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
     return ExitCode.unavailable.rawValue
   }
@@ -110,16 +147,39 @@ struct Session {
 
 /// The accelerometer lines monitor-sensor (from iio-sensor-proxy) prints.
 enum MonitorSensorFormat {
-  /// The first line, from the initial state.
-  static func initial(_ state: [StateChange]) -> String {
+  /// What the output last said: whether there is an accelerometer, and its orientation.
+  struct Shown: Equatable {
     var online = false
     var orientation: ScreenOrientation?
-    for change in state {
+
+    init(_ state: [StateChange]) {
+      for change in state { record(change) }
+    }
+
+    mutating func record(_ change: StateChange) {
       if case .sensor(let value) = change { online = value }
       if case .orientation(let value) = change { orientation = value }
     }
-    return online
-      ? "=== Has accelerometer (orientation: \(orientationName(orientation)))\n" : "=== No accelerometer\n"
+  }
+
+  /// The first line, from the initial state.
+  static func initial(_ state: [StateChange]) -> String {
+    let shown = Shown(state)
+    return shown.online
+      ? "=== Has accelerometer (orientation: \(orientationName(shown.orientation)))\n"
+      : "=== No accelerometer\n"
+  }
+
+  /// The lines for the state sent on connect: the first line on the first connection; after
+  /// a reconnection, only what changed while orientd was away, as monitor-sensor does when
+  /// the proxy comes back.
+  static func snapshot(_ state: [StateChange], after previous: Shown?) -> String {
+    guard let previous else { return initial(state) }
+    let now = Shown(state)
+    var text = ""
+    if now.online != previous.online { text += line(for: .sensor(online: now.online)) ?? "" }
+    if now.orientation != previous.orientation { text += line(for: .orientation(now.orientation)) ?? "" }
+    return text
   }
 
   /// The line for a later change, if monitor-sensor prints one for it.

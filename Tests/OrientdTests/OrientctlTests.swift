@@ -3,7 +3,7 @@ import Testing
 
 @Suite("The orientctl client", .scratch)
 struct OrientctlTests {
-  @Test("get prints the five state lines; get --json prints them as JSON objects")
+  @Test("get prints the five state lines; get --json prints them as one JSON object")
   func get() throws {
     let daemon = try ServedDaemon(holding: (1, 0, 0))
     let text = try daemon.orientctl("get")
@@ -13,15 +13,66 @@ struct OrientctlTests {
         + "allowed normal,left-up,bottom-up,right-up\n")
     let json = try daemon.orientctl("get", "--json")
     #expect(json.status == 0)
-    #expect(json.stdout.split(separator: "\n")[2] == #"{"event":"orientation","value":"left-up"}"#)
+    #expect(
+      json.stdout == #"{"sensor":"online","device":"left-up","orientation":"left-up","lock":"off","#
+        + #""allowed":["normal","left-up","bottom-up","right-up"]}"# + "\n")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any],
+      "get --json must print one JSON object: \(json.stdout)")
+    #expect(object["orientation"] as? String == "left-up")
     #expect(daemon.stop() == 0)
+  }
+
+  @Test("get FIELD prints only that value, for status bars; with --json, as a JSON value")
+  func getField() throws {
+    let daemon = try ServedDaemon(holding: (1, 0, 0))
+    #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
+    let expected = [
+      "sensor": "online", "device": "left-up", "orientation": "bottom-up", "lock": "bottom-up",
+      "allowed": "normal,left-up,bottom-up,right-up",
+    ]
+    for (field, value) in expected {
+      let result = try daemon.orientctl("get", field)
+      #expect(result.status == 0)
+      #expect(result.stdout == value + "\n", "get \(field)")
+    }
+    #expect(try daemon.orientctl("get", "orientation", "--json").stdout == "\"bottom-up\"\n")
+    #expect(
+      try daemon.orientctl("get", "--json", "allowed").stdout
+        == #"["normal","left-up","bottom-up","right-up"]"# + "\n")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("lock --toggle locks to the current orientation, then unlocks")
+  func toggleLock() throws {
+    let daemon = try ServedDaemon(holding: (1, 0, 0))
+    #expect(try daemon.orientctl("lock", "--toggle").status == 0)
+    #expect(try daemon.orientctl("get", "lock").stdout == "left-up\n")
+    #expect(try daemon.orientctl("lock", "--toggle").status == 0)
+    #expect(try daemon.orientctl("get", "lock").stdout == "off\n")
+    #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
+    #expect(try daemon.orientctl("lock", "--toggle").status == 0)
+    #expect(try daemon.orientctl("get", "lock").stdout == "off\n")
+    #expect(try daemon.orientctl("get", "orientation").stdout == "left-up\n")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("get with an unknown field exits 64 naming the fields there are")
+  func getUnknownField() throws {
+    let socket = try Scratch.current().path("nothing.sock")
+    let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", "rotation"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("'rotation'"))
+    #expect(result.stderr.contains("sensor, device, orientation, lock, allowed"))
   }
 
   @Test("monitor prints the state and then every change; --json prints objects")
   func monitor() throws {
     let daemon = try ServedDaemon()
-    let text = try TestProcess([TestPaths.orientctl, "--socket", daemon.socket, "monitor"])
-    let json = try TestProcess([TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--json"])
+    let text = try TestProcess([TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--once"])
+    let json = try TestProcess([
+      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--json", "--once",
+    ])
     #expect(text.waitForLines(5) == normalSnapshot)
     #expect(
       json.waitForLines(5) == [
@@ -39,13 +90,48 @@ struct OrientctlTests {
     #expect(daemon.stop() == 0)
     #expect(text.waitForExit() == 69)
     #expect(text.stderr.contains("closed the connection"))
+    #expect(json.waitForExit() == 69)
+  }
+
+  @Test("monitor reconnects when orientd restarts, says so on stderr, and prints the state again")
+  func monitorReconnects() throws {
+    let first = try ServedDaemon()
+    let text = try TestProcess([TestPaths.orientctl, "--socket", first.socket, "monitor"])
+    let sensor = try TestProcess([
+      TestPaths.orientctl, "--socket", first.socket, "monitor", "--iio-sensor-proxy",
+    ])
+    #expect(text.waitForLines(5) == normalSnapshot)
+    #expect(sensor.waitForLines(1) == ["=== Has accelerometer (orientation: normal)"])
+    #expect(first.stop() == 0)
+    #expect(text.waitFor("closed the connection; reconnecting", inStderr: true), "\(text.stderr)")
+    #expect(sensor.waitFor("closed the connection; reconnecting", inStderr: true), "\(sensor.stderr)")
+    // The same socket, now held left-up by a new orientd.
+    let second = try ServedDaemon(holding: (1, 0, 0), directory: first.directory)
+    #expect(text.waitFor("reconnected to orientd", inStderr: true), "\(text.stderr)")
+    #expect(
+      Array(text.waitForLines(10).suffix(5)) == [
+        "sensor online", "device left-up", "orientation left-up", "lock off",
+        "allowed normal,left-up,bottom-up,right-up",
+      ])
+    #expect(
+      sensor.waitForLines(2) == [
+        "=== Has accelerometer (orientation: normal)", "    Accelerometer orientation changed: left-up",
+      ])
+    #expect(try second.orientctl("lock", "bottom-up").status == 0)
+    #expect(text.waitForLines(12).suffix(2) == ["lock bottom-up", "orientation bottom-up"])
+    #expect(sensor.waitForLines(3).last == "    Accelerometer orientation changed: bottom-up")
+    text.signal(SIGTERM)
+    sensor.signal(SIGTERM)
+    #expect(text.waitForExit() != nil)
+    #expect(sensor.waitForExit() != nil)
+    #expect(second.stop() == 0)
   }
 
   @Test("monitor --iio-sensor-proxy prints monitor-sensor's accelerometer lines")
   func monitorSensorLines() throws {
     let daemon = try ServedDaemon()
     let monitor = try TestProcess([
-      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy",
+      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy", "--once",
     ])
     #expect(monitor.waitForLines(1) == ["=== Has accelerometer (orientation: normal)"])
     #expect(try daemon.orientctl("lock", "left-up").status == 0)
@@ -57,6 +143,7 @@ struct OrientctlTests {
         "    Accelerometer orientation changed: bottom-up",
       ])
     #expect(daemon.stop() == 0)
+    #expect(monitor.waitForExit() == 69)
   }
 
   @Test("orientctl monitor | head -1 exits cleanly without waiting for another event")
@@ -97,7 +184,8 @@ struct OrientctlTests {
   @Test(
     "Bad usage exits 64 before connecting",
     arguments: [
-      ["frob"], [], ["lock", "face-up"], ["rotate"], ["rotate", "left"], ["allow"], ["allow", "up"],
+      ["frob"], [], ["lock", "face-up"], ["lock", "--toggle", "normal"], ["rotate"], ["rotate", "left"],
+      ["allow"], ["allow", "up"],
       ["--bogus", "get"],
       ["monitor", "--xml"], ["unlock", "now"],
     ])
@@ -107,6 +195,62 @@ struct OrientctlTests {
     let result = try runToCompletion([TestPaths.orientctl, "--socket", socket] + arguments)
     #expect(result.status == 64)
     #expect(result.stderr.contains("Try 'orientctl --help'."))
+  }
+
+  @Test(
+    "-h, help and help COMMAND print the help and exit 0", arguments: [["-h"], ["help"], ["help", "lock"]])
+  func helpSpellings(arguments: [String]) throws {
+    let result = try runToCompletion([TestPaths.orientctl] + arguments)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("lock --toggle"))
+    #expect(result.stdout.contains("--socket PATH"))
+  }
+
+  @Test(
+    "COMMAND --help prints that command's help without connecting",
+    arguments: [["get", "--help"], ["lock", "-h"], ["hook", "--help"], ["monitor", "--json", "--help"]])
+  func commandHelp(arguments: [String]) throws {
+    let socket = try Scratch.current().path("nothing.sock")
+    let result = try runToCompletion([TestPaths.orientctl, "--socket", socket] + arguments)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("\n  \(arguments[0]) "), "\(result.stdout)")
+    #expect(!result.stdout.contains("\n  unlock "), "only \(arguments[0])'s part: \(result.stdout)")
+    #expect(result.stdout.contains("--socket PATH"))
+  }
+
+  @Test("Options may follow the command")
+  func optionsAfterCommand() throws {
+    let daemon = try ServedDaemon(holding: (1, 0, 0))
+    let result = try runToCompletion([TestPaths.orientctl, "get", "orientation", "--socket", daemon.socket])
+    #expect(result.status == 0)
+    #expect(result.stdout == "left-up\n")
+    let timed = try runToCompletion([
+      TestPaths.orientctl, "lock", "--timeout=2", "--socket=\(daemon.socket)", "bottom-up",
+    ])
+    #expect(timed.status == 0)
+    #expect(try daemon.orientctl("get", "lock").stdout == "bottom-up\n")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test(
+    "An unknown command suggests the closest one",
+    arguments: [("gte", "get"), ("unlokc", "unlock"), ("moniter", "monitor"), ("doc", "doctor")])
+  func didYouMean(typed: String, meant: String) throws {
+    let result = try runToCompletion([TestPaths.orientctl, typed])
+    #expect(result.status == 64)
+    #expect(
+      result.stderr.contains("unknown command '\(typed)'; did you mean '\(meant)'?"), "\(result.stderr)")
+  }
+
+  @Test("No command lists every command")
+  func noCommand() throws {
+    let result = try runToCompletion([TestPaths.orientctl])
+    #expect(result.status == 64)
+    for command in [
+      "get", "monitor", "lock", "unlock", "rotate", "allow", "samples", "doctor", "calibrate", "hook", "help",
+    ] {
+      #expect(result.stderr.contains(command), "\(command) missing: \(result.stderr)")
+    }
   }
 
   @Test("--help prints the commands")

@@ -1,0 +1,46 @@
+import OrientCore
+import OrientSystem
+
+/// `orientctl monitor`: prints the state and its changes, and outlives orientd restarts.
+///
+/// When orientd closes the connection, it says so on stderr and tries again every second
+/// until orientd is back (as monitor-sensor waits for iio-sensor-proxy), unless `once`.
+/// It ends cleanly as soon as nobody reads its output, even while it waits.
+enum MonitorClient {
+  static func run(socket: String, style: MonitorStyle, once: Bool) -> Int32 {
+    var connection: LineConnection
+    do {
+      connection = try LineConnection(path: socket)
+    } catch {
+      StandardStream.error.report("orientctl: cannot reach orientd at \(socket): \(error.code)\n")
+      return ExitCode.unavailable.rawValue
+    }
+    var printed: MonitorSensorFormat.Shown?
+    while true {
+      switch Session(connection: connection, socket: socket).monitor(style: style, printed: &printed) {
+      case .outputClosed: return 0
+      case .refused(let status): return status
+      case .lost:
+        guard !once else {
+          StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
+          return ExitCode.unavailable.rawValue
+        }
+        StandardStream.error.report(
+          "orientctl: orientd at \(socket) closed the connection; reconnecting every second\n")
+        guard let next = reconnect(socket) else { return 0 }
+        StandardStream.error.report("orientctl: reconnected to orientd at \(socket)\n")
+        connection = next
+      }
+    }
+  }
+
+  /// Tries to connect every second; nil when stdout's reader goes away first.
+  private static func reconnect(_ socket: String) -> LineConnection? {
+    while true {
+      // Waiting on stdout rather than sleeping ends the wait as soon as its reader goes.
+      let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeoutMilliseconds: 1000)
+      if let events = ready?.first, !events.isDisjoint(with: [.error, .hangUp]) { return nil }
+      if let connection = try? LineConnection(path: socket) { return connection }
+    }
+  }
+}

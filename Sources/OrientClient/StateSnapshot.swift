@@ -1,0 +1,44 @@
+import OrientCore
+
+/// The five state values `get` collects, printed whole or one field at a time.
+struct StateSnapshot {
+  /// The fields in the order orientd sends them; `get FIELD` accepts exactly these.
+  static let fields = ["sensor", "device", "orientation", "lock", "allowed"]
+
+  private var latest: [String: StateChange] = [:]
+
+  /// Keeps `change` as the current value of its field (a later line replaces an earlier one).
+  mutating func record(_ change: StateChange) {
+    latest[change.key] = change
+  }
+
+  /// The present fields in protocol order.
+  private var changes: [StateChange] { Self.fields.compactMap { latest[$0] } }
+
+  /// The lock as orientd reported it, nil when it did not.
+  var lock: StateChange? { latest["lock"] }
+
+  /// Every field as a text protocol line, `sensor online` first.
+  var lines: String {
+    changes.map { ProtocolRendering.line(for: $0, format: .text) }.joined()
+  }
+
+  /// Every field as one JSON object, so `jq .orientation` reads one value.
+  var jsonObject: String {
+    "{" + changes.map { "\"\($0.key)\":\(Self.jsonValue($0))" }.joined(separator: ",") + "}\n"
+  }
+
+  /// One field's value: as the text protocol spells it, or as a JSON value.
+  func value(of field: String, json: Bool) -> String? {
+    guard let change = latest[field] else { return nil }
+    return (json ? Self.jsonValue(change) : change.valueText) + "\n"
+  }
+
+  /// A string, or an array of names for `allowed`.
+  private static func jsonValue(_ change: StateChange) -> String {
+    if case .allowed(let allowed) = change {
+      return "[" + allowed.members.map { "\"\($0.name)\"" }.joined(separator: ",") + "]"
+    }
+    return "\"" + JSON.escape(change.valueText) + "\""
+  }
+}
