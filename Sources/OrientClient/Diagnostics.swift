@@ -89,7 +89,8 @@ extension Session {
     report += "Orientation: device \(state["device"] ?? "?"), screen \(state["orientation"] ?? "?").\n"
     let lock = state["lock"] ?? "off"
     report += lock == "off" ? "Lock: off; the screen follows the device.\n" : "Lock: locked to \(lock).\n"
-    report += "Allowed: \((state["allowed"] ?? "").replacingCommas).\n"
+    report += "Allowed: \((state["allowed"] ?? "").replacingCommas)"
+    report += value("allowed-from").map { ", from \($0).\n" } ?? ".\n"
     let hooks = items.filter { $0.key == "hook" }.map(\.value)
     if hooks.isEmpty && value("hooks-dir") == nil {
       report += "Hooks: none in the daemon (desktop rotation runs from 'orientctl hook' in the session).\n"

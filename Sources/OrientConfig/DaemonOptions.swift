@@ -78,6 +78,9 @@ public struct DaemonOptions: Equatable, Sendable {
   public var stateGiven = false
   /// Whether `--allowed` was given on the command line, where it beats the saved set.
   public var allowedGiven = false
+  /// The config file's own `allowed =`, whatever the command line says; the state file records
+  /// it so that an edit of the file can be told from an old value.
+  public var configAllowed: AllowedOrientations?
   /// Commands run (by /bin/sh) on every screen-orientation change.
   public var hooks: [String] = []
   /// A directory whose executables run, in name order, on every change.
@@ -119,6 +122,7 @@ public struct DaemonOptions: Equatable, Sendable {
       }
       origins[entry.key] = entry.location
     }
+    configAllowed = allowed
     if let conflict = thresholdConflict() {
       let key = origins["hysteresis"] != nil ? "hysteresis" : "threshold"
       throw .config("\(origins[key] ?? key): \(key): \(conflict)")

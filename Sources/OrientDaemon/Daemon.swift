@@ -62,6 +62,8 @@ public final class Daemon {
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
   private var sensorDescription: SensorDescription?
+  /// Where the allowed set in force came from, for the log and `info`.
+  private var allowedOrigin: AllowedOrigin
 
   /// Prepares the daemon: loads the saved state and opens the record file.
   public init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
@@ -69,9 +71,11 @@ public final class Daemon {
     self.configuration = configuration
     stateStore = options.persistsState ? try StateStore(path: options.statePath) : nil
     let saved = stateStore?.load()
-    // The command line beats the saved set, which beats the config file: a set chosen with
-    // `orientctl allow` survives restarts until the file's own setting changes.
-    let allowed = (options.allowedGiven ? options.allowed : nil) ?? saved?.allowed ?? options.allowed ?? .all
+    // The newest intent wins: the command line, else a config value edited since the state was
+    // saved, else the saved set (`orientctl allow` survives restarts), else the config file.
+    let (allowed, allowedOrigin) = AllowedOrigin.choose(
+      commandLine: options.allowedGiven ? options.allowed : nil, config: options.configAllowed, saved: saved)
+    self.allowedOrigin = allowedOrigin
     var lock = saved?.lock
     if let locked = lock, !allowed.contains(locked) {
       Log.warning("the saved lock \(locked.name) is not in the allowed set \(allowed.listText); unlocking")
@@ -84,9 +88,17 @@ public final class Daemon {
       throw Failure("\(error)", exitCode: .osError)
     }
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
+    Log.info("allowed orientations \(allowed.listText): from \(describeAllowedOrigin(full: true))")
     if let saved, saved != persistedState, let stateStore, let failure = saveNow(stateStore) {
       Log.error(failure)
     }
+  }
+
+  /// Where the allowed set came from; without `full` (a client that may not control), no path.
+  private func describeAllowedOrigin(full: Bool) -> String {
+    allowedOrigin.describe(
+      config: full ? options.origins["allowed"] : nil,
+      state: full && options.persistsState ? options.statePath : nil)
   }
 
   /// Runs until SIGINT or SIGTERM, or to the end of a `--dump --replay`; returns the exit status.
@@ -233,6 +245,7 @@ public final class Daemon {
         }
       case .allow(let allowed):
         changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
+        allowedOrigin = .control
       default:
         return .failure(ProtocolError(.internalError, "not a control command"))
       }
@@ -262,6 +275,7 @@ public final class Daemon {
       InfoItem("threshold", String(settings.threshold)), InfoItem("hysteresis", String(settings.hysteresis)),
       InfoItem("shake-tolerance", String(settings.shakeTolerance)),
       InfoItem("settle", "\(settings.settleMicroseconds / 1000) ms"),
+      InfoItem("allowed-from", describeAllowedOrigin(full: full)),
     ]
     guard full else { return items }
     items += options.hooks.map { InfoItem("hook", $0) }
@@ -273,7 +287,9 @@ public final class Daemon {
   }
 
   private var persistedState: PersistedState {
-    PersistedState(lock: tracker.policy.lock, allowed: tracker.policy.allowed)
+    PersistedState(
+      lock: tracker.policy.lock, allowed: tracker.policy.allowed, configAllowed: .known(options.configAllowed)
+    )
   }
 
   /// Starts the thread that saves the state, when there is a state file.
@@ -369,10 +385,16 @@ public final class Daemon {
         "reloading \(configuration.path) failed: \(error.message); keeping the running configuration")
     }
     if new.settings != options.settings { sampler?.send(.settings(new.settings)) }
-    if let allowed = new.allowed, new.allowed != options.allowed, allowed != tracker.policy.allowed {
+    // An edited `allowed =` is the newest intent (unless --allowed pins the set); the state
+    // file records the file's value either way.
+    let configAllowedChanged = new.configAllowed != options.configAllowed
+    if configAllowedChanged, !options.allowedGiven, let allowed = new.configAllowed {
+      allowedOrigin = .configFile(changedSinceSaved: true)
       let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
       publish(changes, at: now)
-      _ = persist()
+      Log.info(
+        "allowed orientations \(allowed.listText): from allowed = in \(new.origins["allowed"] ?? configuration.path)"
+      )
     }
     hooks?.update(timeoutMilliseconds: new.hookTimeoutMilliseconds)
     Log.threshold = new.verbose ? .debug : .info
@@ -395,12 +417,15 @@ public final class Daemon {
     var kept = options
     kept.settings = new.settings
     kept.allowed = new.allowed
+    kept.configAllowed = new.configAllowed
+    kept.origins["allowed"] = new.origins["allowed"]
     kept.hooks = new.hooks
     if new.hooksDirectory != options.hooksDirectory { warnIfMissing(hooksDirectory: new.hooksDirectory) }
     kept.hooksDirectory = new.hooksDirectory
     kept.hookTimeoutMilliseconds = new.hookTimeoutMilliseconds
     kept.verbose = new.verbose
     options = kept
+    if configAllowedChanged { _ = persist() }
     Log.info("reloaded \(configuration.path)")
   }
 

@@ -8,6 +8,14 @@ struct PersistedStateTests {
     let state = PersistedState(lock: .leftUp, allowed: try AllowedOrientations.parse("left-up,normal"))
     #expect(try PersistedState.parse(state.fileText) == state)
     #expect(state.fileText == "# orientd-state 1\nlock left-up\nallowed normal,left-up\n")
+    let recorded = PersistedState(
+      lock: nil, allowed: .all, configAllowed: .known(AllowedOrientations(.normal)))
+    #expect(
+      recorded.fileText
+        == "# orientd-state 1\nlock off\nallowed normal,left-up,bottom-up,right-up\nconfig-allowed normal\n")
+    #expect(try PersistedState.parse(recorded.fileText) == recorded)
+    let none = PersistedState(lock: nil, allowed: .all, configAllowed: .known(nil))
+    #expect(try PersistedState.parse(none.fileText) == none)
   }
 
   @Test(
@@ -15,6 +23,7 @@ struct PersistedStateTests {
     arguments: [
       "", "garbage", "# orientd-state 1\nlock sideways\nallowed normal\n", "# orientd-state 1\nlock off\n",
       "# orientd-state 1\nlock off\nallowed normal\nlock off\n", "\u{0}\u{1}",
+      "# orientd-state 1\nlock off\nallowed normal\nconfig-allowed sideways\n",
     ])
   func corrupt(text: String) {
     #expect(throws: ValueError.self) { try PersistedState.parse(text) }

@@ -1,20 +1,38 @@
-/// The part of the state that survives a restart: the lock and the allowed set.
+/// The part of the state that survives a restart: the lock and the allowed set, and the
+/// config file's allowed set when they were saved (so that a later edit of the file can be told
+/// from an old value; see `AllowedOrigin.choose`).
 public struct PersistedState: Equatable, Sendable {
   public var lock: ScreenOrientation?
   public var allowed: AllowedOrientations
+  public var configAllowed: ConfigRecord
+
+  /// What the state file knows of the config file's `allowed =`.
+  public enum ConfigRecord: Equatable, Sendable {
+    /// A file written before orientd recorded it.
+    case unknown
+    /// The config's value (nil: the file had no `allowed =`).
+    case known(AllowedOrientations?)
+  }
 
   /// Creates a state.
-  public init(lock: ScreenOrientation? = nil, allowed: AllowedOrientations = .all) {
+  public init(
+    lock: ScreenOrientation? = nil, allowed: AllowedOrientations = .all,
+    configAllowed: ConfigRecord = .unknown
+  ) {
     self.lock = lock
     self.allowed = allowed
+    self.configAllowed = configAllowed
   }
 
   /// The file's first line.
   public static let header = "# orientd-state 1"
 
-  /// The file contents, e.g. `# orientd-state 1\nlock off\nallowed normal,left-up\n`.
+  /// The file contents, e.g.
+  /// `# orientd-state 1\nlock off\nallowed normal,left-up\nconfig-allowed none\n`.
   public var fileText: String {
-    "\(Self.header)\nlock \(lock?.name ?? "off")\nallowed \(allowed.listText)\n"
+    var text = "\(Self.header)\nlock \(lock?.name ?? "off")\nallowed \(allowed.listText)\n"
+    if case .known(let config) = configAllowed { text += "config-allowed \(config?.listText ?? "none")\n" }
+    return text
   }
 
   /// Parses a state file; any defect is an error, and the caller falls back to the defaults.
@@ -24,6 +42,8 @@ public struct PersistedState: Equatable, Sendable {
     lines.removeFirst()
     var lock: ScreenOrientation??
     var allowed: AllowedOrientations?
+    var configAllowed = ConfigRecord.unknown
+    var sawConfig = false
     for (index, line) in lines.enumerated() {
       let parts = line.split(separator: " ", maxSplits: 1)
       guard parts.count == 2 else { throw ValueError("line \(index + 2) is not 'key value'") }
@@ -42,11 +62,18 @@ public struct PersistedState: Equatable, Sendable {
         } catch {
           throw ValueError("line \(index + 2): \(error.message)")
         }
+      case "config-allowed" where !sawConfig:
+        sawConfig = true
+        do {
+          configAllowed = .known(parts[1] == "none" ? nil : try AllowedOrientations.parse(parts[1]))
+        } catch {
+          throw ValueError("line \(index + 2): \(error.message)")
+        }
       default:
         throw ValueError("line \(index + 2): unexpected '\(parts[0])'")
       }
     }
     guard let lock, let allowed else { throw ValueError("lock or allowed is missing") }
-    return PersistedState(lock: lock, allowed: allowed)
+    return PersistedState(lock: lock, allowed: allowed, configAllowed: configAllowed)
   }
 }
