@@ -58,6 +58,7 @@ public final class Daemon {
   private var socketFile: SocketFile?
   private var exitCode = ExitCode.success
   private var outputClosed = false
+  private var outputWatch: Watch?
   private var hooks: HookRunner?
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
@@ -88,7 +89,10 @@ public final class Daemon {
       throw Failure("\(error)", exitCode: .osError)
     }
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
-    Log.info("allowed orientations \(allowed.listText): from \(describeAllowedOrigin(full: true))")
+    // Only where a state file can compete with the config; a plain dump stays quiet.
+    if stateStore != nil {
+      Log.info("allowed orientations \(allowed.listText): from \(describeAllowedOrigin(full: true))")
+    }
     if let saved, saved != persistedState, let stateStore, let failure = saveNow(stateStore) {
       Log.error(failure)
     }
@@ -132,6 +136,7 @@ public final class Daemon {
       self.sampler = sampler
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
       try startWatchdog()
+      if options.dump { watchOutputForHangUp() }
       Systemd.notify(
         "READY=1\nSTATUS=serving orientation" + (options.servesSocket ? " on \(options.socketPath)" : ""))
       try loop.run()
@@ -144,6 +149,20 @@ public final class Daemon {
     }
     if let failure { throw failure }
     return exitCode
+  }
+
+  /// `--dump`: ends the run as soon as stdout's reader goes away (`orientd --dump | head -1`),
+  /// not at the next change, which may never come on a still device. epoll always reports
+  /// an error or hang-up, so no event is asked for. A file cannot be watched and never goes
+  /// away.
+  private func watchOutputForHangUp() {
+    outputWatch = try? loop.watch(StandardStream.output.descriptor, for: []) { [unowned self] _ in
+      guard let watch = self.outputWatch else { return }
+      self.loop.unwatch(watch)
+      self.outputWatch = nil
+      self.outputClosed = true
+      self.loop.stop()
+    }
   }
 
   /// `--dump --replay`: the whole trace through the same Detector as a live sensor, at once,

@@ -169,4 +169,21 @@ struct ReplayTests {
     #expect(result.stdout == "0.300 device normal\n")
     #expect(result.stderr.isEmpty)
   }
+
+  @Test("A live dump ends when its reader goes away, though nothing changes after the first line")
+  func closedOutputWhileStill() throws {
+    let bash = try #require(TestPaths.which("bash"))
+    var trace = TraceBuilder(stepMilliseconds: 10)
+    trace.add(0, -1, 0)
+    // Serving the socket makes the replay live: after its one sample orientd waits for more.
+    let arguments = try TestPaths.isolated(
+      orientdArguments: [
+        "--dump", "--settle", "0", "--replay", try trace.write(), "--socket", Scratch.current().path("s"),
+      ],
+      in: Scratch.current())
+    let result = try runToCompletion(
+      [bash, "-c", "set -o pipefail; \"$0\" \"$@\" | head -1", TestPaths.orientd] + arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "0.000 device normal\n")
+  }
 }
