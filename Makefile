@@ -1,7 +1,7 @@
 # orientd: build and install.
-#   make                      release build
-#   make install              install under PREFIX (default /usr/local); DESTDIR for staging;
-#                             NOBUILD=1 BINPATH=DIR installs binaries built elsewhere
+#   make                      release build, as yourself (swift need not be on root's PATH)
+#   sudo make install         install what make built, under PREFIX (default /usr/local);
+#                             DESTDIR for staging; BINPATH=DIR installs binaries built elsewhere
 #   make uninstall            remove what install put there
 #   make test                 the test suite
 
@@ -15,14 +15,15 @@ SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,$(SYSCONFDIR)/udev/rules.d)
 SWIFT ?= swift
-# Where the built binaries are; NOBUILD=1 installs what is there without building.
-BINPATH ?= $(shell $(SWIFT) build -c release --show-bin-path)
+# Where the built binaries are: swift build's link to its release directory. install never
+# builds, so it needs no toolchain.
+BINPATH ?= .build/release
 
 HOOKS = auto x11 sway hyprland kde wlroots
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@HOOKSDIR@|$(HOOKSDIR)|g' \
 	-e 's|@DOCDIR@|$(DOCDIR)|g'
 
-.PHONY: all build install uninstall test clean
+.PHONY: all build install check-built uninstall test clean
 
 all: build
 
@@ -30,7 +31,7 @@ build:
 	$(SWIFT) build -c release --product orientd
 	$(SWIFT) build -c release --product orientctl
 
-install: $(if $(NOBUILD),,build)
+install: check-built
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/orientd \
 		$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) $(DESTDIR)$(UDEVRULESDIR)
 	install -m 0755 "$(BINPATH)/orientd" $(DESTDIR)$(BINDIR)/orientd
@@ -46,6 +47,19 @@ install: $(if $(NOBUILD),,build)
 	test -e $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf || \
 		install -m 0644 config/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf
 	@echo "Installed. Next: systemctl daemon-reload && systemctl enable --now orientd.socket orientd.service"
+
+# install copies; it does not build (as root, swift is often not on PATH, and a build would
+# leave root-owned files in .build).
+check-built:
+	@for binary in orientd orientctl; do \
+		if [ ! -x "$(BINPATH)/$$binary" ]; then \
+			echo "make install: $$binary is not built in $(BINPATH): run 'make' as yourself first, then 'sudo make install' (or give BINPATH=DIR where orientd and orientctl are)" >&2; \
+			exit 1; \
+		fi; \
+	done
+	@if [ -d Sources ] && [ -n "$$(find Sources Package.swift -newer "$(BINPATH)/orientd" -print -quit)" ]; then \
+		echo "make install: warning: the sources changed since $(BINPATH)/orientd was built; run 'make' again to install them" >&2; \
+	fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/orientd $(DESTDIR)$(BINDIR)/orientctl

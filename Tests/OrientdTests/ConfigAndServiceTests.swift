@@ -210,7 +210,9 @@ struct ConfigAndServiceTests {
     let prefix = try scratch.makeDirectory("prefix")
     let installed = try runToCompletion(
       [
-        make, "-C", TestPaths.packageRoot, "install", "NOBUILD=1", "BINPATH=\(TestPaths.buildDirectory.path)",
+        // SWIFT=false: install only copies, so it runs where swift is not on PATH (sudo).
+        make, "-C", TestPaths.packageRoot, "install", "SWIFT=false",
+        "BINPATH=\(TestPaths.buildDirectory.path)",
         "PREFIX=\(prefix)/usr", "SYSCONFDIR=\(prefix)/etc", "UDEVRULESDIR=\(prefix)/usr/lib/udev/rules.d",
       ], timeout: 120)
     #expect(installed.status == 0, "\(installed.stderr)")
@@ -261,8 +263,7 @@ struct ConfigAndServiceTests {
       toFile: "\(prefix)/etc/orientd/orientd.conf", atomically: true, encoding: .utf8)
     let removed = try runToCompletion(
       [
-        make, "-C", TestPaths.packageRoot, "uninstall", "NOBUILD=1",
-        "BINPATH=\(TestPaths.buildDirectory.path)",
+        make, "-C", TestPaths.packageRoot, "uninstall", "SWIFT=false",
         "PREFIX=\(prefix)/usr", "SYSCONFDIR=\(prefix)/etc", "UDEVRULESDIR=\(prefix)/usr/lib/udev/rules.d",
       ], timeout: 60)
     #expect(removed.status == 0, "\(removed.stderr)")
@@ -272,6 +273,29 @@ struct ConfigAndServiceTests {
     #expect(
       try String(contentsOfFile: "\(prefix)/etc/orientd/orientd.conf", encoding: .utf8) == "threshold = 0.7\n"
     )
+  }
+}
+
+extension ConfigAndServiceTests {
+  @Test("make install with nothing built says to run make first, and installs nothing")
+  func installWithoutBuild() throws {
+    let make = try #require(TestPaths.which("make"), "make is missing")
+    let scratch = try Scratch.current()
+    let prefix = try scratch.makeDirectory("prefix")
+    let empty = try scratch.makeDirectory("nothing-built")
+    let result = try runToCompletion(
+      [
+        make, "-C", TestPaths.packageRoot, "install", "SWIFT=false", "BINPATH=\(empty)",
+        "PREFIX=\(prefix)/usr",
+        "SYSCONFDIR=\(prefix)/etc", "UDEVRULESDIR=\(prefix)/usr/lib/udev/rules.d",
+      ], timeout: 60)
+    #expect(result.status != 0)
+    #expect(
+      result.stderr.contains(
+        "make install: orientd is not built in \(empty): run 'make' as yourself first, then 'sudo make install'"
+      ),
+      "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: prefix).isEmpty)
   }
 }
 
