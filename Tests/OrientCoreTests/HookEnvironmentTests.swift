@@ -15,9 +15,9 @@ struct HookEnvironmentTests {
     "Each screen orientation has the documented value for every tool",
     arguments: [
       (ScreenOrientation.normal, ["normal", "normal", "normal", "0", "none", "1 0 0 0 1 0 0 0 1"]),
-      (.leftUp, ["left", "270", "270", "1", "left", "0 -1 1 1 0 0 0 0 1"]),
+      (.leftUp, ["left", "90", "270", "1", "left", "0 -1 1 1 0 0 0 0 1"]),
       (.bottomUp, ["inverted", "180", "180", "2", "inverted", "-1 0 1 0 -1 1 0 0 1"]),
-      (.rightUp, ["right", "90", "90", "3", "right", "0 1 0 -1 0 1 0 0 1"]),
+      (.rightUp, ["right", "270", "90", "3", "right", "0 1 0 -1 0 1 0 0 1"]),
     ])
   func table(orientation: ScreenOrientation, expected: [String]) {
     let values = lookup(orientation)
@@ -84,10 +84,12 @@ struct HookEnvironmentTests {
     let up = (x: -down.x, y: -down.y)
     let quarters = [(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)].firstIndex { $0 == up }!
     let degrees = quarters * 90
-    // wlroots names the panel's turn, which is the picture's turn undone: 360 - degrees.
-    #expect(HookEnvironment.waylandTransform(orientation) == (degrees == 0 ? "normal" : "\(360 - degrees)"))
-    #expect(HookEnvironment.swayTransform(orientation) == HookEnvironment.waylandTransform(orientation))
+    // The Wayland protocol's wl_output transform counts the picture's turn counter-clockwise
+    // ("90 degrees counter-clockwise"), and Hyprland takes the enum's number; sway's command
+    // counts clockwise and inverts it into the enum (commands/output/transform.c).
+    #expect(HookEnvironment.waylandTransform(orientation) == (degrees == 0 ? "normal" : "\(degrees)"))
     #expect(HookEnvironment.hyprlandTransform(orientation) == "\(quarters)")
+    #expect(HookEnvironment.swayTransform(orientation) == (degrees == 0 ? "normal" : "\(360 - degrees)"))
     #expect(HookEnvironment.xrandr(orientation) == ["normal", "left", "inverted", "right"][quarters])
     #expect(HookEnvironment.kscreen(orientation) == ["none", "left", "inverted", "right"][quarters])
   }

@@ -1,4 +1,5 @@
 import Foundation
+import OrientCore
 import Testing
 
 /// A directory of stand-ins for xrandr, xinput, swaymsg, hyprctl, kscreen-doctor and
@@ -73,20 +74,14 @@ struct DesktopStubs {
   /// An environment for a hook: the stubs first on PATH, the variables for `orientation`.
   func environment(for orientation: String, extra: [String: String] = [:]) -> [String: String] {
     var environment = ["PATH": directory + ":/usr/bin:/bin", "HOME": directory]
-    let values: [String: [String]] = [
-      "normal": ["normal", "normal", "normal", "0", "none", "1 0 0 0 1 0 0 0 1"],
-      "left-up": ["left", "270", "270", "1", "left", "0 -1 1 1 0 0 0 0 1"],
-      "bottom-up": ["inverted", "180", "180", "2", "inverted", "-1 0 1 0 -1 1 0 0 1"],
-      "right-up": ["right", "90", "90", "3", "right", "0 1 0 -1 0 1 0 0 1"],
-    ]
-    let names = [
-      "ORIENTD_XRANDR", "ORIENTD_WL_TRANSFORM", "ORIENTD_SWAY_TRANSFORM", "ORIENTD_HYPRLAND_TRANSFORM",
-      "ORIENTD_KSCREEN", "ORIENTD_TOUCH_MATRIX",
-    ]
-    for (name, value) in zip(names, values[orientation]!) { environment[name] = value }
-    environment["ORIENTD_ORIENTATION"] = orientation
-    environment["ORIENTD_PREVIOUS"] = "normal"
-    environment["ORIENTD_DEVICE"] = orientation
+    // The values orientd itself gives hooks: the tests below check them against each
+    // compositor's own source, not against a copy of orientd's table.
+    let screen = ScreenOrientation(name: orientation)!
+    for (name, value) in HookEnvironment.variables(
+      orientation: screen, previous: .normal, device: screen.device)
+    {
+      environment[name] = value
+    }
     return environment.merging(extra) { $1 }
   }
 
@@ -176,23 +171,51 @@ struct ExampleHookTests {
     #expect(stubs.calls == ["kscreen-doctor|output.eDP-1.rotation.none"])
   }
 
-  /// What wlr-randr and `swaymsg output NAME transform` must get: both turn the name into
-  /// the same wl_output_transform (wlr-randr's main.c, sway's commands/output/transform.c),
-  /// and iio-sway, an established sway tool, gives 270 for left-up.
-  static let wlrootsTransforms = [
-    ("normal", "normal"), ("left-up", "270"), ("bottom-up", "180"), ("right-up", "90"),
+  /// What each tool must get, from its own source: wlr-randr's main.c maps `--transform 90`
+  /// to WL_OUTPUT_TRANSFORM_90, the protocol's quarter turn counter-clockwise, which left-up
+  /// needs; sway's commands/output/transform.c counts clockwise and inverts (so sway's 270 is
+  /// that same enum value, and wlr-randr's 90 shows as 270 in `swaymsg -t get_outputs`);
+  /// Hyprland's monitor-rule parser casts its number to wl_output_transform. iio-sway (270) and
+  /// iio-hyprland (1) give the same values for left-up. xrandr's manual: `left` turns the
+  /// picture counter-clockwise; KDE's own auto-rotation maps LeftUp to kscreen's `Left`.
+  static let compositorTransforms = [
+    (orientation: "normal", wlrRandr: "normal", sway: "normal", hyprland: "0", xrandr: "normal", kde: "none"),
+    (orientation: "left-up", wlrRandr: "90", sway: "270", hyprland: "1", xrandr: "left", kde: "left"),
+    (
+      orientation: "bottom-up", wlrRandr: "180", sway: "180", hyprland: "2", xrandr: "inverted",
+      kde: "inverted"
+    ),
+    (orientation: "right-up", wlrRandr: "270", sway: "90", hyprland: "3", xrandr: "right", kde: "right"),
   ]
 
   @Test(
-    "wlroots transforms the panel with wlr-randr, with the value sway takes too", arguments: wlrootsTransforms
-  )
-  func wlroots(orientation: String, transform: String) throws {
-    let stubs = try DesktopStubs()
-    #expect(try stubs.run("wlroots", for: orientation) == 0)
-    #expect(stubs.calls == ["wlr-randr|--output|eDP-1|--transform|\(transform)"])
+    "wlroots, sway, Hyprland, X11 and KDE each get their own tool's value for every orientation",
+    arguments: compositorTransforms)
+  func compositorValues(
+    expected: (
+      orientation: String, wlrRandr: String, sway: String, hyprland: String, xrandr: String, kde: String
+    )
+  ) throws {
+    let x11 = try DesktopStubs()
+    #expect(try x11.run("x11", for: expected.orientation) == 0)
+    #expect(x11.calls.first == "xrandr|--output|eDP-1|--rotate|\(expected.xrandr)")
+    let kde = try DesktopStubs()
+    #expect(try kde.run("kde", for: expected.orientation) == 0)
+    #expect(kde.calls == ["kscreen-doctor|output.eDP-1.rotation.\(expected.kde)"])
+    let wlroots = try DesktopStubs()
+    #expect(try wlroots.run("wlroots", for: expected.orientation) == 0)
+    #expect(wlroots.calls == ["wlr-randr|--output|eDP-1|--transform|\(expected.wlrRandr)"])
     let sway = try DesktopStubs()
-    #expect(try sway.run("sway", for: orientation) == 0)
-    #expect(sway.calls.first == "swaymsg|output|eDP-1|transform|\(transform)")
+    #expect(try sway.run("sway", for: expected.orientation) == 0)
+    #expect(sway.calls.first == "swaymsg|output|eDP-1|transform|\(expected.sway)")
+    let hyprland = try DesktopStubs()
+    #expect(try hyprland.run("hyprland", for: expected.orientation) == 0)
+    #expect(
+      hyprland.calls == [
+        "hyprctl|keyword|monitor|eDP-1,2880x1800@90.00100,0x0,1.50,transform,\(expected.hyprland)",
+        "hyprctl|keyword|input:touchdevice:transform|\(expected.hyprland)",
+        "hyprctl|keyword|input:tablet:transform|\(expected.hyprland)",
+      ])
   }
 
   @Test("ORIENTD_OUTPUT overrides the panel search")
@@ -273,7 +296,8 @@ struct ExampleHookTests {
         TestPaths.orientd, "--replay", try trace.write(), "--settle", "0", "--socket", directory + "/s",
         "--state", directory + "/st", "--hook", TestPaths.packageRoot + "/config/hooks/wlroots",
       ], environment: environment)
-    #expect(waitForFile(stubs.log, toContain: "wlr-randr|--output|eDP-1|--transform|90"))
+    // Right-up: the picture turns three quarters counter-clockwise, wlr-randr's 270.
+    #expect(waitForFile(stubs.log, toContain: "wlr-randr|--output|eDP-1|--transform|270"))
     daemon.signal(SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }

@@ -31,15 +31,27 @@ public enum HookEnvironment {
     }
   }
 
-  /// The wl_output transform's name, as wlroots tools take it: sway's `output NAME
-  /// transform` and wlr-randr's `--transform` both turn the name straight into the same
-  /// `wl_output_transform` value (sway's `sway/commands/output/transform.c`, wlr-randr's
-  /// `output_transform_map`), so one value serves every wlroots compositor.
+  /// The wl_output transform's name, as the Wayland protocol counts it: the quarter turns
+  /// counter-clockwise that the compositor gives the picture (wl_output's `transform` enum,
+  /// "90 degrees counter-clockwise"). Tools that speak the wlr-output-management protocol
+  /// hand it on unchanged: `wlr-randr --transform` (its main.c maps the name to the enum),
+  /// kanshi's `transform`. Left-up, the panel turned a quarter clockwise, needs the picture
+  /// turned a quarter counter-clockwise: 90.
   ///
-  /// The value names how the panel is turned, which the compositor undoes (wl_output's
-  /// transform: "compensate for the rotation of an output device"): left-up, the panel turned
-  /// a quarter clockwise, is 270 (counter-clockwise), as iio-sway gives it.
+  /// sway's own `output NAME transform` counts the other way (see `swayTransform`).
   public static func waylandTransform(_ orientation: ScreenOrientation) -> String {
+    switch orientation {
+    case .normal: return "normal"
+    case .leftUp: return "90"
+    case .bottomUp: return "180"
+    case .rightUp: return "270"
+    }
+  }
+
+  /// sway's `output NAME transform` value. sway counts clockwise and inverts the name into
+  /// the protocol's counter-clockwise enum (`invert_rotation_direction` in sway's
+  /// `commands/output/transform.c`, since sway 1.5), so left-up is 270, as iio-sway gives it.
+  public static func swayTransform(_ orientation: ScreenOrientation) -> String {
     switch orientation {
     case .normal: return "normal"
     case .leftUp: return "270"
@@ -48,15 +60,16 @@ public enum HookEnvironment {
     }
   }
 
-  /// sway's output transform: the same value as `waylandTransform`, under the name earlier
-  /// hooks used.
-  public static func swayTransform(_ orientation: ScreenOrientation) -> String {
-    waylandTransform(orientation)
-  }
-
-  /// Hyprland's monitor transform number.
+  /// Hyprland's monitor `transform` number: the protocol's enum value itself (Hyprland's
+  /// monitor-rule parser casts the number to `wl_output_transform`), so left-up is 1, the
+  /// number for `waylandTransform`'s 90, as iio-hyprland gives it.
   public static func hyprlandTransform(_ orientation: ScreenOrientation) -> String {
-    String(orientation.rawValue)
+    switch orientation {
+    case .normal: return "0"
+    case .leftUp: return "1"
+    case .bottomUp: return "2"
+    case .rightUp: return "3"
+    }
   }
 
   /// kscreen-doctor's rotation name.
