@@ -26,7 +26,8 @@ struct AllowReleasesLockTests {
     #expect(subscriber.readLines(3) == ["allowed normal", "lock off", "orientation normal"])
     #expect(daemon.process.waitFor("info: lock off", inStderr: true))
     #expect(daemon.stop() == 0)
-    #expect(fileText(daemon.statePath) == "# orientd-state 1\nlock off\nallowed normal\n")
+    #expect(
+      fileText(daemon.statePath) == "# orientd-state 1\nlock off\nallowed normal\nconfig-allowed none\n")
 
     daemon = try ServedDaemon(directory: directory)
     let restarted = try TestClient(path: daemon.socket)

@@ -205,7 +205,7 @@ struct CalibrationTests {
     #expect(text.contains("wrong scale"))
     #expect(text.contains("Mount matrix: 1, 0, 0; 0, 1, 0; 0, 0, 1, from udev ACCEL_MOUNT_MATRIX."))
     #expect(text.contains("Lock: off"))
-    #expect(text.contains("Allowed: normal, left-up, bottom-up, right-up."))
+    #expect(text.contains("Allowed: normal, left-up, bottom-up, right-up, from the default."))
     #expect(text.contains("Hooks: 1 command(s), each killed after 5.0 s.\n  - true"))
     #expect(run.stop() == 0)
   }

@@ -20,9 +20,9 @@ struct HookTests {
     #expect(
       completeLines(fileText(log)) == [
         "undefined>normal dev=normal normal normal normal 0 none [1 0 0 0 1 0 0 0 1]",
-        "normal>left-up dev=normal left 270 270 1 left [0 -1 1 1 0 0 0 0 1]",
+        "normal>left-up dev=normal left 90 270 1 left [0 -1 1 1 0 0 0 0 1]",
         "left-up>bottom-up dev=normal inverted 180 180 2 inverted [-1 0 1 0 -1 1 0 0 1]",
-        "bottom-up>right-up dev=normal right 90 90 3 right [0 1 0 -1 0 1 0 0 1]",
+        "bottom-up>right-up dev=normal right 270 90 3 right [0 1 0 -1 0 1 0 0 1]",
         "right-up>normal dev=normal normal normal normal 0 none [1 0 0 0 1 0 0 0 1]",
       ])
     #expect(daemon.stop() == 0)
