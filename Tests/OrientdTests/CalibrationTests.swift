@@ -7,7 +7,7 @@ import Testing
 let rotatedMount = "0, 1, 0; -1, 0, 0; 0, 0, 1"
 let rawFor: [String: (Int, Int, Int)] = [
   "normal": (256, 0, 0), "left-up": (0, 256, 0), "face-up": (0, 0, -256), "bottom-up": (-256, 0, 0),
-  "right-up": (0, -256, 0),
+  "right-up": (0, -256, 0), "face-down": (0, 0, 256),
 ]
 let laptopDevices: [FakeDevice] = [
   FakeDevice.accelerometer(path: "/devices/platform/BOSC0200:00/iio:device0", raw: rawFor["normal"]!),
