@@ -39,9 +39,7 @@ public enum OrientctlCommand {
     do {
       connection = try LineConnection(path: invocation.socket)
     } catch {
-      StandardStream.error.report(
-        "orientctl: cannot reach orientd at \(invocation.socket): \(error.code)\n")
-      return ExitCode.unavailable.rawValue
+      return cannotReach(invocation.socket, error)
     }
     switch invocation.command {
     case .get, .control, .toggleLock, .doctor:
@@ -59,6 +57,19 @@ public enum OrientctlCommand {
       return Calibrator(session: session, automatic: automatic, json: json).run()
     case .help, .version, .hook, .monitor: return 0
     }
+  }
+
+  /// Reports that the socket could not be connected to; 77 when this user may not (the
+  /// socket's mode or its directory's), 69 when orientd is not there.
+  static func cannotReach(_ socket: String, _ error: SystemError) -> Int32 {
+    guard error.code == .accessDenied || error.code == .permissionDenied else {
+      StandardStream.error.report("orientctl: cannot reach orientd at \(socket): \(error.code)\n")
+      return ExitCode.unavailable.rawValue
+    }
+    StandardStream.error.report(
+      "orientctl: cannot reach orientd at \(socket): \(error.code) (the socket or its directory does not"
+        + " let this user in; see socket-mode)\n")
+    return ExitCode.noPermission.rawValue
   }
 
   /// The help for one command: its lines from the command list, then the options.
