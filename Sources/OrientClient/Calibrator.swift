@@ -20,6 +20,17 @@ struct Calibrator {
     var device: String
   }
 
+  /// The poses' names, in CalibrationPose's order.
+  private static let poseNames = ["normal", "left-up", "face-up"]
+
+  /// Why no pose was measured.
+  private enum PoseFailure: Error {
+    /// stdin ended, or no steady pose came in time: the user may try again (75).
+    case aborted
+    /// orientd closed the connection.
+    case lost
+  }
+
   func run() -> Int32 {
     guard let items = session.info() else { return session.lost() }
     func value(_ key: String) -> String? { items.first { $0.key == key }?.value }
@@ -33,18 +44,25 @@ struct Calibrator {
     var measured: [Vector3] = []
     for (index, pose) in CalibrationPose.allCases.enumerated() {
       let prompt = "\(index + 1)/3: \(pose.instruction)"
-      let result = automatic ? waitForSteadyPose(prompt, after: measured) : askForPose(prompt)
-      guard let reading = result else { return 1 }
-      say("   measured \(describe(reading)) g")
-      measured.append(reading)
+      do {
+        let reading =
+          try automatic ? waitForSteadyPose(prompt, after: measured) : askForPose(prompt, after: measured)
+        say("   measured \(describe(reading)) g")
+        measured.append(reading)
+      } catch .aborted {
+        return ExitCode.temporaryFailure.rawValue
+      } catch {
+        return session.lost()
+      }
     }
     _ = session.connection.send("samples off")
     let fit: CalibrationFit
     do {
       fit = try CalibrationFit(normal: measured[0], leftUp: measured[1], faceUp: measured[2])
     } catch {
+      // The poses were measured but do not fit together: the data, not orientd, is wrong.
       StandardStream.error.report("orientctl: \(error.message)\n")
-      return 1
+      return ExitCode.dataError.rawValue
     }
     let outcome = Outcome(
       measured: measured, fit: fit, current: value("matrix") ?? "",
@@ -56,24 +74,32 @@ struct Calibrator {
 
   // MARK: Poses
 
-  /// Interactive: Enter starts a 1 s measurement; an unsteady or odd one is refused and asked again.
-  private func askForPose(_ prompt: String) -> Vector3? {
+  /// Interactive: Enter starts a 1 s measurement; an unsteady or odd one, or one that repeats
+  /// an earlier pose, is refused and asked again.
+  private func askForPose(_ prompt: String, after previous: [Vector3]) throws(PoseFailure) -> Vector3 {
     while true {
       say(prompt + ", then press Enter.")
-      guard waitForEnter() else {
-        StandardStream.error.report("orientctl: calibration aborted: stdin closed\n")
-        return nil
-      }
+      try waitForEnter()
       let samples = collect(seconds: 1.2)
       switch PoseReading(samples: samples) {
-      case .steady(let mean): return mean
+      case .steady(let mean):
+        guard let earlier = Self.earlierPose(matching: mean, in: previous) else { return mean }
+        say(
+          "   pose rejected: it is the same as pose \(earlier + 1) (\(Self.poseNames[earlier]));"
+            + " turn the device as asked. Try again.")
       case let rejected: say("   pose rejected: \(explain(rejected)). Try again.")
       }
     }
   }
 
+  /// The index of the earlier pose `reading` repeats: within 45 degrees of it, where the three
+  /// poses are 90 degrees apart.
+  private static func earlierPose(matching reading: Vector3, in previous: [Vector3]) -> Int? {
+    previous.firstIndex { $0.angle(to: reading) < 45 }
+  }
+
   /// Automatic: a sliding second of samples, taken once steady, near 1 g, and moved.
-  private func waitForSteadyPose(_ prompt: String, after previous: [Vector3]) -> Vector3? {
+  private func waitForSteadyPose(_ prompt: String, after previous: [Vector3]) throws(PoseFailure) -> Vector3 {
     say(prompt + "; waiting for a steady reading...")
     var window: [SampleLine] = []
     var lastComplaint = ""
@@ -81,7 +107,7 @@ struct Calibrator {
     while Clock.monotonicNanoseconds < deadline {
       let line: String
       switch session.connection.readLine(timeoutMilliseconds: 1000) {
-      case .closed: return nil
+      case .closed: throw .lost
       case .timedOut: continue
       case .line(let text): line = text
       }
@@ -97,11 +123,11 @@ struct Calibrator {
         continue
       }
       // The same pose as before means the device has not been turned yet.
-      if previous.contains(where: { $0.angle(to: mean) < 45 }) { continue }
+      if Self.earlierPose(matching: mean, in: previous) != nil { continue }
       return mean
     }
     StandardStream.error.report("orientctl: calibration timed out waiting for a steady pose\n")
-    return nil
+    throw .aborted
   }
 
   private func explain(_ reading: PoseReading) -> String {
@@ -118,16 +144,16 @@ struct Calibrator {
     }
   }
 
-  /// Waits for a line on stdin, dropping samples meanwhile; false at end of input.
-  private func waitForEnter() -> Bool {
+  /// Waits for a line on stdin, dropping samples meanwhile.
+  private func waitForEnter() throws(PoseFailure) {
     let watched: [(descriptor: Int32, events: IOEvents)] = [
       (StandardStream.input.descriptor, .readable), (session.connection.fileDescriptor, .readable),
     ]
     while true {
       while session.connection.hasBufferedLine { _ = session.connection.readLine() }
-      guard let ready = try? Readiness.wait(watched, timeoutMilliseconds: -1) else { return false }
+      guard let ready = try? Readiness.wait(watched, timeoutMilliseconds: -1) else { throw .lost }
       if !ready[1].isEmpty {
-        guard case .line = session.connection.readLine(timeoutMilliseconds: 0) else { return false }
+        if case .closed = session.connection.readLine(timeoutMilliseconds: 0) { throw .lost }
       }
       if !ready[0].isEmpty {
         var byte: UInt8 = 0
@@ -135,8 +161,11 @@ struct Calibrator {
           let count = try? withUnsafeMutableBytes(of: &byte) { (bytes) throws(SystemError) in
             try StandardStream.input.read(into: bytes)
           }
-          guard let count, count > 0 else { return false }
-          if byte == 0x0A { return true }
+          guard let count, count > 0 else {
+            StandardStream.error.report("orientctl: calibration aborted: stdin closed\n")
+            throw .aborted
+          }
+          if byte == 0x0A { return }
         }
       }
     }
@@ -196,18 +225,38 @@ struct Calibrator {
     text += "Verdict: the current matrix is wrong; here is the fix.\n\n"
     text += "For every program (systemd hwdb), put this in /etc/udev/hwdb.d/61-sensor-local.hwdb:\n\n"
     text += HwdbKey.entry(key: outcome.hwdbKey, matrix: fit.matrix) + "\n"
+    if let warning = Self.hwdbKeyWarning(outcome.hwdbKey) { text += "  WARNING: \(warning)\n\n" }
     text += "then load it:\n"
     text += "  sudo systemd-hwdb update\n"
     text += "  sudo udevadm trigger -v -p DEVNAME=/dev/\(outcome.device)\n\n"
     text += "Or for orientd only, in /etc/orientd/orientd.conf:\n\n"
-    text += "  mount-matrix = \(matrix)\n"
+    text += "  mount-matrix = \(matrix)\n\n"
+    // orientd reads the matrix when it sets the sensor up; a reload (SIGHUP) keeps the old one.
+    text += "Either way, restart orientd to apply it (sudo systemctl restart orientd); a reload does not.\n"
     return text
+  }
+
+  /// What is wrong with an hwdb key that matches more than this sensor on this machine: what
+  /// orientd did not know (the sensor's modalias, the machine's DMI data), nil when nothing.
+  static func hwdbKeyWarning(_ key: String) -> String? {
+    let anySensor = key.hasPrefix("sensor:modalias:*:")
+    let anyMachine = key.hasSuffix(":dmi:*")
+    guard anySensor || anyMachine else { return nil }
+    let what =
+      anySensor && anyMachine
+      ? "every sensor on every machine (orientd knows neither the sensor's modalias nor the machine's DMI data)"
+      : anySensor
+        ? "every sensor on this machine (orientd does not know the sensor's modalias)"
+        : "this sensor on every machine (orientd does not know the machine's DMI data)"
+    return
+      "this key matches \(what); replace the '*' with the values from 'udevadm info' on the sensor's"
+      + " parent and /sys/class/dmi/id/modalias, or use the orientd.conf line instead"
   }
 
   private func jsonReport(_ outcome: Outcome) -> String {
     let fit = outcome.fit
     func quoted(_ text: String) -> String { "\"" + JSON.escape(text) + "\"" }
-    let poses = zip(["normal", "left-up", "face-up"], outcome.measured).map { name, vector in
+    let poses = zip(Self.poseNames, outcome.measured).map { name, vector in
       "\(quoted(name)):[\(vector.x),\(vector.y),\(vector.z)]"
     }
     let fields = [
@@ -223,6 +272,7 @@ struct Calibrator {
       "\"already_right\":\(isAlreadyRight(outcome))",
       "\"hwdb_key\":\(quoted(outcome.hwdbKey))",
       "\"hwdb_entry\":\(quoted(HwdbKey.entry(key: outcome.hwdbKey, matrix: fit.matrix)))",
+      "\"hwdb_warning\":\(Self.hwdbKeyWarning(outcome.hwdbKey).map(quoted) ?? "null")",
       "\"config_line\":\(quoted("mount-matrix = " + MountMatrix.format(fit.matrix)))",
     ]
     return "{" + fields.joined(separator: ",") + "}\n"

@@ -55,7 +55,12 @@ extension Session {
     if connection.timedOut { return lost() }
     var report = "orientd \(value("version") ?? "?")\n\n"
     let sensor = value("sensor") ?? "none attached"
-    if value("device") == nil {
+    if sensor == "none attached" {
+      report +=
+        "Sensor: no sensor attached; orientd waits for an accelerometer to appear"
+        + " ('orientd --list' shows what it finds).\n"
+    } else if value("device") == nil {
+      // --demo or --replay.
       report += "Sensor: \(sensor). Samples come from it, not from an accelerometer.\n"
     } else {
       report += "Sensor: \(sensor), \(state["sensor"] ?? "offline").\n"
@@ -92,13 +97,19 @@ extension Session {
     report += "Allowed: \((state["allowed"] ?? "").replacingCommas)"
     report += value("allowed-from").map { ", from \($0).\n" } ?? ".\n"
     let hooks = items.filter { $0.key == "hook" }.map(\.value)
-    if hooks.isEmpty && value("hooks-dir") == nil {
+    if value("hook-timeout") == nil {
+      // orientd shows its hooks and paths only to those who may control it.
+      report += "Hooks: not shown; only users who may control orientd see them.\n"
+    } else if hooks.isEmpty && value("hooks-dir") == nil {
       report += "Hooks: none in the daemon (desktop rotation runs from 'orientctl hook' in the session).\n"
     } else {
       report += "Hooks: \(hooks.count) command(s)"
       report += value("hooks-dir").map { " and every executable in \($0)" } ?? ""
       report += ", each killed after \(value("hook-timeout") ?? "5 s").\n"
       for hook in hooks { report += "  - \(hook)\n" }
+      if let directory = value("hooks-dir"), let problem = value("hooks-dir-problem") {
+        report += "  WARNING: hooks-dir \(directory) is \(problem); no hooks run from it until it is one.\n"
+      }
     }
     report +=
       "Classifier: threshold \(value("threshold") ?? "?") g, hysteresis \(value("hysteresis") ?? "?") g, "

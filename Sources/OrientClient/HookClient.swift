@@ -7,6 +7,10 @@ import OrientSystem
 /// The hook runs with the same environment and rules as the daemon's hooks (serially,
 /// with a timeout, coalesced). When orientd goes away, it reconnects every second; after
 /// a reconnect it runs the hook again if the orientation differs from the last one applied.
+///
+/// A command that cannot be started ends it at once (127 for a program that is missing or
+/// not executable, 69 for any other reason), before connecting or on the change that finds it
+/// gone, so a user unit's `Restart=on-failure` and the journal see the failure.
 final class HookClient {
   private let socket: String
   private let loop: EventLoop
@@ -19,6 +23,8 @@ final class HookClient {
   private var device: DeviceOrientation?
   private var snapshotLines = 0
   private var warnedAbsent = false
+  private let hook: HookCommand
+  private var exitStatus: Int32 = 0
 
   /// The connection to orientd while there is one.
   private final class Connection {
@@ -36,19 +42,36 @@ final class HookClient {
     self.socket = socket
     loop = try EventLoop()
     let hook = HookCommand.program(command)
+    self.hook = hook
     runner = HookRunner(loop: loop, timeoutMilliseconds: timeoutMilliseconds) { [hook] in [hook] }
   }
 
-  /// Runs until SIGINT or SIGTERM.
+  /// Runs until SIGINT or SIGTERM, or until the command cannot be started; returns the exit
+  /// status.
   func run() throws(SystemError) -> Int32 {
+    if let problem = hook.startProblem {
+      StandardStream.error.report("orientctl: hook: \(problem)\n")
+      return Self.notFound
+    }
+    runner.startFailed = { [unowned self] command, error in
+      Log.error("hook '\(command.description)' cannot be started; exiting")
+      self.exitStatus =
+        [.noSuchFile, .accessDenied].contains(error.code) ? Self.notFound : ExitCode.unavailable.rawValue
+      self.loop.stop()
+    }
     signals = try SignalWatcher(loop: loop, signals: [.interrupt, .terminate]) { [unowned self] _ in
       self.loop.stop()
     }
     connect()
+    // Refused at the first attempt: the loop has not run yet, so its stop would be lost.
+    guard exitStatus == 0 else { return exitStatus }
     defer { runner.terminate() }
     try loop.run()
-    return 0
+    return exitStatus
   }
+
+  /// The shell's status for a command that is not found or cannot be executed.
+  static let notFound: Int32 = 127
 
   private func connect() {
     retry = nil
@@ -60,6 +83,11 @@ final class HookClient {
       Log.info("connected to orientd at \(self.socket)")
       warnedAbsent = false
     } catch {
+      if error.code == .accessDenied || error.code == .permissionDenied {
+        // Retrying cannot help: this user may not use the socket.
+        exitStatus = OrientctlCommand.cannotReach(socket, error)
+        return loop.stop()
+      }
       if !warnedAbsent {
         Log.warning("cannot reach orientd at \(socket): \(error.code); retrying every second")
         warnedAbsent = true

@@ -132,7 +132,7 @@ struct Invocation: Equatable {
       return Invocation(socket: socket, command: .help(command: arguments.first))
     }
     if verb == "hook" {
-      // Everything after `hook` but its own --timeout is the hook's command line.
+      // Everything after `hook`'s own options is the hook's command line.
       if arguments.first == "--help" || arguments.first == "-h" {
         return Invocation(socket: socket, command: .help(command: verb))
       }
@@ -221,19 +221,30 @@ struct Invocation: Equatable {
       command = .calibrate(automatic: flags.contains("--yes"), json: flags.contains("--json"))
     case "hook":
       var rest = arguments[...]
-      var timeout = 5000
-      if rest.first == "--timeout" {
-        guard rest.count >= 2, let seconds = NumberParsing.seconds(rest[rest.startIndex + 1]),
-          seconds.microseconds >= 1000
-        else {
-          throw .usage("hook --timeout: expected seconds such as 5 or 0.5")
+      var hookTimeout = 5000
+      // Options come before the command, so a mistyped one is not taken for the command;
+      // `--` ends them, for a command whose name starts with '-'.
+      while let option = rest.first, option.hasPrefix("-") {
+        rest = rest.dropFirst()
+        if option == "--" { break }
+        if option == "--timeout" || option.hasPrefix("--timeout=") {
+          let value = option == "--timeout" ? rest.popFirst() : String(option.dropFirst("--timeout=".count))
+          guard let value, let seconds = NumberParsing.seconds(value), seconds.microseconds >= 1000 else {
+            throw .usage("hook --timeout: expected seconds such as 5 or 0.5")
+          }
+          hookTimeout = Int(seconds.microseconds / 1000)
+        } else if option == "--socket" || option.hasPrefix("--socket=") {
+          let value = option == "--socket" ? rest.popFirst() : String(option.dropFirst("--socket=".count))
+          guard let value, !value.isEmpty else { throw .usage("--socket needs a path") }
+          socket = value
+        } else {
+          throw .usage(
+            "hook: unknown option '\(option)' (options go before the command; "
+              + "put '--' before a command that starts with '-')")
         }
-        timeout = Int(seconds.microseconds / 1000)
-        rest = rest.dropFirst(2)
       }
-      if rest.first == "--" { rest = rest.dropFirst() }
-      guard !rest.isEmpty else { throw .usage("usage: hook [--timeout SECONDS] COMMAND [ARGUMENT]...") }
-      command = .hook(command: Array(rest), timeoutMilliseconds: timeout)
+      guard !rest.isEmpty else { throw .usage("usage: hook [--timeout SECONDS] [--] COMMAND [ARGUMENT]...") }
+      command = .hook(command: Array(rest), timeoutMilliseconds: hookTimeout)
     default:
       throw .usage("unknown command '\(verb)'")
     }

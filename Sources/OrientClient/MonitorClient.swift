@@ -12,8 +12,7 @@ enum MonitorClient {
     do {
       connection = try LineConnection(path: socket)
     } catch {
-      StandardStream.error.report("orientctl: cannot reach orientd at \(socket): \(error.code)\n")
-      return ExitCode.unavailable.rawValue
+      return OrientctlCommand.cannotReach(socket, error)
     }
     var printed: MonitorSensorFormat.Shown?
     while true {

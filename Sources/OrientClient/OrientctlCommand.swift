@@ -39,9 +39,7 @@ public enum OrientctlCommand {
     do {
       connection = try LineConnection(path: invocation.socket)
     } catch {
-      StandardStream.error.report(
-        "orientctl: cannot reach orientd at \(invocation.socket): \(error.code)\n")
-      return ExitCode.unavailable.rawValue
+      return cannotReach(invocation.socket, error)
     }
     switch invocation.command {
     case .get, .control, .toggleLock, .doctor:
@@ -59,6 +57,19 @@ public enum OrientctlCommand {
       return Calibrator(session: session, automatic: automatic, json: json).run()
     case .help, .version, .hook, .monitor: return 0
     }
+  }
+
+  /// Reports that the socket could not be connected to; 77 when this user may not (the
+  /// socket's mode or its directory's), 69 when orientd is not there.
+  static func cannotReach(_ socket: String, _ error: SystemError) -> Int32 {
+    guard error.code == .accessDenied || error.code == .permissionDenied else {
+      StandardStream.error.report("orientctl: cannot reach orientd at \(socket): \(error.code)\n")
+      return ExitCode.unavailable.rawValue
+    }
+    StandardStream.error.report(
+      "orientctl: cannot reach orientd at \(socket): \(error.code) (the socket or its directory does not"
+        + " let this user in; see socket-mode)\n")
+    return ExitCode.noPermission.rawValue
   }
 
   /// The help for one command: its lines from the command list, then the options.
@@ -98,8 +109,11 @@ public enum OrientctlCommand {
       doctor                             explain the sensor, its set-up, the state and the hooks
       calibrate [--yes] [--json]         measure three poses and print the mount matrix and hwdb fix;
                                          --yes takes each pose once steady, without Enter
-      hook [--timeout S] COMMAND [ARG]...  run COMMAND on every screen-orientation change, with
-                                         ORIENTD_* variables set; reconnects when orientd restarts
+      hook [--timeout S] [--] COMMAND [ARG]...
+                                         run COMMAND on every screen-orientation change, with
+                                         ORIENTD_* variables set, killed after S s (default 5);
+                                         reconnects when orientd restarts; options go before
+                                         COMMAND
       help [COMMAND]                     print this help, or one command's
 
     Options:
@@ -109,8 +123,19 @@ public enum OrientctlCommand {
       -h, --help      print this help (after a command: that command's)
       --version
 
-    --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer.
-    Exit status: 0 ok, 1 orientd refused the command, 64 usage, 69 orientd unreachable.
+    --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer: the device's
+    orientation, not the screen's.
+
+    Exit status:
+      0   success
+      1   orientd refused the command (its error on stderr), e.g. an orientation not allowed
+      64  bad usage: an unknown command or option, or a bad value
+      65  calibrate: the measured poses do not fit together
+      69  orientd unreachable, gone, or silent for --timeout; hook: COMMAND could not start
+      75  calibrate: interrupted (stdin closed) or no steady pose in 2 minutes; try again
+      77  permission denied: control refused (not in orientd's control group), or the
+          socket does not let this user connect
+      127 hook: COMMAND is missing or not executable
 
     """
 }

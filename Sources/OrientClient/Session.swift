@@ -97,13 +97,11 @@ struct Session {
           // The five lines sent on connect form the initial state.
           pending.append(change)
           guard pending.count == 5 else { continue }
-          let text = MonitorSensorFormat.snapshot(pending, after: printed)
-          printed = MonitorSensorFormat.Shown(pending)
+          let text = MonitorSensorFormat.snapshot(pending, shown: &printed)
           guard write(text) else { return .outputClosed }
           continue
         }
-        if let text = MonitorSensorFormat.line(for: change) {
-          printed?.record(change)
+        if let text = printed?.record(change) {
           guard write(text) else { return .outputClosed }
         }
       }
@@ -125,7 +123,9 @@ struct Session {
     let detail = reply.hasPrefix("error ") ? String(reply.dropFirst(6)) : reply
     StandardStream.error.report("orientctl: orientd refused: \(detail)\n")
     // Turned away for lack of room is the service being unavailable, not a refused command.
-    return detail.hasPrefix("too-many-clients") ? ExitCode.unavailable.rawValue : 1
+    if detail.hasPrefix("too-many-clients") { return ExitCode.unavailable.rawValue }
+    if detail.hasPrefix("permission-denied") { return ExitCode.noPermission.rawValue }
+    return 1
   }
 
   /// The connection ended before the answer: reports the reason orientd gave, if it sent one
@@ -146,19 +146,38 @@ struct Session {
 }
 
 /// The accelerometer lines monitor-sensor (from iio-sensor-proxy) prints.
+///
+/// monitor-sensor shows the physical orientation, never the screen's: a lock changes nothing
+/// in it. iio-sensor-proxy's orientation is four-way, so face-up and face-down leave the last
+/// four-way value in place, and it is `undefined` until the first classification.
 enum MonitorSensorFormat {
   /// What the output last said: whether there is an accelerometer, and its orientation.
   struct Shown: Equatable {
     var online = false
-    var orientation: ScreenOrientation?
+    /// The last four-way device orientation; nil is `undefined`.
+    var orientation: DeviceOrientation?
 
     init(_ state: [StateChange]) {
-      for change in state { record(change) }
+      for change in state { _ = record(change) }
     }
 
-    mutating func record(_ change: StateChange) {
-      if case .sensor(let value) = change { online = value }
-      if case .orientation(let value) = change { orientation = value }
+    /// Takes `change` into account and returns the line monitor-sensor prints for it, nil
+    /// when what it shows stays the same.
+    mutating func record(_ change: StateChange) -> String? {
+      switch change {
+      case .sensor(let value):
+        guard value != online else { return nil }
+        online = value
+        return value ? "+++ Accelerometer appeared\n" : "--- Accelerometer disappeared\n"
+      case .device(let value):
+        // Lying flat is not a four-way orientation: the last one stays.
+        if value == .faceUp || value == .faceDown { return nil }
+        guard value != orientation else { return nil }
+        orientation = value
+        return "    Accelerometer orientation changed: \(orientationName(value))\n"
+      default:
+        return nil
+      }
     }
   }
 
@@ -173,22 +192,13 @@ enum MonitorSensorFormat {
   /// The lines for the state sent on connect: the first line on the first connection; after
   /// a reconnection, only what changed while orientd was away, as monitor-sensor does when
   /// the proxy comes back.
-  static func snapshot(_ state: [StateChange], after previous: Shown?) -> String {
-    guard let previous else { return initial(state) }
-    let now = Shown(state)
-    var text = ""
-    if now.online != previous.online { text += line(for: .sensor(online: now.online)) ?? "" }
-    if now.orientation != previous.orientation { text += line(for: .orientation(now.orientation)) ?? "" }
-    return text
-  }
-
-  /// The line for a later change, if monitor-sensor prints one for it.
-  static func line(for change: StateChange) -> String? {
-    switch change {
-    case .orientation(let value): return "    Accelerometer orientation changed: \(orientationName(value))\n"
-    case .sensor(online: true): return "+++ Accelerometer appeared\n"
-    case .sensor(online: false): return "--- Accelerometer disappeared\n"
-    default: return nil
+  static func snapshot(_ state: [StateChange], shown: inout Shown?) -> String {
+    guard var current = shown else {
+      shown = Shown(state)
+      return initial(state)
     }
+    let text = state.compactMap { current.record($0) }.joined()
+    shown = current
+    return text
   }
 }

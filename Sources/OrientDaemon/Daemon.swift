@@ -298,7 +298,12 @@ public final class Daemon {
     ]
     guard full else { return items }
     items += options.hooks.map { InfoItem("hook", $0) }
-    if let directory = options.hooksDirectory { items.append(InfoItem("hooks-dir", directory)) }
+    if let directory = options.hooksDirectory {
+      items.append(InfoItem("hooks-dir", directory))
+      if let problem = Self.problem(hooksDirectory: directory) {
+        items.append(InfoItem("hooks-dir-problem", problem))
+      }
+    }
     items.append(InfoItem("hook-timeout", "\(Double(options.hookTimeoutMilliseconds) / 1000) s"))
     if let configuration { items.append(InfoItem("config", configuration.path)) }
     items.append(InfoItem("state-file", options.persistsState ? options.statePath : "none"))
@@ -450,12 +455,15 @@ public final class Daemon {
 
   /// Says so when `--hooks-dir` names nothing usable: its hooks would silently never run.
   private func warnIfMissing(hooksDirectory directory: String?) {
-    guard let directory else { return }
+    guard let directory, let problem = Self.problem(hooksDirectory: directory) else { return }
+    Log.warning("hooks-dir \(directory) is \(problem); no hooks run from it until it is one")
+  }
+
+  /// "missing" or "not a directory" when `directory` cannot hold hooks; nil when it can.
+  private static func problem(hooksDirectory directory: String) -> String? {
     let status = try? FileSystem.status(of: directory)
-    guard status?.kind != .directory else { return }
-    Log.warning(
-      "hooks-dir \(directory) is \(status == nil ? "missing" : "not a directory"); no hooks run from it until it is one"
-    )
+    guard status?.kind != .directory else { return nil }
+    return status == nil ? "missing" : "not a directory"
   }
 
   private var now: SampleTime {

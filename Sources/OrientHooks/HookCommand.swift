@@ -21,6 +21,18 @@ public struct HookCommand: Equatable, Sendable {
     return HookCommand(description: arguments.joined(separator: " "), arguments: resolved)
   }
 
+  /// Why the program cannot be started, or nil when it can: the program must be an executable
+  /// regular file (a bare name, one found on `$PATH`).
+  public var startProblem: String? {
+    guard let program = arguments.first else { return "no command given" }
+    // `program` resolves a bare name only when $PATH has it.
+    guard program.contains("/") else { return "\(program): command not found on $PATH" }
+    guard let status = try? FileSystem.status(of: program) else { return "\(program): no such file" }
+    guard status.kind == .regular else { return "\(program): is \(status.kind.name), not a program" }
+    guard FileSystem.isExecutableFile(program) else { return "\(program): not executable" }
+    return nil
+  }
+
   /// Every executable regular file in `directory` whose name does not start with a dot, in
   /// name order.
   public static func directory(_ directory: String) -> [HookCommand] {

@@ -33,6 +33,10 @@ public final class HookRunner {
   private var child: Child?
   private var pending: [(name: String, value: String)]?
 
+  /// Called when a hook cannot be started at all (posix_spawn failed), after the warning.
+  /// orientd leaves it unset and keeps going; `orientctl hook`, which has one command, ends.
+  public var startFailed: ((HookCommand, SystemError) -> Void)?
+
   /// Runs `commands()` (evaluated at the start of each run) with hooks killed after `timeoutMilliseconds`.
   public init(loop: EventLoop, timeoutMilliseconds: Int, commands: @escaping () -> [HookCommand]) {
     self.loop = loop
@@ -89,6 +93,7 @@ public final class HookRunner {
       pid = try spawn.start()
     } catch {
       Log.warning("hook '\(command.description)' could not start: \(error.code)")
+      startFailed?(command, error)
       return false
     }
     do {

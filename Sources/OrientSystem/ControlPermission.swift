@@ -12,21 +12,31 @@ import Glibc
 public struct ControlPermission: Sendable {
   private let ownUID: uid_t
   private let group: gid_t?
+  /// Who may control, for the error a refused peer gets: it names the group to join. Worked
+  /// out once here, as the user database may be slow (NSS) and refusals come on the event loop.
+  public let requirement: String
 
   /// Everyone may control.
-  public static let everyone = ControlPermission(ownUID: geteuid(), group: nil)
+  public static let everyone = ControlPermission(ownUID: geteuid(), group: nil, groupName: nil)
 
-  private init(ownUID: uid_t, group: gid_t?) {
+  private init(ownUID: uid_t, group: gid_t?, groupName: String?) {
     self.ownUID = ownUID
     self.group = group
+    if let groupName {
+      let userName = getpwuid(ownUID).map { String(cString: $0.pointee.pw_name) } ?? "uid \(ownUID)"
+      requirement =
+        "control needs root, orientd's user (\(userName)) or membership of group '\(groupName)' (control-group)"
+    } else {
+      requirement = "no control group is configured, so every peer may control"
+    }
   }
 
   /// Restricts control to `groupName` (a name or a numeric gid); nil when no such group exists.
   public init?(groupName: String) {
     if let record = getgrnam(groupName) {
-      self.init(ownUID: geteuid(), group: record.pointee.gr_gid)
+      self.init(ownUID: geteuid(), group: record.pointee.gr_gid, groupName: groupName)
     } else if let number = UInt32(groupName), getgrgid(number) != nil {
-      self.init(ownUID: geteuid(), group: number)
+      self.init(ownUID: geteuid(), group: number, groupName: groupName)
     } else {
       return nil
     }

@@ -7,7 +7,7 @@ import Testing
 let rotatedMount = "0, 1, 0; -1, 0, 0; 0, 0, 1"
 let rawFor: [String: (Int, Int, Int)] = [
   "normal": (256, 0, 0), "left-up": (0, 256, 0), "face-up": (0, 0, -256), "bottom-up": (-256, 0, 0),
-  "right-up": (0, -256, 0),
+  "right-up": (0, -256, 0), "face-down": (0, 0, 256),
 ]
 let laptopDevices: [FakeDevice] = [
   FakeDevice.accelerometer(path: "/devices/platform/BOSC0200:00/iio:device0", raw: rawFor["normal"]!),
@@ -102,6 +102,65 @@ struct CalibrationTests {
     #expect(client.process.waitFor("   measured (", inStderr: true))
     client.process.signal(SIGTERM)
     _ = client.process.waitForExit()
+    #expect(run.stop() == 0)
+  }
+
+  @Test(
+    "A pose that repeats an earlier one is refused at once and asked again; the result says to restart orientd"
+  )
+  func repeatedPoseRejected() throws {
+    let (run, socket) = try laptopDaemon()
+    let client = try TypedProcess([TestPaths.orientctl, "--socket", socket, "calibrate"])
+    // Pose 1 as asked, then pose 1 again where pose 2 (left edge up) is asked.
+    for step in 1...2 {
+      #expect(client.process.waitFor("press Enter", inStderr: true, count: step))
+      #expect(try run.waitForPolls(25))
+      client.type("")
+      if step == 1 { #expect(client.process.waitFor("   measured (", inStderr: true)) }
+    }
+    #expect(
+      client.process.waitFor("pose rejected: it is the same as pose 1 (normal)", inStderr: true),
+      "\(client.process.stderr)")
+    #expect(client.process.waitFor("2/3: Turn it so its left edge points up", inStderr: true, count: 2))
+    for (step, pose) in ["left-up", "face-up"].enumerated() {
+      let (x, y, z) = rawFor[pose]!
+      try run.setRaw(x, y, z)
+      #expect(client.process.waitFor("press Enter", inStderr: true, count: step + 3))
+      #expect(try run.waitForPolls(25))
+      client.type("")
+      #expect(client.process.waitFor("   measured (", inStderr: true, count: step + 2))
+    }
+    #expect(client.process.waitForExit() == 0, "\(client.process.stderr)")
+    #expect(occurrences(of: "   measured (", in: client.process.stderr) == 3, "\(client.process.stderr)")
+    #expect(client.process.stdout.contains("Mount matrix: \(rotatedMount)\n"))
+    #expect(
+      client.process.stdout.contains("restart orientd to apply it (sudo systemctl restart orientd)"),
+      "\(client.process.stdout)")
+    #expect(!client.process.stdout.contains("WARNING: this key matches"), "a precise key needs no warning")
+    #expect(run.stop() == 0)
+  }
+
+  @Test("calibrate warns when the hwdb key it prints would match every sensor on every machine")
+  func catchAllHwdbKeyWarned() throws {
+    // No parent modalias and no DMI data: the key can only be the catch-all.
+    let directory = try Scratch.current().makeDirectory("daemon")
+    let socket = directory + "/s"
+    let run = try FakeSensorRun(
+      devices: [FakeDevice.accelerometer(raw: rawFor["normal"]!)],
+      arguments: [
+        "--interval", "20", "--settle", "0", "--mode", "poll", "--socket", socket, "--state",
+        directory + "/st",
+      ])
+    #expect(run.process.waitFor("info: orientation", inStderr: true))
+    let text = try TestProcess([TestPaths.orientctl, "--socket", socket, "calibrate", "--yes"])
+    for (step, pose) in ["normal", "left-up", "face-up"].enumerated() {
+      let (x, y, z) = rawFor[pose]!
+      try run.setRaw(x, y, z)
+      #expect(text.waitFor("   measured (", inStderr: true, count: step + 1), "\(text.stderr)")
+    }
+    #expect(text.waitForExit() == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("sensor:modalias:*:dmi:*\n ACCEL_MOUNT_MATRIX="), "\(text.stdout)")
+    #expect(text.stdout.contains("WARNING: this key matches every sensor on every machine"), "\(text.stdout)")
     #expect(run.stop() == 0)
   }
 

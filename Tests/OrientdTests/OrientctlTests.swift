@@ -119,31 +119,53 @@ struct OrientctlTests {
       ])
     #expect(try second.orientctl("lock", "bottom-up").status == 0)
     #expect(text.waitForLines(12).suffix(2) == ["lock bottom-up", "orientation bottom-up"])
-    #expect(sensor.waitForLines(3).last == "    Accelerometer orientation changed: bottom-up")
     text.signal(SIGTERM)
     sensor.signal(SIGTERM)
     #expect(text.waitForExit() != nil)
     #expect(sensor.waitForExit() != nil)
+    // The lock turned the screen only: monitor-sensor's format shows the device.
+    #expect(sensor.stdout.split(separator: "\n").count == 2, "\(sensor.stdout)")
     #expect(second.stop() == 0)
   }
 
-  @Test("monitor --iio-sensor-proxy prints monitor-sensor's accelerometer lines")
+  @Test("monitor --iio-sensor-proxy prints monitor-sensor's lines for the physical orientation only")
   func monitorSensorLines() throws {
-    let daemon = try ServedDaemon()
+    let (run, socket) = try laptopDaemon(extra: ["--mount-matrix", rotatedMount])
     let monitor = try TestProcess([
-      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy", "--once",
+      TestPaths.orientctl, "--socket", socket, "monitor", "--iio-sensor-proxy", "--once",
     ])
     #expect(monitor.waitForLines(1) == ["=== Has accelerometer (orientation: normal)"])
-    #expect(try daemon.orientctl("lock", "left-up").status == 0)
-    #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
+    // A lock turns the screen, not the device: monitor-sensor would print nothing.
+    #expect(try runToCompletion([TestPaths.orientctl, "--socket", socket, "lock", "bottom-up"]).status == 0)
+    for pose in ["left-up", "face-up", "face-down", "bottom-up"] {
+      let (x, y, z) = rawFor[pose]!
+      try run.setRaw(x, y, z)
+      #expect(run.process.waitFor("info: device \(pose)", inStderr: true), "\(run.process.stderr)")
+    }
+    // Lying flat is not a four-way orientation: left-up stays until the device turns again.
     #expect(
       monitor.waitForLines(3) == [
         "=== Has accelerometer (orientation: normal)",
         "    Accelerometer orientation changed: left-up",
         "    Accelerometer orientation changed: bottom-up",
       ])
+    #expect(run.stop() == 0)
+    #expect(monitor.waitForExit() == 69)
+    #expect(monitor.stdout.split(separator: "\n").count == 3, "\(monitor.stdout)")
+  }
+
+  @Test("monitor --iio-sensor-proxy says undefined until the device has been upright once")
+  func monitorSensorUndefinedWhileFlat() throws {
+    let daemon = try ServedDaemon(holding: (0, 0, -1))
+    #expect(try daemon.orientctl("get", "device").stdout == "face-up\n")
+    let monitor = try TestProcess([
+      TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy", "--once",
+    ])
+    #expect(monitor.waitForLines(1) == ["=== Has accelerometer (orientation: undefined)"])
+    #expect(try daemon.orientctl("lock", "left-up").status == 0)
     #expect(daemon.stop() == 0)
     #expect(monitor.waitForExit() == 69)
+    #expect(monitor.stdout == "=== Has accelerometer (orientation: undefined)\n")
   }
 
   @Test("orientctl monitor | head -1 exits cleanly without waiting for another event")

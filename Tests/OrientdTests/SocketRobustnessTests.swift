@@ -55,7 +55,7 @@ struct SocketRobustnessTests {
     let nobody: UInt32 = 65534
 
     let refused = try orientctl(uid: nobody, gid: nobody, "lock", "left-up")
-    #expect(refused.status == 1)
+    #expect(refused.status == 77)
     #expect(refused.stderr.contains("permission-denied"))
     let read = try orientctl(uid: nobody, gid: nobody, "get")
     #expect(read.status == 0)
@@ -65,7 +65,7 @@ struct SocketRobustnessTests {
     #expect(try orientctl(uid: nobody, gid: group.gid, "lock", "left-up").status == 0)
     #expect(completeLines(try daemon.orientctl("get").stdout).contains("lock left-up"))
     // Listed in the group database but running without the group: see PeerGroupControlTests.
-    #expect(try orientctl(uid: group.memberUID, gid: nobody, "unlock").status == 1)
+    #expect(try orientctl(uid: group.memberUID, gid: nobody, "unlock").status == 77)
     #expect(try daemon.orientctl("unlock").status == 0)
     // Root may always control.
     #expect(try daemon.orientctl("rotate", "cw").status == 0)

@@ -17,6 +17,10 @@ public enum ExitCode: Int32, Sendable {
   case cannotCreate = 73
   /// Reading or writing failed.
   case ioError = 74
+  /// A temporary failure: trying again may work (an interrupted or timed-out calibration).
+  case temporaryFailure = 75
+  /// Permission denied.
+  case noPermission = 77
   /// The configuration was wrong.
   case config = 78
 }

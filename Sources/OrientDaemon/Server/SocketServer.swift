@@ -391,7 +391,7 @@ public final class SocketServer {
     case .lock, .unlock, .rotate, .allow:
       guard mayControl(client) else {
         return reply(
-          .error(ProtocolError(.permissionDenied, "control needs root, orientd's user or its control group")),
+          .error(ProtocolError(.permissionDenied, permission.requirement)),
           to: client)
       }
       switch control(command) {
