@@ -21,9 +21,6 @@ public final class BufferCapture {
   /// What was set up, for the log.
   public private(set) var summary = ""
 
-  /// Whether the device can capture x, y and z through a buffer at all.
-  public static func isSupported(by accelerometer: Accelerometer) -> Bool { accelerometer.canBuffer }
-
   /// Whether accel x, y and z are scan elements of `device` (`scan_elements/in_accel_x_en`...).
   static func isSupported(by device: IIODevice) -> Bool {
     ["accel_x", "accel_y", "accel_z"].allSatisfy { id in
