@@ -17,21 +17,47 @@ public struct AxisSetup: Sendable {
   public var offsetFile: String?
 }
 
-/// An IIO device with accel x, y and z raw channels.
+/// An IIO device with accel x, y and z channels: raw attributes to poll, scan elements to
+/// capture through a buffer, or both.
 public struct Accelerometer {
   /// The device.
   public let device: IIODevice
   /// Where the sensor sits, and what said so.
   public let location: SensorLocation
   public let locationSource: String?
+  /// Whether it has `in_accel_{x,y,z}_raw`, so it can be polled.
+  public let canPoll: Bool
+  /// Whether accel x, y and z are scan elements, so it can capture through a buffer.
+  public let canBuffer: Bool
 
   static let axes = ["x", "y", "z"]
 
-  /// Recognises an accelerometer: it needs `in_accel_{x,y,z}_raw`.
+  /// Recognises an accelerometer: it needs `in_accel_{x,y,z}_raw`, or accel x, y and z
+  /// scan elements. Some drivers offer only the latter (iio-sensor-proxy reads them too).
   init?(device: IIODevice, udev: UdevProperties?) {
-    guard PollCapture.files.allSatisfy({ device.handle(for: $0) != nil }) else { return nil }
+    canPoll = PollCapture.files.allSatisfy({ device.handle(for: $0) != nil })
+    canBuffer = BufferCapture.isSupported(by: device)
+    guard canPoll || canBuffer else { return nil }
     self.device = device
     (location, locationSource) = Self.locate(device, udev: udev)
+  }
+
+  /// How it can be captured, for `--list`.
+  public var captureText: String {
+    switch (canBuffer, canPoll) {
+    case (true, true): return "buffer or poll (scan elements for accel x, y and z)"
+    case (true, false):
+      return "buffer only (scan elements for accel x, y and z, no in_accel_{x,y,z}_raw to poll)"
+    default: return "poll only (no scan elements)"
+    }
+  }
+
+  /// Why polling cannot read it, when it cannot: for the error that `mode poll` gives.
+  public var whyNotPollable: String? {
+    canPoll
+      ? nil
+      : "\(summary) cannot be polled: it has scan elements for accel x, y and z but no "
+        + "in_accel_{x,y,z}_raw attributes; use mode auto or buffer to read it through its buffer"
   }
 
   private static func locate(_ device: IIODevice, udev: UdevProperties?) -> (SensorLocation, String?) {
@@ -71,9 +97,13 @@ public struct Accelerometer {
         scaleFile: scale?.file, offsetFile: offset?.file)
     }
     if !unscaled.isEmpty {
+      // The kernel's IIO ABI gives m/s² as (raw + offset) * scale, with a scale given only
+      // "if known for a device" and no other value defined. Without one, the raw value is
+      // taken as m/s² (scale 1.0), as iio-sensor-proxy does; that is often wrong, so say so.
       let files = unscaled.map { "in_accel_\($0)_scale" } + ["in_accel_scale"]
       warn(
-        "\(summary): no usable scale for axis \(unscaled.joined(separator: ", ")) (\(files.joined(separator: ", "))); assuming 1.0"
+        "\(summary): no usable scale for axis \(unscaled.joined(separator: ", ")) (\(files.joined(separator: ", "))); "
+          + "assuming 1.0, raw values taken as m/s²"
       )
     }
     return setups

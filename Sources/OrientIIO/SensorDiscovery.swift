@@ -3,7 +3,7 @@ import OrientSystem
 
 /// Finds accelerometers in an IIO context and picks the one that drives orientation.
 public enum SensorDiscovery {
-  /// Every device with accel x, y and z raw channels, in libiio's order.
+  /// Every device with accel x, y and z raw attributes or scan elements, in libiio's order.
   public static func accelerometers(in context: IIOContext, udev: UdevProperties?) -> [Accelerometer] {
     context.devices.compactMap { Accelerometer(device: $0, udev: udev) }
   }

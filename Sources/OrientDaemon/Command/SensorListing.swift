@@ -13,7 +13,7 @@ public enum SensorListing {
     guard !sensors.isEmpty else {
       throw Failure(
         "no accelerometer in IIO context \(context.uri) (\(context.devices.count) IIO device(s) checked "
-          + "for in_accel_x/y/z_raw); try --uri ip:HOST for a remote iiod, or --demo",
+          + "for in_accel_x/y/z_raw or accel x, y and z scan elements); try --uri ip:HOST for a remote iiod, or --demo",
         exitCode: .unavailable)
     }
     let chosen = try? SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
@@ -36,10 +36,7 @@ public enum SensorListing {
       let dmi = context.isLocal ? dmiModalias() ?? "" : ""
       report += "    modalias: \(modalias.isEmpty ? "unknown" : modalias)\n"
       report += "    hwdb match: \(HwdbKey.make(modalias: modalias, dmi: dmi))\n"
-      report +=
-        BufferCapture.isSupported(by: sensor)
-        ? "    capture: buffer or poll (scan elements for accel x, y and z)\n"
-        : "    capture: poll only (no scan elements)\n"
+      report += "    capture: \(sensor.captureText)\n"
       report += "    " + reading(of: setup, settings: options.settings) + "\n"
     }
     for warning in warnings { Log.warning(warning) }

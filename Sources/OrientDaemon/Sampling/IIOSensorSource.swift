@@ -7,7 +7,10 @@ import OrientSystem
 /// or by polling, and survives it going away and coming back.
 ///
 /// While attached, only the capture wakes the thread (a poll timer, or the kernel
-/// delivering scans). While no sensor is attached, it looks again every second.
+/// delivering scans), and the sensor's sampling frequency stays raised for it. While no
+/// sensor is attached, it looks again every second. In auto mode a buffer that stayed
+/// silent at start is tried again now and then while polling goes on, and takes over when
+/// it delivers.
 final class IIOSensorSource {
   private let options: DaemonOptions
   private let loop: EventLoop
@@ -24,6 +27,10 @@ final class IIOSensorSource {
   private var polling: PollCapture?
   private var pollTimer: LoopTimer?
   private var probeTimer: LoopTimer?
+  /// The next try of a buffer that stayed silent, while polling.
+  private var bufferRetryTimer: LoopTimer?
+  private var bufferRetries = RetrySchedule()
+  private var frequencies: SamplingFrequencies?
   private var rescanTimer: LoopTimer?
   private var probeStarted: UInt64 = 0
   private var online = false
@@ -32,7 +39,7 @@ final class IIOSensorSource {
   private var garbageWarning = RateLimitedWarning()
   private var readWarning = RateLimitedWarning()
   /// Remote contexts refused in a row, for spacing out the next attempts.
-  private var refusals = 0
+  private var refusals = RetrySchedule()
 
   /// The wait between looks for a sensor while none is attached.
   static let rescanNanoseconds: UInt64 = 1_000_000_000
@@ -58,10 +65,10 @@ final class IIOSensorSource {
   /// Attaches to the sensor, or starts looking for one.
   func start() { attach() }
 
-  /// Stops capturing and restores what buffered capture changed on the device.
+  /// Stops capturing and restores what capture changed on the device.
   func stop() {
     rescanTimer = nil
-    detach()
+    detach(restoring: true)
   }
 
   private var now: SampleTime { sampleTime(Clock.monotonicNanoseconds) }
@@ -81,24 +88,27 @@ final class IIOSensorSource {
     let sensor: Accelerometer
     let udev: UdevProperties?
     let reason: String
-    do {
+    do throws(Failure) {
       context = try openContext(uri: options.uri)
       udev = context.isLocal ? UdevProperties() : nil
       let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
       sensor = try SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
       reason = SensorDiscovery.reason(for: sensor, among: sensors, selector: options.device)
+      if options.captureMode == .poll, let why = sensor.whyNotPollable {
+        throw Failure(why, exitCode: .unavailable)
+      }
     } catch {
       if failIfAbsent { return events.post(.failed(error)) }
       // A context refused for what it would cost: a server that shows a small context to the
       // size check and a large one to libiio makes each attempt cost that much once, so
       // attempts are spaced further apart each time, up to a minute.
       if error.exitCode == .dataError {
-        refusals += 1
-        return absent(error.message, after: min(Self.rescanNanoseconds << min(refusals, 6), 60_000_000_000))
+        return absent(error.message, after: refusals.delayAfterFailure())
       }
       return absent(error.message)
     }
-    refusals = 0
+    refusals.reset()
+    let fatal = failIfAbsent
     failIfAbsent = false
     lastAbsence = ""
     if options.uri != nil { context.setTimeout(milliseconds: 2000) }
@@ -118,7 +128,11 @@ final class IIOSensorSource {
       "using \(sensor.summary) in \(context.uri), location \(sensor.location.rawValue), "
         + "scale \(setup.scaleText), mount matrix \(MountMatrix.format(setup.matrix.matrix)) "
         + "from \(setup.matrix.source)")
-    startCapture()
+    if let failure = startCapture() {
+      detach(restoring: true)
+      if fatal { return events.post(.failed(Failure(failure, exitCode: .unavailable))) }
+      return absent(failure)
+    }
     setOnline(true)
   }
 
@@ -150,7 +164,7 @@ final class IIOSensorSource {
   /// The sensor is gone or failing: stop, go offline, keep the orientation, look again.
   private func lost(_ reason: String) {
     Log.warning("\(sensor?.summary ?? "the sensor") went offline: \(reason)")
-    detach()
+    detach(restoring: false)
     setOnline(false)
     lastAbsence = ""
     scheduleRescan()
@@ -163,16 +177,17 @@ final class IIOSensorSource {
     events.post(.described(description))
   }
 
-  private func detach() {
+  /// Stops capturing. `restoring` writes the original sampling frequencies back; a sensor
+  /// that went away has nothing to restore, and its id may come back as another device.
+  private func detach(restoring: Bool) {
     if description != nil { events.post(.described(nil)) }
     description = nil
-    pollTimer = nil
-    polling = nil
-    probeTimer = nil
-    if let captureWatch { loop.unwatch(captureWatch) }
-    captureWatch = nil
-    capture?.stop()
-    capture = nil
+    stopPolling()
+    bufferRetryTimer = nil
+    bufferRetries.reset()
+    closeBuffer()
+    if restoring { frequencies?.restore() } else { frequencies?.forget() }
+    frequencies = nil
     sensor = nil
     converter = nil
     context = nil
@@ -180,62 +195,161 @@ final class IIOSensorSource {
 
   // MARK: Capture
 
-  private func startCapture() {
-    guard let sensor, let context else { return }
-    let supported = BufferCapture.isSupported(by: sensor)
+  /// Raises the sampling frequency, then polls or opens the buffer as the mode and the
+  /// device allow. Returns why the sensor cannot be read at all, or nil.
+  private func startCapture() -> String? {
+    guard let sensor else { return nil }
+    frequencies = SamplingFrequencies(
+      raising: sensor, to: SamplingFrequencies.needed(intervalMilliseconds: options.intervalMilliseconds))
     switch options.captureMode {
     case .poll:
+      // `attach` refused a device that cannot be polled.
       startPolling(reason: "--mode poll")
-    case .buffer where !supported, .auto where !supported:
+    case .buffer where !sensor.canBuffer, .auto where !sensor.canBuffer:
       startPolling(reason: "the device has no scan elements for accel x, y and z")
     case .buffer, .auto:
+      // A device without raw attributes has no polling to fall back on: no probe.
+      let given =
+        options.captureMode == .buffer
+        ? "--mode buffer" : sensor.canPoll ? nil : "the device has no raw attributes to poll"
+      let capture: BufferCapture
       do {
-        let capture = try BufferCapture(accelerometer: sensor, context: context)
-        self.capture = capture
-        captureWatch = try loop.watch(capture.pollDescriptor) { [unowned self] events in
-          self.readBuffer(hungUp: events.contains(.hangUp) || events.contains(.error))
-        }
-        if options.captureMode == .buffer {
-          Log.info("capture mode buffer (--mode buffer): \(capture.summary)")
-          describe(mode: "buffer", reason: "--mode buffer; \(capture.summary)")
-        } else {
-          describe(mode: "buffer (trying)", reason: "waiting up to 1 s for the first scan")
-          probeStarted = Clock.monotonicNanoseconds
-          let timer = LoopTimer(loop: loop) { [unowned self] _ in self.bufferStayedSilent() }
-          timer.schedule(afterNanoseconds: Self.probeNanoseconds)
-          probeTimer = timer
-        }
+        capture = try openBuffer()
       } catch {
-        capture?.stop()
-        capture = nil
+        guard sensor.canPoll else {
+          return
+            "\(sensor.summary): buffered capture is unusable (\(error)), and the device has no raw attributes to poll"
+        }
         startPolling(reason: "buffered capture is unusable: \(error)")
+        return nil
+      }
+      if let given {
+        Log.info("capture mode buffer (\(given)): \(bufferSummary(capture))")
+        describe(mode: "buffer", reason: "\(given); \(bufferSummary(capture))")
+      } else {
+        describe(mode: "buffer (trying)", reason: "waiting up to 1 s for the first scan")
+        startProbe()
       }
     }
+    return nil
   }
 
-  private func bufferStayedSilent() {
+  /// The frequencies raised, for the log: `, sampling_frequency 5 -> 20 Hz`, or nothing.
+  private var frequencyText: String {
+    guard let changes = frequencies?.changes, !changes.isEmpty else { return "" }
+    return ", " + changes.joined(separator: ", ")
+  }
+
+  private func bufferSummary(_ capture: BufferCapture) -> String { capture.summary + frequencyText }
+
+  /// Opens the buffer and watches its descriptor.
+  private func openBuffer() throws -> BufferCapture {
+    guard let sensor, let context else { throw Failure("no sensor", exitCode: .software) }
+    let capture = try BufferCapture(accelerometer: sensor, context: context)
+    do {
+      captureWatch = try loop.watch(capture.pollDescriptor) { [unowned self] events in
+        self.readBuffer(hungUp: events.contains(.hangUp) || events.contains(.error))
+      }
+    } catch {
+      capture.stop()
+      throw error
+    }
+    self.capture = capture
+    return capture
+  }
+
+  private func closeBuffer() {
     probeTimer = nil
     if let captureWatch { loop.unwatch(captureWatch) }
     captureWatch = nil
     capture?.stop()
     capture = nil
-    startPolling(reason: "the buffer delivered no sample within 1 s")
+  }
+
+  /// Gives the open buffer 1 s to deliver a scan.
+  private func startProbe() {
+    probeStarted = Clock.monotonicNanoseconds
+    let timer = LoopTimer(loop: loop) { [unowned self] _ in self.bufferStayedSilent() }
+    timer.schedule(afterNanoseconds: Self.probeNanoseconds)
+    probeTimer = timer
+  }
+
+  /// The buffer gave nothing within 1 s: poll, and try the buffer again later. Some sensors
+  /// deliver only when they move, so a still device at start does not mean a dead buffer.
+  private func bufferStayedSilent() {
+    closeBuffer()
+    let delay = bufferRetries.delayAfterFailure()
+    if polling == nil {
+      startPolling(
+        reason: "the buffer delivered no sample within 1 s; trying it again in \(delay / 1_000_000_000) s, "
+          + "then further apart, up to a minute")
+    } else {
+      Log.debug("the buffer stayed silent again; polling goes on, next try in \(delay / 1_000_000_000) s")
+    }
+    scheduleBufferRetry(after: delay)
+  }
+
+  /// A buffer tried again failed: keep polling, and try later.
+  private func bufferRetryFailed(_ reason: String) {
+    closeBuffer()
+    let delay = bufferRetries.delayAfterFailure()
+    Log.debug("trying the buffer again: \(reason); polling goes on, next try in \(delay / 1_000_000_000) s")
+    scheduleBufferRetry(after: delay)
+  }
+
+  private func scheduleBufferRetry(after delay: UInt64) {
+    let timer = LoopTimer(loop: loop) { [unowned self] _ in self.retryBuffer() }
+    timer.schedule(afterNanoseconds: delay)
+    bufferRetryTimer = timer
+  }
+
+  /// Opens the buffer again while polling goes on; the first scan ends the polling.
+  private func retryBuffer() {
+    bufferRetryTimer = nil
+    do {
+      _ = try openBuffer()
+    } catch {
+      return bufferRetryFailed("\(error)")
+    }
+    Log.debug("trying the buffer again for up to 1 s; polling goes on meanwhile")
+    startProbe()
+  }
+
+  /// The first scan came while the buffer was on trial.
+  private func bufferDelivered(_ capture: BufferCapture) {
+    probeTimer = nil
+    bufferRetries.reset()
+    let waited = (Clock.monotonicNanoseconds - probeStarted) / 1_000_000
+    if polling != nil {
+      stopPolling()
+      Log.info(
+        "capture mode buffer: the buffer tried again delivered a scan after \(waited) ms; polling stopped; "
+          + bufferSummary(capture))
+      describe(
+        mode: "buffer",
+        reason: "the buffer tried again after polling delivered a scan; \(bufferSummary(capture))")
+    } else {
+      Log.info("capture mode buffer: the first scan came after \(waited) ms; \(bufferSummary(capture))")
+      describe(
+        mode: "buffer", reason: "the buffer delivered a scan after \(waited) ms; \(bufferSummary(capture))")
+    }
   }
 
   private func readBuffer(hungUp: Bool) {
     guard let capture else { return }
     let time = sampleTime(loop.now)
+    // While polling goes on, the buffer is on trial: its failure ends the trial, not the sensor.
+    let onTrial = polling != nil
     switch capture.readScans({ x, y, z in self.deliver(Double(x), Double(y), Double(z), at: time) }) {
     case .failure(let error):
+      if onTrial { return bufferRetryFailed("reading the buffer failed: \(error.code)") }
       lost("reading the buffer failed: \(error.code)")
     case .success(let scans):
-      if scans > 0, probeTimer != nil {
-        probeTimer = nil
-        let waited = (Clock.monotonicNanoseconds - probeStarted) / 1_000_000
-        Log.info("capture mode buffer: the first scan came after \(waited) ms; \(capture.summary)")
-        describe(mode: "buffer", reason: "the buffer delivered a scan after \(waited) ms; \(capture.summary)")
+      if scans > 0, probeTimer != nil { bufferDelivered(capture) }
+      if scans == 0, hungUp {
+        if onTrial { return bufferRetryFailed("the buffer's device hung up") }
+        lost("the buffer's device hung up")
       }
-      if scans == 0, hungUp { lost("the buffer's device hung up") }
     }
   }
 
@@ -245,12 +359,17 @@ final class IIOSensorSource {
     self.polling = polling
     Log.info(
       "capture mode poll every \(options.intervalMilliseconds) ms: \(reason); reading through \(polling.method)"
-    )
+        + frequencyText)
     describe(mode: "poll every \(options.intervalMilliseconds) ms", reason: reason)
     let timer = LoopTimer(loop: loop) { [unowned self] _ in self.poll() }
     let interval = UInt64(options.intervalMilliseconds) * 1_000_000
     timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: interval)
     pollTimer = timer
+  }
+
+  private func stopPolling() {
+    pollTimer = nil
+    polling = nil
   }
 
   private func poll() {
@@ -263,8 +382,14 @@ final class IIOSensorSource {
       garbageWarning.warn("\(sensor.summary): \(file) holds '\(value)', not a raw reading; sample skipped")
     case .failure(.missing(let file)):
       lost("\(file) is gone")
+    case .failure(.noRawAttributes):
+      lost(RawReadError.noRawAttributes.description)
     case .failure(.readFailed(let file, let code)):
-      if context?.isLocal == false || Self.meansGone(code) {
+      if capture != nil, !Self.meansGone(code) {
+        // A buffer on trial can keep a driver from answering raw reads (EBUSY) for that second.
+        Log.debug(
+          "\(sensor.summary): reading \(file) failed while the buffer is tried: \(code); sample skipped")
+      } else if context?.isLocal == false || Self.meansGone(code) {
         lost("reading \(file) failed: \(code)")
       } else {
         readWarning.warn("\(sensor.summary): reading \(file) failed: \(code); sample skipped")

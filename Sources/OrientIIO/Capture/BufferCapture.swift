@@ -5,8 +5,8 @@ import OrientSystem
 /// Buffered capture of accel x, y and z through libiio: the kernel delivers scans only
 /// when the sensor has data, and the sampling thread sleeps until then.
 ///
-/// Starting it enables the three channels, picks a trigger and raises a sampling
-/// frequency below 10 Hz; stopping it restores all of that.
+/// Starting it enables the three channels and picks a trigger; stopping it restores both.
+/// The sampling frequency is raised apart (`SamplingFrequencies`), as polling needs it too.
 public final class BufferCapture {
   private let accelerometer: Accelerometer
   private let context: IIOContext
@@ -15,20 +15,16 @@ public final class BufferCapture {
   /// Holds a scan that a refill ended inside until the next refill completes it.
   private var stream: ScanStream
   private var restoreTrigger: (() -> Void)?
-  private var restoreFrequencies: [(file: String, value: String)] = []
   private var restoreEnables: [(path: String, value: String)] = []
   /// The descriptor that becomes readable when scans arrive; libiio owns it.
   public private(set) var pollDescriptor: Int32 = -1
   /// What was set up, for the log.
   public private(set) var summary = ""
 
-  /// The minimum sampling frequency buffered capture asks for, in Hz.
-  static let minimumFrequency = 10.0
-
-  /// Whether the device can capture x, y and z through a buffer at all.
-  public static func isSupported(by accelerometer: Accelerometer) -> Bool {
+  /// Whether accel x, y and z are scan elements of `device` (`scan_elements/in_accel_x_en`...).
+  static func isSupported(by device: IIODevice) -> Bool {
     ["accel_x", "accel_y", "accel_z"].allSatisfy { id in
-      accelerometer.device.channel(id).map { iio_channel_is_scan_element($0) } ?? false
+      device.channel(id).map { iio_channel_is_scan_element($0) } ?? false
     }
   }
 
@@ -64,7 +60,6 @@ public final class BufferCapture {
 
     if context.isLocal { restoreEnables = Self.snapshotEnables(of: device) }
     let trigger = chooseTrigger()
-    let frequencies = raiseSamplingFrequencies()
     for channel in channels { iio_channel_enable(channel) }
     guard let opened = iio_device_create_buffer(device.pointer, 64, false) else {
       let code = Errno.current
@@ -80,9 +75,7 @@ public final class BufferCapture {
       Log.warning(
         "\(accelerometer.summary): libiio's scan size \(step) differs from the computed \(decoder.scanSize)")
     }
-    summary =
-      "scan \(decoder.scanSize) bytes, trigger \(trigger ?? "none")"
-      + (frequencies.isEmpty ? "" : ", " + frequencies.joined(separator: ", "))
+    summary = "scan \(decoder.scanSize) bytes, trigger \(trigger ?? "none")"
   }
 
   deinit { stop() }
@@ -101,7 +94,7 @@ public final class BufferCapture {
     return .success(stream.decode(data, body))
   }
 
-  /// Closes the buffer and restores the trigger, sampling frequencies and channel enables.
+  /// Closes the buffer and restores the trigger and channel enables.
   public func stop() {
     guard let opened = buffer else { return }
     buffer = nil
@@ -112,8 +105,6 @@ public final class BufferCapture {
   private func undoSetup() {
     restoreTrigger?()
     restoreTrigger = nil
-    for (file, value) in restoreFrequencies { accelerometer.device.write(file, value) }
-    restoreFrequencies = []
     for (path, value) in restoreEnables { writeSysfs(path, value) }
     restoreEnables = []
   }
@@ -144,38 +135,6 @@ public final class BufferCapture {
     let devicePointer = device.pointer
     restoreTrigger = hadTrigger ? { _ = iio_device_set_trigger(devicePointer, current) } : nil
     return chosen.name
-  }
-
-  // MARK: Sampling frequency
-
-  /// Raises every `*sampling_frequency` below 10 Hz to the nearest available value of at
-  /// least 10 Hz (10 when none is listed); returns what changed, for the log.
-  private func raiseSamplingFrequencies() -> [String] {
-    let device = accelerometer.device
-    var changes: [String] = []
-    for file in device.attributeFiles.sorted() where file.hasSuffix("sampling_frequency") {
-      guard case .text(let text) = device.read(file),
-        let current = NumberParsing.finiteDouble(text.trimmingSpaces),
-        current < Self.minimumFrequency
-      else { continue }
-      var target = Self.minimumFrequency
-      if case .text(let list) = device.read(file + "_available") {
-        let available = list.split(whereSeparator: { $0 == " " || $0 == "\n" })
-          .compactMap { NumberParsing.finiteDouble($0) }.sorted()
-        if let nearest = available.first(where: { $0 >= Self.minimumFrequency }) { target = nearest }
-      }
-      // `Int(exactly:)`, not `Int(_:)`: the listed values come from the device, and one past
-      // Int's range would trap.
-      let value = Int(exactly: target).map(String.init) ?? String(target)
-      if let code = device.write(file, value) {
-        Log.warning(
-          "\(accelerometer.summary): cannot raise \(file) from \(text) to \(value): \(code)")
-        continue
-      }
-      restoreFrequencies.append((file, text))
-      changes.append("\(file) \(text) -> \(value) Hz")
-    }
-    return changes
   }
 
   // MARK: Channel enables (local sysfs)

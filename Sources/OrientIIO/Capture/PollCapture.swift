@@ -6,6 +6,8 @@ public final class PollCapture {
   private enum Reader {
     case direct(DirectAttributeReader)
     case libiio(LibiioAttributeReader)
+    /// The device has no raw attributes (only scan elements): every read says so.
+    case none
   }
 
   private let reader: Reader
@@ -17,10 +19,14 @@ public final class PollCapture {
   /// How the attributes are read, for the log.
   public let method: String
 
-  /// Prepares polling `accelerometer`.
+  /// Prepares polling `accelerometer`; one without raw attributes gives `noRawAttributes`
+  /// on every read.
   public init(accelerometer: Accelerometer) {
     let device = accelerometer.device
-    if device.context.isLocal,
+    if !accelerometer.canPoll {
+      reader = .none
+      method = "nothing (no raw attributes)"
+    } else if device.context.isLocal,
       let direct = DirectAttributeReader(directory: "/sys/bus/iio/devices/\(device.id)", files: Self.files)
     {
       reader = .direct(direct)
@@ -28,7 +34,7 @@ public final class PollCapture {
         direct.checksForReplacement
         ? "open files, checked for replacement on every poll (not sysfs)" : "open sysfs files"
     } else {
-      // Accelerometer's initializer has checked that the three attributes exist.
+      // `canPoll` says that the three attributes exist.
       reader = .libiio(LibiioAttributeReader(device: device, files: Self.files)!)
       method = "libiio"
     }
@@ -40,6 +46,7 @@ public final class PollCapture {
     switch reader {
     case .direct(let direct): failure = direct.read(into: &values)
     case .libiio(let libiio): failure = libiio.read(into: &values)
+    case .none: failure = .noRawAttributes
     }
     if let failure { return .failure(failure) }
     return .success((values[0], values[1], values[2]))

@@ -12,12 +12,15 @@ public enum RawReadError: Error, Equatable, Sendable, CustomStringConvertible {
   case missing(file: String)
   /// The attribute held something that is not a usable number.
   case garbage(file: String, value: String)
+  /// The device has no raw attributes to poll, only scan elements.
+  case noRawAttributes
 
   public var description: String {
     switch self {
     case .readFailed(let file, let code): return "reading \(file) failed: \(code)"
     case .missing(let file): return "\(file) is missing"
     case .garbage(let file, let value): return "\(file) holds '\(value)', not a raw reading"
+    case .noRawAttributes: return "the device has no in_accel_{x,y,z}_raw; only its buffer gives readings"
     }
   }
 

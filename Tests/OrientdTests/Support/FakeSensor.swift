@@ -44,6 +44,15 @@ struct FakeDevice {
     return device
   }
 
+  /// An accelerometer with accel x, y and z scan elements but no `in_accel_{x,y,z}_raw`, as
+  /// some drivers offer: only its buffer gives readings. `scale` nil leaves the scale out.
+  static func scanOnlyAccelerometer(scale: String? = "0.038307") -> FakeDevice {
+    var device = bufferedAccelerometer()
+    device.attributes.removeAll { $0.0.hasSuffix("_raw") || $0.0 == "in_accel_scale" }
+    if let scale { device.attributes.append(("in_accel_scale", scale)) }
+    return device
+  }
+
   /// The machine's DMI identity, as /sys/class/dmi/id shows it.
   static func dmi(_ modalias: String) -> FakeDevice {
     FakeDevice(
