@@ -69,7 +69,7 @@ enum OptionTable {
     },
     OptionSpec(
       "mode", "auto|poll|buffer", .source,
-      "buffered capture, polling, or buffer if it delivers within 1 s (default auto)"
+      "buffered capture, polling, or the buffer once it delivers, polling until then (default auto)"
     ) { options, value throws(ValueError) in
       guard let mode = CaptureMode(rawValue: value) else {
         throw ValueError("expected auto, poll or buffer, got '\(value)'")
