@@ -7,6 +7,15 @@ struct AllowedPrecedenceTests {
     try text.write(toFile: path, atomically: true, encoding: .utf8)
   }
 
+  /// A directory for orientd's socket and state file, with a config file that sets `allowed`.
+  private func daemonDirectory(configAllowed: String) throws -> (
+    directory: String, config: String, state: String
+  ) {
+    let directory = try Scratch.current().makeDirectory("daemon")
+    try writeConfig("allowed = \(configAllowed)\n", to: directory + "/orientd.conf")
+    return (directory, directory + "/orientd.conf", directory + "/state")
+  }
+
   /// Starts orientd on `config` and `directory`'s state file, checks the log names `origin`
   /// for the set, and returns the daemon.
   private func start(config: String, directory: String, expecting allowed: String, from origin: String) throws
@@ -24,10 +33,7 @@ struct AllowedPrecedenceTests {
   @Test(
     "A config value edited after orientctl allow wins at the next start, and doctor says where it came from")
   func editedConfigWinsOverSavedSet() throws {
-    let directory = try Scratch.current().makeDirectory("daemon")
-    let config = directory + "/orientd.conf"
-    let state = directory + "/state"
-    try writeConfig("allowed = normal, left-up\n", to: config)
+    let (directory, config, state) = try daemonDirectory(configAllowed: "normal, left-up")
 
     var daemon = try start(
       config: config, directory: directory, expecting: "normal,left-up", from: "allowed = in \(config):1")
@@ -60,13 +66,9 @@ struct AllowedPrecedenceTests {
 
   @Test("A client that may not control sees where the set came from without any path")
   func originWithoutPathsForOthers() throws {
-    let directory = try Scratch.current().makeDirectory("daemon")
-    let config = directory + "/orientd.conf"
+    let config = try Scratch.current().path("orientd.conf")
     try writeConfig("allowed = normal, left-up\n", to: config)
-    Unprivileged.openScratch(try Scratch.current())
-    chmod(directory, 0o755)
-    let daemon = try ServedDaemon(
-      extra: ["--config", config, "--control-group", "root"], directory: directory)
+    let daemon = try servedDaemonOpenToOthers(extra: ["--config", config, "--control-group", "root"])
     let info = try runToCompletion(
       try Unprivileged.command([TestPaths.orientctl, "--socket", daemon.socket, "doctor"]))
     #expect(info.status == 0, "\(info)")
@@ -77,10 +79,7 @@ struct AllowedPrecedenceTests {
 
   @Test("A state file from before the config was recorded keeps its set, and is rewritten with the record")
   func oldStateFileKeepsItsSet() throws {
-    let directory = try Scratch.current().makeDirectory("daemon")
-    let config = directory + "/orientd.conf"
-    let state = directory + "/state"
-    try writeConfig("allowed = normal, left-up\n", to: config)
+    let (directory, config, state) = try daemonDirectory(configAllowed: "normal, left-up")
     try "# orientd-state 1\nlock off\nallowed right-up\n".write(
       toFile: state, atomically: true, encoding: .utf8)
 
@@ -93,10 +92,7 @@ struct AllowedPrecedenceTests {
 
   @Test("SIGHUP with an edited allowed = applies it, and the next start keeps it over the saved set")
   func reloadedConfigIsRecorded() throws {
-    let directory = try Scratch.current().makeDirectory("daemon")
-    let config = directory + "/orientd.conf"
-    let state = directory + "/state"
-    try writeConfig("allowed = normal, left-up\n", to: config)
+    let (directory, config, state) = try daemonDirectory(configAllowed: "normal, left-up")
     var daemon = try start(
       config: config, directory: directory, expecting: "normal,left-up", from: "allowed = in \(config):1")
     #expect(try daemon.orientctl("allow", "left-up").status == 0)

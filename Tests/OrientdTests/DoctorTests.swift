@@ -59,14 +59,9 @@ struct DoctorTests {
   @Test("doctor shows no hook paths to a user who may not control orientd, and says they are hidden")
   func hooksHiddenFromOthers() throws {
     let group = try SocketRobustnessTests.privateControlGroup()
-    let scratch = try Scratch.current()
-    let directory = try scratch.makeDirectory()
-    Unprivileged.openScratch(scratch)
-    chmod(directory, 0o755)
-    let missing = scratch.path("secret-hooks")
-    let daemon = try ServedDaemon(
-      extra: ["--control-group", group.name, "--hooks-dir", missing], directory: directory,
-      launcher: group.launcher)
+    let missing = try Scratch.current().path("secret-hooks")
+    let daemon = try servedDaemonOpenToOthers(
+      extra: ["--control-group", group.name, "--hooks-dir", missing], launcher: group.launcher)
     let result = try runToCompletion(
       try Unprivileged.command([TestPaths.orientctl, "--socket", daemon.socket, "doctor"]))
     #expect(result.status == 0, "\(result.stderr)")

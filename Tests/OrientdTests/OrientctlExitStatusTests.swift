@@ -7,13 +7,8 @@ struct OrientctlExitStatusTests {
   @Test("Control refused by orientd exits 77, and the error names the control group to join")
   func controlRefused() throws {
     let group = try SocketRobustnessTests.privateControlGroup()
-    let scratch = try Scratch.current()
-    let directory = try scratch.makeDirectory()
-    // Other users must reach the socket.
-    Unprivileged.openScratch(scratch)
-    chmod(directory, 0o755)
-    let daemon = try ServedDaemon(
-      extra: ["--control-group", group.name], directory: directory, launcher: group.launcher)
+    let daemon = try servedDaemonOpenToOthers(
+      extra: ["--control-group", group.name], launcher: group.launcher)
     let refused = try runToCompletion(
       try Unprivileged.command([TestPaths.orientctl, "--socket", daemon.socket, "lock", "left-up"]))
     #expect(refused.status == 77, "\(refused.stderr)")
@@ -30,10 +25,7 @@ struct OrientctlExitStatusTests {
     "A socket this user may not connect to exits 77 naming the socket",
     arguments: [["get"], ["monitor"], ["hook", "/bin/true"]])
   func socketNotConnectable(arguments: [String]) throws {
-    let scratch = try Scratch.current()
-    Unprivileged.openScratch(scratch)
-    let directory = try Unprivileged.openDirectory(in: scratch)
-    let daemon = try ServedDaemon(extra: ["--socket-mode", "0600"], directory: directory)
+    let daemon = try servedDaemonOpenToOthers(extra: ["--socket-mode", "0600"])
     let result = try runToCompletion(
       try Unprivileged.command([TestPaths.orientctl, "--socket", daemon.socket] + arguments), timeout: 10)
     #expect(result.status == 77, "\(result.stderr)")

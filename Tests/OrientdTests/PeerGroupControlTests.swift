@@ -7,13 +7,8 @@ struct PeerGroupControlTests {
   func peerGroupsDecide() throws {
     let setpriv = try #require(TestPaths.which("setpriv"), "setpriv is missing (util-linux)")
     let group = try SocketRobustnessTests.privateControlGroup()
-    let scratch = try Scratch.current()
-    let directory = try scratch.makeDirectory()
-    // Other users must reach the socket.
-    Unprivileged.openScratch(scratch)
-    chmod(directory, 0o755)
-    let daemon = try ServedDaemon(
-      extra: ["--control-group", group.name], directory: directory, launcher: group.launcher)
+    let daemon = try servedDaemonOpenToOthers(
+      extra: ["--control-group", group.name], launcher: group.launcher)
     func orientctl(_ credentials: [String], _ arguments: String...) throws -> (
       status: Int32, stdout: String, stderr: String
     ) {
