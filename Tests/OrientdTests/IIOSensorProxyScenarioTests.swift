@@ -282,6 +282,36 @@ struct IIOSensorProxyScenarioTests {
   }
 
   @Test(
+    "A brief turn: iio-sensor-proxy reports what each poll reads; orientd debounces a turn shorter than its settle time"
+  )
+  func briefTurn() throws {
+    // orientd's contract: a new orientation must hold for --settle before it is published, so
+    // a bump does not rotate the screen. iio-sensor-proxy publishes every poll's reading. A
+    // long settle leaves room for a slow machine between the two writes.
+    let daemon = try WatchedDaemon([.accelerometer(raw: (0, -256, 0))], settleMilliseconds: 2000)
+    #expect(daemon.waitFor("device", "normal"))
+    try daemon.run.setRaw(256, 0, 0)
+    #expect(try daemon.run.waitForPolls(2))
+    try daemon.run.setRaw(0, -256, 0)
+    #expect(try daemon.run.waitForPolls(2))
+    #expect(try daemon.get("device") == "normal")
+    // Held, the same turn is published once it has settled.
+    try daemon.run.setRaw(256, 0, 0)
+    #expect(daemon.waitFor("device", "left-up"))
+    #expect(daemon.all("device") == ["normal", "left-up"])
+    #expect(daemon.stop() == 0)
+
+    guard SensorProxyPeer.isInstalled else { return }
+    let peer = try SensorProxyPeer([FakeDevice.accelerometer(raw: (0, -256, 0)).forSensorProxy])
+    #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
+    try peer.run.setRaw(256, 0, 0)
+    #expect(peer.waitFor("left-up"), "\(peer.run.process.stdout)")
+    try peer.run.setRaw(0, -256, 0)
+    #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
+    #expect(peer.orientations == ["normal", "left-up", "normal"])
+  }
+
+  @Test(
     "Orientation threshold: leaning about 35 degrees toward left-up keeps normal, as iio-sensor-proxy does")
   func threshold() throws {
     let leans = [(183, -256, 0), (176, -256, 0), (183, -256, 0)]
