@@ -152,16 +152,23 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.stop() == 0)
   }
 
-  @Test("Multiple accelerometers: a sensor whose sysfs location says lid is the display one")
+  @Test(
+    "Multiple accelerometers: a sensor whose sysfs location says lid is the display one, ahead of an unmarked one"
+  )
   func lidLocation() throws {
-    let base = FakeDevice.accelerometer(
-      path: "/devices/platform/base/iio:device0", id: "iio:device0", name: "accel_base", raw: (256, 0, 0)
-    ).with(attribute: "location", "base")
+    // For iio-sensor-proxy an unmarked sensor is a display sensor too, so it takes the first of
+    // the two. orientd prefers a sensor that says it is in the display over one that says
+    // nothing, and skips only sensors marked as in the base.
+    let unmarked = FakeDevice.accelerometer(
+      path: "/devices/platform/other/iio:device0", id: "iio:device0", name: "accel_other", raw: (256, 0, 0))
     let lid = FakeDevice.accelerometer(
       path: "/devices/platform/lid/iio:device1", id: "iio:device1", name: "accel_lid", raw: (0, 256, 0)
     ).with(attribute: "location", "lid")
-    let daemon = try WatchedDaemon([base, lid])
+    let daemon = try WatchedDaemon([unmarked, lid])
     #expect(daemon.waitFor("device", "bottom-up"))
+    #expect(
+      daemon.run.process.stderr.contains("using iio:device1 (accel_lid) in local:, location display"),
+      "\(daemon.run.process.stderr)")
     #expect(daemon.stop() == 0)
   }
 
