@@ -29,6 +29,9 @@ public struct Accelerometer {
   public let canPoll: Bool
   /// Whether accel x, y and z are scan elements, so it can capture through a buffer.
   public let canBuffer: Bool
+  /// What was wrong with the location udev gave, e.g. a typo in a hwdb entry, which must not
+  /// pass for "no location" without a word; the sensor is then located by its other hints.
+  public let locationProblem: String?
 
   static let axes = ["x", "y", "z"]
 
@@ -39,7 +42,9 @@ public struct Accelerometer {
     canBuffer = BufferCapture.isSupported(by: device)
     guard canPoll || canBuffer else { return nil }
     self.device = device
-    (location, locationSource) = Self.locate(device, udev: udev)
+    let (location, source, problem) = Self.locate(device, udev: udev)
+    (self.location, locationSource) = (location, source)
+    locationProblem = problem.map { "\(device.id): \($0)" }
   }
 
   /// How it can be captured, for `--list`.
@@ -60,12 +65,21 @@ public struct Accelerometer {
         + "in_accel_{x,y,z}_raw attributes; use mode auto or buffer to read it through its buffer"
   }
 
-  private static func locate(_ device: IIODevice, udev: UdevProperties?) -> (SensorLocation, String?) {
-    if let value = udev?.value("ACCEL_LOCATION", ofIIODevice: device.id),
-      let location = SensorLocation(rawValue: value)
-    {
-      return (location, "udev ACCEL_LOCATION")
+  private static func locate(_ device: IIODevice, udev: UdevProperties?) -> (SensorLocation, String?, String?)
+  {
+    var problem: String?
+    if let value = udev?.value("ACCEL_LOCATION", ofIIODevice: device.id) {
+      if let location = SensorLocation(rawValue: value), location != .unknown {
+        return (location, "udev ACCEL_LOCATION", nil)
+      }
+      problem = "udev ACCEL_LOCATION '\(value)' is neither display nor base; ignoring it"
     }
+    let (location, source) = locate(device)
+    return (location, source, problem)
+  }
+
+  /// The location from sysfs: the label, then the `location` attribute.
+  private static func locate(_ device: IIODevice) -> (SensorLocation, String?) {
     switch device.label {
     case "accel-base": return (.base, "sysfs label")
     case "accel-display": return (.display, "sysfs label")
@@ -83,12 +97,13 @@ public struct Accelerometer {
     device.name.isEmpty ? device.id : "\(device.id) (\(device.name))"
   }
 
-  /// Reads each axis's scale and offset, preferring per-axis files over shared ones.
+  /// Reads each axis's scale and offset, preferring per-axis files over shared ones. The
+  /// device-wide `scale` comes last: some drivers (cros-ec, on every Chromebook) give only that.
   public func axisSetups(warn: (String) -> Void) -> [AxisSetup] {
     var unscaled: [String] = []
     let setups = Self.axes.map { axis in
       let scale = firstNumber(
-        ["in_accel_\(axis)_scale", "in_accel_scale"], valid: { $0 > 0 }, warn: warn)
+        ["in_accel_\(axis)_scale", "in_accel_scale", "scale"], valid: { $0 > 0 }, warn: warn)
       if scale == nil { unscaled.append(axis) }
       let offset = firstNumber(
         ["in_accel_\(axis)_offset", "in_accel_offset"], valid: { _ in true }, warn: warn)
@@ -100,7 +115,7 @@ public struct Accelerometer {
       // The kernel's IIO ABI gives m/s² as (raw + offset) * scale, with a scale given only
       // "if known for a device" and no other value defined. Without one, the raw value is
       // taken as m/s² (scale 1.0), as iio-sensor-proxy does; that is often wrong, so say so.
-      let files = unscaled.map { "in_accel_\($0)_scale" } + ["in_accel_scale"]
+      let files = unscaled.map { "in_accel_\($0)_scale" } + ["in_accel_scale", "scale"]
       warn(
         "\(summary): no usable scale for axis \(unscaled.joined(separator: ", ")) (\(files.joined(separator: ", "))); "
           + "assuming 1.0, raw values taken as m/s²"

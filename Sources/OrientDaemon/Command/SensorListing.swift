@@ -22,6 +22,7 @@ public enum SensorListing {
     for sensor in sensors {
       let setup = SensorSetup(
         accelerometer: sensor, matrixOption: options.mountMatrix, udev: udev, warn: { warnings.append($0) })
+      if let problem = sensor.locationProblem { warnings.append(problem) }
       let marker = chosen?.device.id == sensor.device.id ? "* " : "  "
       report +=
         marker + sensor.device.id + "  " + (sensor.device.name.isEmpty ? "(no name)" : sensor.device.name)

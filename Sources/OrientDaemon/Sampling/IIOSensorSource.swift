@@ -35,6 +35,9 @@ final class IIOSensorSource {
   private var probeStarted: UInt64 = 0
   private var online = false
   private var lastAbsence = ""
+  /// Sensor problems already logged: discovery runs again every second while no sensor is
+  /// usable, and each problem is said once.
+  private var reportedProblems: Set<String> = []
   private var description: SensorDescription?
   private var garbageWarning = RateLimitedWarning()
   private var readWarning = RateLimitedWarning()
@@ -92,6 +95,9 @@ final class IIOSensorSource {
       context = try openContext(uri: options.uri)
       udev = context.isLocal ? UdevProperties() : nil
       let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
+      for problem in sensors.compactMap(\.locationProblem) where reportedProblems.insert(problem).inserted {
+        Log.warning(problem)
+      }
       sensor = try SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
       reason = SensorDiscovery.reason(for: sensor, among: sensors, selector: options.device)
       if options.captureMode == .poll, let why = sensor.whyNotPollable {

@@ -88,18 +88,18 @@ final class WatchedDaemon {
   /// Whether orientd got to listen on its socket (false when it exited first).
   let isListening: Bool
 
-  /// Starts orientd (polling every 20 ms, settle `settleMilliseconds`, `extra` after that) and waits until it
+  /// Starts orientd (polling every `intervalMilliseconds`, settle `settleMilliseconds`, `extra` after that) and waits until it
   /// listens, or, when `mustListen` is false, until it listens or exits. `bufferFIFO` makes
   /// the first device's node a FIFO.
   init(
     _ devices: [FakeDevice], extra: [String] = [], prepare: String = "", bufferFIFO: Bool = false,
-    mustListen: Bool = true, settleMilliseconds: Int = 0
+    mustListen: Bool = true, settleMilliseconds: Int = 0, intervalMilliseconds: Int = 20
   ) throws {
     let directory = try Scratch.current().makeDirectory("daemon")
     socket = directory + "/s"
     let run = try FakeSensorRun(
       devices: devices,
-      arguments: ["--interval", "20", "--settle", "\(settleMilliseconds)"] + extra + [
+      arguments: ["--interval", "\(intervalMilliseconds)", "--settle", "\(settleMilliseconds)"] + extra + [
         "--socket", socket, "--state", directory + "/state",
       ],
       prepare: prepare, bufferFIFO: bufferFIFO)
