@@ -87,4 +87,28 @@ struct MagnitudeGateTests {
     #expect(monitor.waitForExit() != nil)
     #expect(run.stop() == 0)
   }
+
+  @Test("A replayed trace recorded with a 26 times too large scale classifies too, through the same path")
+  func wrongScaleReplay() throws {
+    var trace = TraceBuilder(stepMilliseconds: 100)
+    trace.hold(0, -26, 0, count: 30)
+    trace.hold(26, 0, 0, count: 10)
+    // A shake at 1.6 times the steady magnitude, longer than the settle time: not classified.
+    trace.hold(0, 41.6, 0, count: 5)
+    trace.hold(26, 0, 0, count: 2)
+    let path = try trace.write()
+    let replay = try runToCompletion([TestPaths.orientd, "--dump", "--settle", "300", "--replay", path])
+    #expect(replay.status == 0)
+    #expect(
+      replay.stdout.split(separator: "\n").map(String.init) == [
+        "2.300 device normal", "2.300 orientation normal", "3.300 device left-up",
+        "3.300 orientation left-up",
+      ])
+    #expect(
+      replay.stderr.contains(
+        "warning: samples have held a steady 26.00 g for 2 s instead of 1 g, so each fails the magnitude gate; "
+          + "a wrong scale is the likely cause; classifying them divided by 26.00 g until they measure 1 g again"
+      ),
+      "\(replay.stderr)")
+  }
 }
