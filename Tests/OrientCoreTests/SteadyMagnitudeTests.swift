@@ -164,14 +164,15 @@ struct SteadyMagnitudeTests {
       // 26 g then 30 g (15% off): the 30 g stretch starts afresh at 2 s and needs 2 s of its own.
       let magnitude = index < 20 ? 26.0 : 30.0
       if let change = steady.add(
-        magnitude: magnitude, at: SampleTime(milliseconds: Int64(index) * 100), gate: 0.6...1.4, material: 0.4
+        magnitudeSquared: magnitude * magnitude, at: SampleTime(milliseconds: Int64(index) * 100),
+        gate: 0.6...1.4, material: 0.4
       ) {
         changes.append(change)
       }
     }
     #expect(changes.isEmpty)
     #expect(
-      steady.add(magnitude: 30, at: SampleTime(milliseconds: 4000), gate: 0.6...1.4, material: 0.4)
+      steady.add(magnitudeSquared: 900, at: SampleTime(milliseconds: 4000), gate: 0.6...1.4, material: 0.4)
         == .dividing(magnitude: 30))
   }
 

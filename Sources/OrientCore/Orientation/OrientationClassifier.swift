@@ -20,6 +20,8 @@ public struct OrientationClassifier: Sendable {
   @usableFromInline var minimumSquared: Double
   @usableFromInline var maximumSquared: Double
   @usableFromInline var steady = SteadyMagnitude()
+  /// The magnitudes in g the gate accepts.
+  @usableFromInline var gate: ClosedRange<Double>
 
   /// What samples are divided by before the gate, or nil when they are used as they are.
   public var magnitudeDivisor: Double? { steady.divisor }
@@ -54,12 +56,14 @@ public struct OrientationClassifier: Sendable {
   public init(settings: ClassifierSettings = .defaults) {
     self.settings = settings
     (minimumSquared, maximumSquared) = Self.gateBounds(settings)
+    gate = max(0, 1 - settings.shakeTolerance)...(1 + settings.shakeTolerance)
   }
 
   /// Applies new tunables and keeps the current orientation; a pending change restarts.
   public mutating func update(settings: ClassifierSettings) {
     self.settings = settings
     (minimumSquared, maximumSquared) = Self.gateBounds(settings)
+    gate = max(0, 1 - settings.shakeTolerance)...(1 + settings.shakeTolerance)
     pending = nil
   }
 
@@ -106,17 +110,20 @@ public struct OrientationClassifier: Sendable {
   /// Feeds one sample taken at `time` and says what became of it.
   @inlinable
   public mutating func classify(_ gravity: Vector3, at time: SampleTime) -> Step {
-    let low = max(0, 1 - settings.shakeTolerance)
+    var squared = gravity.magnitudeSquared
     let magnitudeChange = steady.add(
-      magnitude: gravity.magnitude, at: time, gate: low...(1 + settings.shakeTolerance),
+      magnitudeSquared: squared, at: time, gate: gate,
       material: max(settings.shakeTolerance, SteadyMagnitude.band))
     var vector = gravity
     if let divisor = steady.divisor {
-      vector = Vector3(gravity.x / divisor, gravity.y / divisor, gravity.z / divisor)
+      let factor = 1 / divisor
+      vector = Vector3(gravity.x * factor, gravity.y * factor, gravity.z * factor)
+      squared = vector.magnitudeSquared
     }
-    guard passesShakeGate(vector) else {
+    guard squared >= minimumSquared && squared <= maximumSquared else {
       pending = nil
-      return Step(verdict: .rejected(magnitude: vector.magnitude), changed: false, magnitude: magnitudeChange)
+      return Step(
+        verdict: .rejected(magnitude: squared.squareRoot()), changed: false, magnitude: magnitudeChange)
     }
     let proposed = proposal(for: vector)
     return Step(

@@ -9,8 +9,9 @@
 /// sample to the next, so it never makes a steady stretch, and once samples are divided by the
 /// steady magnitude the gate still rejects shakes in proportion.
 ///
-/// A stretch counts as steady while every sample's magnitude stays within `band` (relative)
-/// of the stretch's mean; after `steadyMicroseconds` of it, its mean decides:
+/// A stretch counts as steady while every sample's magnitude stays within about `band`
+/// (relative) of the stretch's root mean square; once it has lasted `steadyMicroseconds`, that
+/// magnitude decides, once per stretch:
 /// - inside the gate: samples are used as they are (any division stops: the scale is right);
 /// - outside the gate: samples are divided by it;
 /// - near zero: no direction can be taken from samples; nothing is divided.
@@ -37,43 +38,60 @@ public struct SteadyMagnitude: Sendable {
   public static let minimumMagnitude = 0.01
 
   /// What samples are divided by before the gate, or nil when they are used as they are.
-  public private(set) var divisor: Double?
+  @inlinable
+  public var divisor: Double? { divisorStorage }
 
-  private var stretchStart = SampleTime.zero
-  private var stretchSum = 0.0
-  private var stretchCount = 0
-  private var reportedNearZero = false
+  // Inlinable, and free of square roots and divisions while a stretch goes on: the
+  // classifier runs this for every sample.
+  @usableFromInline var divisorStorage: Double?
+  @usableFromInline var stretchStart = SampleTime.zero
+  @usableFromInline var stretchSumOfSquares = 0.0
+  @usableFromInline var stretchCount = 0.0
+  @usableFromInline var stretchDecided = false
+  @usableFromInline var reportedNearZero = false
+
+  /// `band` for squared magnitudes: (1 + band)² - 1, which also covers 1 - (1 - band)².
+  @usableFromInline static let squaredBand = (1 + band) * (1 + band) - 1
 
   /// Starts with samples used as they are.
   public init() {}
 
-  /// Takes a sample's magnitude in g at `time`; `gate` is the range of magnitudes the
-  /// classifier accepts, and `material` how far (relative) a new steady magnitude must be from
-  /// the divisor in use to be reported again. Returns what changed, if anything.
+  /// Takes a sample's squared magnitude in g² at `time`; `gate` is the range of magnitudes
+  /// (in g) the classifier accepts, and `material` how far (relative) a new steady magnitude
+  /// must be from the divisor in use to be reported again. Returns what changed, if anything.
+  @inlinable
   public mutating func add(
-    magnitude: Double, at time: SampleTime, gate: ClosedRange<Double>, material: Double
+    magnitudeSquared squared: Double, at time: SampleTime, gate: ClosedRange<Double>, material: Double
   ) -> Change? {
-    guard magnitude.isFinite else {
+    guard squared.isFinite else {
       stretchCount = 0
       return nil
     }
-    let mean = stretchCount > 0 ? stretchSum / Double(stretchCount) : 0
-    // The small absolute slack lets a sensor that reads exactly zero make a stretch too.
-    let steady = abs(magnitude - mean) <= Self.band * (mean + Self.minimumMagnitude)
-    if stretchCount > 0, time >= stretchStart, steady {
-      stretchSum += magnitude
+    // |m² - mean of m²| within the band, multiplied out by the count. The small absolute slack
+    // lets a sensor that reads exactly zero make a stretch too.
+    let slack = Self.minimumMagnitude * Self.minimumMagnitude
+    if stretchCount > 0, time >= stretchStart,
+      abs(squared * stretchCount - stretchSumOfSquares) <= Self.squaredBand
+        * (stretchSumOfSquares + slack * stretchCount)
+    {
+      stretchSumOfSquares += squared
       stretchCount += 1
     } else {
       // A new stretch starts here (also when time went back).
       stretchStart = time
-      stretchSum = magnitude
+      stretchSumOfSquares = squared
       stretchCount = 1
+      stretchDecided = false
     }
-    guard time.microseconds - stretchStart.microseconds >= Self.steadyMicroseconds else { return nil }
-    return decide(steady: stretchSum / Double(stretchCount), gate: gate, material: material)
+    guard !stretchDecided, time.microseconds - stretchStart.microseconds >= Self.steadyMicroseconds else {
+      return nil
+    }
+    stretchDecided = true
+    return decide(steady: (stretchSumOfSquares / stretchCount).squareRoot(), gate: gate, material: material)
   }
 
-  private mutating func decide(steady: Double, gate: ClosedRange<Double>, material: Double) -> Change? {
+  @inlinable
+  mutating func decide(steady: Double, gate: ClosedRange<Double>, material: Double) -> Change? {
     if steady < Self.minimumMagnitude {
       guard !reportedNearZero else { return nil }
       reportedNearZero = true
@@ -81,13 +99,13 @@ public struct SteadyMagnitude: Sendable {
     }
     reportedNearZero = false
     if gate.contains(steady) {
-      guard divisor != nil else { return nil }
-      divisor = nil
+      guard divisorStorage != nil else { return nil }
+      divisorStorage = nil
       return .stoppedDividing(magnitude: steady)
     }
-    let previous = divisor
+    let previous = divisorStorage
     // Small drifts (temperature, a slightly different pose) refine the divisor quietly.
-    divisor = steady
+    divisorStorage = steady
     if let previous, abs(steady / previous - 1) <= material { return nil }
     return .dividing(magnitude: steady)
   }
