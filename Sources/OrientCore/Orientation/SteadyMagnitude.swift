@@ -31,8 +31,8 @@ public struct SteadyMagnitude: Sendable {
 
   /// How long the magnitude must stay steady before it counts.
   public static let steadyMicroseconds: Int64 = 2_000_000
-  /// How far (relative to the stretch's mean) a magnitude may be and still be steady. Well
-  /// above sensor noise, well below the default gate of 40%.
+  /// About how far (relative to the stretch's root mean square) a magnitude may be and still
+  /// be steady. Well above sensor noise, well below the default gate of 40%.
   public static let band = 0.1
   /// Below this many g, a steady magnitude has no usable direction (a sensor that reads zero).
   public static let minimumMagnitude = 0.01
