@@ -156,7 +156,7 @@ struct SteadyMagnitudeTests {
     #expect(steps.compactMap(\.magnitude) == [.stoppedDividing(magnitude: 1), .dividing(magnitude: 26)])
   }
 
-  @Test("A 26 g stretch followed by 30 g is within the same stretch's band only if close to its mean")
+  @Test("A magnitude 15% off a steady stretch starts a new one, which needs 2 s of its own")
   func bandIsRelative() {
     var steady = SteadyMagnitude()
     var changes: [SteadyMagnitude.Change] = []
