@@ -1,6 +1,10 @@
 /// Decides the device orientation from gravity samples, with a shake gate,
 /// hysteresis, a dead zone and a settle time.
 ///
+/// Samples from a sensor whose steady magnitude is far from 1 g (a wrong scale) are divided
+/// by that magnitude before the gate (see `SteadyMagnitude`), so such a sensor still
+/// classifies, and shakes are still rejected in proportion.
+///
 /// Pure: the caller passes each sample's time, so replays and tests are exact.
 public struct OrientationClassifier: Sendable {
   /// The tunables in use.
@@ -15,17 +19,51 @@ public struct OrientationClassifier: Sendable {
   @usableFromInline var pendingSince = SampleTime.zero
   @usableFromInline var minimumSquared: Double
   @usableFromInline var maximumSquared: Double
+  @usableFromInline var steady = SteadyMagnitude()
+  /// The magnitudes in g the gate accepts.
+  @usableFromInline var gate: ClosedRange<Double>
+
+  /// What samples are divided by before the gate, or nil when they are used as they are.
+  public var magnitudeDivisor: Double? { steady.divisor }
+
+  /// What the classifier made of one sample.
+  public enum Verdict: Equatable, Sendable {
+    /// Its magnitude in g, after any division, was outside the gate: it was not classified.
+    case rejected(magnitude: Double)
+    /// It proposed this orientation (nil: undefined, in the dead zone before any).
+    case proposed(DeviceOrientation?)
+  }
+
+  /// The outcome of one sample.
+  public struct Step: Equatable, Sendable {
+    /// What the sample was taken as.
+    public var verdict: Verdict
+    /// Whether `current` changed.
+    public var changed: Bool
+    /// A change in how samples are divided, at this sample.
+    public var magnitude: SteadyMagnitude.Change?
+
+    /// Creates a step.
+    @inlinable
+    public init(verdict: Verdict, changed: Bool, magnitude: SteadyMagnitude.Change?) {
+      self.verdict = verdict
+      self.changed = changed
+      self.magnitude = magnitude
+    }
+  }
 
   /// Creates a classifier whose orientation starts undefined.
   public init(settings: ClassifierSettings = .defaults) {
     self.settings = settings
     (minimumSquared, maximumSquared) = Self.gateBounds(settings)
+    gate = max(0, 1 - settings.shakeTolerance)...(1 + settings.shakeTolerance)
   }
 
   /// Applies new tunables and keeps the current orientation; a pending change restarts.
   public mutating func update(settings: ClassifierSettings) {
     self.settings = settings
     (minimumSquared, maximumSquared) = Self.gateBounds(settings)
+    gate = max(0, 1 - settings.shakeTolerance)...(1 + settings.shakeTolerance)
     pending = nil
   }
 
@@ -66,11 +104,35 @@ public struct OrientationClassifier: Sendable {
   /// Feeds one sample taken at `time`; returns true when `current` changed.
   @inlinable
   public mutating func add(_ gravity: Vector3, at time: SampleTime) -> Bool {
-    guard passesShakeGate(gravity) else {
-      pending = nil
-      return false
+    classify(gravity, at: time).changed
+  }
+
+  /// Feeds one sample taken at `time` and says what became of it.
+  @inlinable
+  public mutating func classify(_ gravity: Vector3, at time: SampleTime) -> Step {
+    var squared = gravity.magnitudeSquared
+    let magnitudeChange = steady.add(
+      magnitudeSquared: squared, at: time, gate: gate,
+      material: max(settings.shakeTolerance, SteadyMagnitude.band))
+    var vector = gravity
+    if let divisor = steady.divisor {
+      let factor = 1 / divisor
+      vector = Vector3(gravity.x * factor, gravity.y * factor, gravity.z * factor)
+      squared = vector.magnitudeSquared
     }
-    let proposed = proposal(for: gravity)
+    guard squared >= minimumSquared && squared <= maximumSquared else {
+      pending = nil
+      return Step(
+        verdict: .rejected(magnitude: squared.squareRoot()), changed: false, magnitude: magnitudeChange)
+    }
+    let proposed = proposal(for: vector)
+    return Step(
+      verdict: .proposed(proposed), changed: settle(proposed, at: time), magnitude: magnitudeChange)
+  }
+
+  /// Makes `proposed` current once it has been proposed for the settle time.
+  @inlinable
+  mutating func settle(_ proposed: DeviceOrientation?, at time: SampleTime) -> Bool {
     guard proposed != current else {
       pending = nil
       return false

@@ -123,6 +123,7 @@ final class IIOSensorSource {
     self.context = context
     self.sensor = sensor
     converter = setup.converter
+    detector.sensor = Detector.Sensor(setup)
     description = SensorDescription(
       id: sensor.device.id, summary: sensor.summary, reason: reason,
       location: sensor.location.rawValue + (sensor.locationSource.map { " (\($0))" } ?? ""), uri: context.uri,
