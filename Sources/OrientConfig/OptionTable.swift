@@ -184,7 +184,7 @@ enum OptionTable {
     OptionSpec(
       commandLine: "default-config", "PATH", .other,
       "the config file read if it exists (default /etc/orientd/orientd.conf)"),
-    OptionSpec("verbose", nil, .other, "log every sample and what it proposes") {
+    OptionSpec("verbose", nil, .other, "log every sample and what it proposes or why it is rejected") {
       options, value throws(ValueError) in
       options.verbose = try boolean(value)
     },

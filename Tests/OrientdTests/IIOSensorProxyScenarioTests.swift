@@ -49,15 +49,14 @@ struct IIOSensorProxyScenarioTests {
     let device = FakeDevice.testAccelerometer(raw: ("0", "-25.6", "0"), scale: "10")
     let daemon = try WatchedDaemon([device])
     #expect(try daemon.run.waitForPolls(3))
-    withKnownIssue("the magnitude gate drops every sample of a sensor with a wrong scale (issue 13)") {
-      // The fix classifies once the magnitude has been steady for 2 s: room for that, but
-      // not the full patience, so the known failure stays quick.
-      try #require(daemon.waitFor("device", "normal", timeout: 10))
-      try daemon.run.write("in_accel_x_raw", "-25.6")
-      try daemon.run.write("in_accel_y_raw", "0")
-      #expect(daemon.waitFor("device", "right-up"))
-      #expect(try daemon.get("orientation") == "right-up")
-    }
+    // orientd classifies once the magnitude has held steady (outside the gate) for 2 s,
+    // dividing by it, and says so.
+    try #require(daemon.waitFor("device", "normal"))
+    #expect(daemon.run.process.stderr.contains("fails the magnitude gate"), "\(daemon.run.process.stderr)")
+    try daemon.run.write("in_accel_x_raw", "-25.6")
+    try daemon.run.write("in_accel_y_raw", "0")
+    #expect(daemon.waitFor("device", "right-up"))
+    #expect(try daemon.get("orientation") == "right-up")
     #expect(daemon.stop() == 0)
 
     guard SensorProxyPeer.isInstalled else { return }
@@ -252,15 +251,14 @@ struct IIOSensorProxyScenarioTests {
     let environment = String(decoding: environ, as: UTF8.self)
     #expect(environment.contains("LC_ALL=fr_FR.UTF-8\u{0}"), "orientd must run under the comma locale")
     #expect(try daemon.run.waitForPolls(3))
-    withKnownIssue("the magnitude gate drops every sample of a sensor with a wrong scale (issue 13)") {
-      // The fix classifies once the magnitude has been steady for 2 s: room for that, but
-      // not the full patience, so the known failure stays quick.
-      try #require(daemon.waitFor("device", "normal", timeout: 10))
-      try daemon.run.write("in_accel_x_raw", "-256000000")
-      try daemon.run.write("in_accel_y_raw", "0")
-      #expect(daemon.waitFor("device", "right-up"))
-      #expect(try daemon.get("orientation") == "right-up")
-    }
+    // orientd classifies once the magnitude has held steady (outside the gate) for 2 s,
+    // dividing by it, and says so.
+    try #require(daemon.waitFor("device", "normal"))
+    #expect(daemon.run.process.stderr.contains("fails the magnitude gate"), "\(daemon.run.process.stderr)")
+    try daemon.run.write("in_accel_x_raw", "-256000000")
+    try daemon.run.write("in_accel_y_raw", "0")
+    #expect(daemon.waitFor("device", "right-up"))
+    #expect(try daemon.get("orientation") == "right-up")
     #expect(daemon.stop() == 0)
   }
 
