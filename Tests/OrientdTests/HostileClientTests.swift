@@ -24,18 +24,29 @@ struct HostileClientTests {
   @Test("A control flood is saved a few times a second, not once per command, and logs are capped")
   func controlFloodIsCoalesced() throws {
     let daemon = try servedDaemonOpenToOthers()
-    let trace = try SystemCallTrace(pid: daemon.process.pid, calls: "rename,renameat,renameat2")
-    let flood = try TestProcess(Unprivileged.attack("control-flood", [daemon.socket, "8", "2", "rotate cw"]))
+    // Each save renames a new file onto the state file's name.
+    let saves = try RenameCounter(directory: daemon.directory, name: "state")
+    let start = ContinuousClock.now
+    let flood = try TestProcess(
+      Unprivileged.attack("control-flood", [daemon.socket, "64", "6", "rotate cw"]))
     try #require(flood.waitForExit(timeout: 2 * patience) == 0, "the flood failed: \(flood.stderr)")
     // While the flood's last commands are served, another client is answered.
     #expect(try daemon.orientctl("get").status == 0)
-    let renames = trace.stop().filter { $0.contains("rename") && !$0.contains("resumed") }.count
-    let replies = try #require(attackFigure("replies", in: flood.stdout).flatMap { Int($0) })
-    #expect(replies >= 16, "the flood got too few replies for the test to mean anything")
-    #expect(renames >= 1, "no save was seen: the trace missed the writer")
-    #expect(renames * 2 <= replies, "\(renames) saves for \(replies) changes")
+    let renames = try saves.count()
     let logged = occurrences(of: "info: lock ", in: daemon.process.stderr)
-    #expect(logged < replies, "\(logged) lock lines logged for \(replies) changes")
+    let elapsed = Int(seconds(ContinuousClock.now - start).rounded(.up)) + 1
+    // What orientd promises: at most 4 saves and 20 change lines in any second.
+    let (savesAllowed, linesAllowed) = (4 * elapsed, 20 * elapsed + 1)
+    let replies = try #require(attackFigure("replies", in: flood.stdout).flatMap { Int($0) })
+    // Only a flood of more changes than that shows the limits; 64 clients give several
+    // times as many even on a loaded machine.
+    try #require(
+      replies > 2 * savesAllowed && replies > linesAllowed,
+      "the flood got too few replies (\(replies) in about \(elapsed) s) for the test to mean anything")
+    #expect(renames >= 1, "no save was seen")
+    #expect(renames <= savesAllowed, "\(renames) saves for \(replies) changes in about \(elapsed) s")
+    #expect(
+      logged <= linesAllowed, "\(logged) lock lines logged for \(replies) changes in about \(elapsed) s")
   }
 
   @Test("An acknowledged lock survives kill -9 at once")
