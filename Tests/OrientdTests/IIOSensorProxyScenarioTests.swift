@@ -33,7 +33,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal", "right-up"])
     #expect(daemon.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     try peer.run.write("in_accel_x_raw", "-25.6")
@@ -59,7 +59,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(try daemon.get("orientation") == "right-up")
     #expect(daemon.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     // iio-sensor-proxy classifies by angle, so the magnitude does not matter to it.
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
@@ -126,7 +126,8 @@ struct IIOSensorProxyScenarioTests {
 
     // Debian's iio-sensor-proxy 3.0 predates the label (3.1 reads it): its integration test's
     // expectation (the base sensor is not used) is the reference for that marking.
-    guard SensorProxyPeer.isInstalled, marking != "sysfs label accel-base" else { return }
+    try SensorProxyPeer.requireInstalled()
+    guard marking != "sysfs label accel-base" else { return }
     let peer = try SensorProxyPeer([base.forSensorProxy, display.forSensorProxy])
     #expect(peer.waitFor("bottom-up"), "\(peer.run.process.stdout)")
     try peer.run.setRaw(-256, 0, 0, device: 1)
@@ -280,7 +281,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal"] + turns.map(\.1))
     #expect(daemon.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     for ((x, y, z), expected) in turns {
@@ -310,7 +311,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal", "left-up"])
     #expect(daemon.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([FakeDevice.accelerometer(raw: (0, -256, 0)).forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     try peer.run.setRaw(256, 0, 0)
@@ -335,7 +336,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal"])
     #expect(daemon.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     for (x, y, z) in leans {
@@ -364,7 +365,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(try flat.get("orientation") == "undefined")
     #expect(flat.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     try peer.run.setRaw(0, 0, -256)
@@ -409,7 +410,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.waitFor("device", secondExpected))
     #expect(daemon.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor(firstExpected), "\(peer.run.process.stdout)")
     try peer.run.setRaw(second.0, second.1, second.2)
@@ -431,7 +432,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal"])
     #expect(daemon.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
   }
@@ -478,7 +479,7 @@ struct IIOSensorProxyScenarioTests {
     #expect(try daemon.get("device") == "normal")
     #expect(daemon.stop() == 0)
 
-    guard SensorProxyPeer.isInstalled else { return }
+    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
   }

@@ -154,10 +154,13 @@ final class WatchedDaemon {
 final class SensorProxyPeer {
   let run: FakeSensorRun
 
-  /// Whether the peer's programs are installed (Debian packages iio-sensor-proxy and dbus-daemon).
-  static var isInstalled: Bool {
-    FileManager.default.isExecutableFile(atPath: "/usr/sbin/iio-sensor-proxy")
-      && TestPaths.which("monitor-sensor") != nil && TestPaths.which("dbus-daemon") != nil
+  /// Fails unless the peer's programs are installed (Debian packages iio-sensor-proxy and
+  /// dbus, which the test command's bootstrap installs): a comparison must not pass unrun.
+  static func requireInstalled() throws {
+    try #require(
+      FileManager.default.isExecutableFile(atPath: "/usr/sbin/iio-sensor-proxy")
+        && TestPaths.which("monitor-sensor") != nil && TestPaths.which("dbus-daemon") != nil,
+      "iio-sensor-proxy, monitor-sensor or dbus-daemon is missing: apt-get install iio-sensor-proxy dbus")
   }
 
   init(_ devices: [FakeDevice]) throws {
