@@ -39,6 +39,32 @@ struct SteadyMagnitudeTests {
     #expect(classifier.magnitudeDivisor == 26)
   }
 
+  @Test("Jolts seconds apart from a sensor that sends only on change never pass for a steady magnitude")
+  func sparseSamplesAreNotSteady() {
+    var classifier = OrientationClassifier(settings: .defaults)
+    // Still at 1 g (a change-only sensor sends once), then two 1.9 g jolts 2.1 s apart.
+    let upright = DeviceOrientation.normal.gravity
+    var steps = [classifier.classify(upright, at: SampleTime(milliseconds: 0))]
+    steps.append(classifier.classify(scaled(upright, 1.9), at: SampleTime(milliseconds: 2000)))
+    steps.append(classifier.classify(scaled(upright, 1.89), at: SampleTime(milliseconds: 4100)))
+    #expect(steps.allSatisfy { $0.magnitude == nil })
+    #expect(classifier.magnitudeDivisor == nil)
+    // A real 1 g sample that follows still classifies.
+    let leftUp = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 4200))
+    #expect(leftUp.verdict == .proposed(.leftUp))
+  }
+
+  @Test("A shake tolerance that validation would refuse gives a gate, not a trap")
+  func invalidToleranceDoesNotTrap() {
+    for tolerance in [-1.0, .nan] {
+      var settings = ClassifierSettings.defaults
+      settings.shakeTolerance = tolerance
+      var classifier = OrientationClassifier(settings: settings)
+      _ = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 0))
+      classifier.update(settings: settings)
+    }
+  }
+
   @Test("Turning the device while its wrong magnitude is measured keeps it steady")
   func turningIsSteady() {
     var classifier = OrientationClassifier(settings: .defaults)

@@ -56,21 +56,32 @@ public struct OrientationClassifier: Sendable {
   public init(settings: ClassifierSettings = .defaults) {
     self.settings = settings
     (minimumSquared, maximumSquared) = Self.gateBounds(settings)
-    gate = max(0, 1 - settings.shakeTolerance)...(1 + settings.shakeTolerance)
+    gate = Self.gate(settings)
   }
 
   /// Applies new tunables and keeps the current orientation; a pending change restarts.
   public mutating func update(settings: ClassifierSettings) {
     self.settings = settings
     (minimumSquared, maximumSquared) = Self.gateBounds(settings)
-    gate = max(0, 1 - settings.shakeTolerance)...(1 + settings.shakeTolerance)
+    gate = Self.gate(settings)
     pending = nil
   }
 
+  /// Forgets the steady magnitude learned so far: samples now come from another sensor (or
+  /// the same one set up again, perhaps with a corrected scale), which is measured afresh.
+  public mutating func forgetSteadyMagnitude() { steady = SteadyMagnitude() }
+
+  /// The magnitudes (in g) the gate accepts. A tolerance that is negative or not a number
+  /// (which the settings' validation refuses) gives an empty-looking range at 1 g rather than
+  /// a trap.
+  private static func gate(_ settings: ClassifierSettings) -> ClosedRange<Double> {
+    let tolerance = settings.shakeTolerance.isNaN ? 0 : max(0, settings.shakeTolerance)
+    return max(0, 1 - tolerance)...(1 + tolerance)
+  }
+
   private static func gateBounds(_ settings: ClassifierSettings) -> (Double, Double) {
-    let low = max(0, 1 - settings.shakeTolerance)
-    let high = 1 + settings.shakeTolerance
-    return (low * low, high * high)
+    let gate = gate(settings)
+    return (gate.lowerBound * gate.lowerBound, gate.upperBound * gate.upperBound)
   }
 
   /// Whether a sample passes the shake gate (its magnitude is close enough to 1 g).

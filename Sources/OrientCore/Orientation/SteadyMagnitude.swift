@@ -10,8 +10,11 @@
 /// steady magnitude the gate still rejects shakes in proportion.
 ///
 /// A stretch counts as steady while every sample's magnitude stays within about `band`
-/// (relative) of the stretch's root mean square; once it has lasted `steadyMicroseconds`, that
-/// magnitude decides, once per stretch:
+/// (relative) of the stretch's root mean square, and samples keep coming: a gap longer than
+/// `maximumGapMicroseconds` starts a new stretch, so two jolts seconds apart from a sensor that
+/// sends only on change never pass for a steady magnitude (a stretch that decides has at least
+/// five samples). Once a stretch has lasted `steadyMicroseconds`, that magnitude decides, once
+/// per stretch:
 /// - inside the gate: samples are used as they are (any division stops: the scale is right);
 /// - outside the gate: samples are divided by it;
 /// - near zero: no direction can be taken from samples; nothing is divided.
@@ -36,6 +39,8 @@ public struct SteadyMagnitude: Sendable {
   public static let band = 0.1
   /// Below this many g, a steady magnitude has no usable direction (a sensor that reads zero).
   public static let minimumMagnitude = 0.01
+  /// The longest silence between two samples of one stretch.
+  public static let maximumGapMicroseconds: Int64 = 500_000
 
   /// What samples are divided by before the gate, or nil when they are used as they are.
   @inlinable
@@ -45,6 +50,7 @@ public struct SteadyMagnitude: Sendable {
   // classifier runs this for every sample.
   @usableFromInline var divisorStorage: Double?
   @usableFromInline var stretchStart = SampleTime.zero
+  @usableFromInline var lastTime = SampleTime.zero
   @usableFromInline var stretchSumOfSquares = 0.0
   @usableFromInline var stretchCount = 0.0
   @usableFromInline var stretchDecided = false
@@ -70,14 +76,16 @@ public struct SteadyMagnitude: Sendable {
     // |m² - mean of m²| within the band, multiplied out by the count. The small absolute slack
     // lets a sensor that reads exactly zero make a stretch too.
     let slack = Self.minimumMagnitude * Self.minimumMagnitude
-    if stretchCount > 0, time >= stretchStart,
+    defer { lastTime = time }
+    if stretchCount > 0, time >= lastTime,
+      time.microseconds - lastTime.microseconds <= Self.maximumGapMicroseconds,
       abs(squared * stretchCount - stretchSumOfSquares) <= Self.squaredBand
         * (stretchSumOfSquares + slack * stretchCount)
     {
       stretchSumOfSquares += squared
       stretchCount += 1
     } else {
-      // A new stretch starts here (also when time went back).
+      // A new stretch starts here (also after a silence, or when time went back).
       stretchStart = time
       stretchSumOfSquares = squared
       stretchCount = 1

@@ -37,8 +37,12 @@ public final class Detector {
   private let report: (Report) -> Void
   /// Whether every sample is also reported, not only changes.
   public var forwardsSamples = false
-  /// The sensor samples come from now; nil for replays.
-  public var sensor: Sensor?
+  /// The sensor samples come from now; nil for replays. Setting it starts measuring the
+  /// steady magnitude afresh: a divisor learned from an earlier sensor (or from before its
+  /// scale was corrected) must not hide the new one's first samples.
+  public var sensor: Sensor? {
+    didSet { classifier.forgetSteadyMagnitude() }
+  }
 
   /// A detector with `settings` that appends every sample to `recorder` and passes what it
   /// finds to `report`.
