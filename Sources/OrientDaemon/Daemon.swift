@@ -63,6 +63,8 @@ public final class Daemon {
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
   private var sensorDescription: SensorDescription?
+  /// What is wrong with `--hooks-dir`, as found at start or the last reload.
+  private var hooksDirectoryProblem: String?
   /// Where the allowed set in force came from, for the log and `info`.
   private var allowedOrigin: AllowedOrigin
 
@@ -300,9 +302,7 @@ public final class Daemon {
     items += options.hooks.map { InfoItem("hook", $0) }
     if let directory = options.hooksDirectory {
       items.append(InfoItem("hooks-dir", directory))
-      if let problem = Self.problem(hooksDirectory: directory) {
-        items.append(InfoItem("hooks-dir-problem", problem))
-      }
+      if let problem = hooksDirectoryProblem { items.append(InfoItem("hooks-dir-problem", problem)) }
     }
     items.append(InfoItem("hook-timeout", "\(Double(options.hookTimeoutMilliseconds) / 1000) s"))
     if let configuration { items.append(InfoItem("config", configuration.path)) }
@@ -444,7 +444,7 @@ public final class Daemon {
     kept.configAllowed = new.configAllowed
     kept.origins["allowed"] = new.origins["allowed"]
     kept.hooks = new.hooks
-    if new.hooksDirectory != options.hooksDirectory { warnIfMissing(hooksDirectory: new.hooksDirectory) }
+    warnIfMissing(hooksDirectory: new.hooksDirectory)
     kept.hooksDirectory = new.hooksDirectory
     kept.hookTimeoutMilliseconds = new.hookTimeoutMilliseconds
     kept.verbose = new.verbose
@@ -454,8 +454,11 @@ public final class Daemon {
   }
 
   /// Says so when `--hooks-dir` names nothing usable: its hooks would silently never run.
+  /// Also keeps the problem for `info`, which must not stat a path (perhaps on a slow network
+  /// file system) on the loop for every client that asks.
   private func warnIfMissing(hooksDirectory directory: String?) {
-    guard let directory, let problem = Self.problem(hooksDirectory: directory) else { return }
+    hooksDirectoryProblem = directory.flatMap(Self.problem(hooksDirectory:))
+    guard let directory, let problem = hooksDirectoryProblem else { return }
     Log.warning("hooks-dir \(directory) is \(problem); no hooks run from it until it is one")
   }
 
