@@ -33,13 +33,18 @@ public struct ControlPermission: Sendable {
 
   /// Restricts control to `groupName` (a name or a numeric gid); nil when no such group exists.
   public init?(groupName: String) {
-    if let record = getgrnam(groupName) {
-      self.init(ownUID: geteuid(), group: record.pointee.gr_gid, groupName: groupName)
-    } else if let number = UInt32(groupName), getgrgid(number) != nil {
-      self.init(ownUID: geteuid(), group: number, groupName: groupName)
-    } else {
-      return nil
-    }
+    guard let group = Self.groupID(groupName) else { return nil }
+    self.init(ownUID: geteuid(), group: group, groupName: groupName)
+  }
+
+  /// Whether `groupName` (a name or a numeric gid) names a group: the check a config file is
+  /// given, without the user lookup that building a permission makes.
+  public static func groupExists(_ groupName: String) -> Bool { groupID(groupName) != nil }
+
+  private static func groupID(_ groupName: String) -> gid_t? {
+    if let record = getgrnam(groupName) { return record.pointee.gr_gid }
+    if let number = UInt32(groupName), getgrgid(number) != nil { return number }
+    return nil
   }
 
   /// Whether the peer at the other end of `socket`, with credentials `peer`, may lock,

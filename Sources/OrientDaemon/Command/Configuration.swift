@@ -28,7 +28,7 @@ public struct Configuration: Sendable {
   /// file:line when the file set it, 64 naming the option when the command line did.
   private func checkControlGroup(of options: DaemonOptions) throws(Failure) {
     guard options.action == .run, options.servesSocket, let group = options.controlGroup,
-      ControlPermission(groupName: group) == nil
+      !ControlPermission.groupExists(group)
     else { return }
     let origin = options.origins["control-group"] ?? "--control-group"
     let problem =
