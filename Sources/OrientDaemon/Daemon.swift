@@ -312,8 +312,8 @@ public final class Daemon {
 
   private var persistedState: PersistedState {
     PersistedState(
-      lock: tracker.policy.lock, allowed: tracker.policy.allowed, configAllowed: .known(options.configAllowed)
-    )
+      lock: tracker.policy.lock, allowed: tracker.policy.allowed, allowedChosen: allowedOrigin.isChosen,
+      configAllowed: .known(options.configAllowed))
   }
 
   /// Starts the thread that saves the state, when there is a state file.
@@ -412,13 +412,17 @@ public final class Daemon {
     // An edited `allowed =` is the newest intent (unless --allowed pins the set); the state
     // file records the file's value either way.
     let configAllowedChanged = new.configAllowed != options.configAllowed
-    if configAllowedChanged, !options.allowedGiven, let allowed = new.configAllowed {
-      allowedOrigin = .configFile(changedSinceSaved: true)
+    // A removed line gives way to the default only where the line was what chose the set.
+    var configChose = false
+    if case .configFile = allowedOrigin { configChose = true }
+    let removedWhileInForce = new.configAllowed == nil && configChose
+    if configAllowedChanged, !options.allowedGiven, new.configAllowed != nil || removedWhileInForce {
+      allowedOrigin = new.configAllowed == nil ? .defaults : .configFile(changedSinceSaved: true)
+      let allowed = new.configAllowed ?? .all
       let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
       publish(changes, at: now)
-      Log.info(
-        "allowed orientations \(allowed.listText): from allowed = in \(new.origins["allowed"] ?? configuration.path)"
-      )
+      let origin = allowedOrigin.describe(config: new.origins["allowed"] ?? configuration.path, state: nil)
+      Log.info("allowed orientations \(allowed.listText): from \(origin)")
     }
     hooks?.update(timeoutMilliseconds: new.hookTimeoutMilliseconds)
     Log.threshold = new.verbose ? .debug : .info

@@ -14,8 +14,9 @@ struct PersistedStateTests {
       recorded.fileText
         == "# orientd-state 1\nlock off\nallowed normal,left-up,bottom-up,right-up\nconfig-allowed normal\n")
     #expect(try PersistedState.parse(recorded.fileText) == recorded)
-    let none = PersistedState(lock: nil, allowed: .all, configAllowed: .known(nil))
+    let none = PersistedState(lock: nil, allowed: .all, allowedChosen: false, configAllowed: .known(nil))
     #expect(try PersistedState.parse(none.fileText) == none)
+    #expect(none.fileText.hasSuffix("\nallowed-chosen no\nconfig-allowed none\n"))
   }
 
   @Test(
@@ -24,6 +25,7 @@ struct PersistedStateTests {
       "", "garbage", "# orientd-state 1\nlock sideways\nallowed normal\n", "# orientd-state 1\nlock off\n",
       "# orientd-state 1\nlock off\nallowed normal\nlock off\n", "\u{0}\u{1}",
       "# orientd-state 1\nlock off\nallowed normal\nconfig-allowed sideways\n",
+      "# orientd-state 1\nlock off\nallowed normal\nallowed-chosen maybe\n",
     ])
   func corrupt(text: String) {
     #expect(throws: ValueError.self) { try PersistedState.parse(text) }

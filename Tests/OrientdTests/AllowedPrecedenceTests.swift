@@ -83,10 +83,47 @@ struct AllowedPrecedenceTests {
     try "# orientd-state 1\nlock off\nallowed right-up\n".write(
       toFile: state, atomically: true, encoding: .utf8)
 
+    // Nothing says who chose it, so the log does not claim anyone did.
     let daemon = try start(
-      config: config, directory: directory, expecting: "right-up",
-      from: "the saved set in \(state), chosen with orientctl allow")
-    #expect(waitForFile(state, toContain: "config-allowed normal,left-up\n"))
+      config: config, directory: directory, expecting: "right-up", from: "the saved set in \(state)\n")
+    #expect(waitForFile(state, toContain: "allowed-chosen yes\nconfig-allowed normal,left-up\n"))
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("A set that came from the config or --allowed is not kept once they are gone, at start or on SIGHUP")
+  func derivedSetsAreNotKept() throws {
+    let (directory, config, state) = try daemonDirectory(configAllowed: "normal, left-up")
+    // --allowed wins for its run only.
+    var daemon = try ServedDaemon(
+      extra: ["--config", config, "--allowed", "bottom-up"], directory: directory)
+    #expect(
+      daemon.process.waitFor(
+        "allowed orientations bottom-up: from --allowed on the command line", inStderr: true))
+    #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
+    #expect(daemon.stop() == 0)
+    #expect(fileText(state).contains("allowed bottom-up\nallowed-chosen no\n"), "\(fileText(state))")
+    daemon = try start(
+      config: config, directory: directory, expecting: "normal,left-up", from: "allowed = in \(config):1\n")
+    #expect(daemon.stop() == 0)
+
+    // The line that chose the set is removed: the default, not a set nobody chose.
+    try writeConfig("# no allowed line\n", to: config)
+    daemon = try start(
+      config: config, directory: directory, expecting: "normal,left-up,bottom-up,right-up",
+      from: "the default\n")
+
+    // And on SIGHUP: the line comes back, then goes again.
+    try writeConfig("allowed = right-up\n", to: config)
+    daemon.process.signal(SIGHUP)
+    #expect(
+      daemon.process.waitFor("allowed orientations right-up: from allowed = in \(config):1", inStderr: true))
+    try writeConfig("\n", to: config)
+    daemon.process.signal(SIGHUP)
+    #expect(
+      daemon.process.waitFor(
+        "allowed orientations normal,left-up,bottom-up,right-up: from the default", inStderr: true),
+      "\(daemon.process.stderr)")
+    #expect(try daemon.orientctl("get", "allowed").stdout == "normal,left-up,bottom-up,right-up\n")
     #expect(daemon.stop() == 0)
   }
 

@@ -1,9 +1,14 @@
-/// The part of the state that survives a restart: the lock and the allowed set, and the
-/// config file's allowed set when they were saved (so that a later edit of the file can be told
-/// from an old value; see `AllowedOrigin.choose`).
+/// The part of the state that survives a restart: the lock and the allowed set, whether that
+/// set was chosen with `orientctl allow`, and the config file's allowed set when they were
+/// saved (so that a later edit of the file can be told from an old value; see
+/// `AllowedOrigin.choose`).
 public struct PersistedState: Equatable, Sendable {
   public var lock: ScreenOrientation?
   public var allowed: AllowedOrientations
+  /// Whether `allowed` was chosen with `orientctl allow` (false: it came from the config file,
+  /// the command line or the default); nil in a file written before orientd recorded it.
+  public var allowedChosen: Bool?
+  /// What the config file's `allowed =` was when the state was saved.
   public var configAllowed: ConfigRecord
 
   /// What the state file knows of the config file's `allowed =`.
@@ -16,21 +21,23 @@ public struct PersistedState: Equatable, Sendable {
 
   /// Creates a state.
   public init(
-    lock: ScreenOrientation? = nil, allowed: AllowedOrientations = .all,
+    lock: ScreenOrientation? = nil, allowed: AllowedOrientations = .all, allowedChosen: Bool? = nil,
     configAllowed: ConfigRecord = .unknown
   ) {
     self.lock = lock
     self.allowed = allowed
+    self.allowedChosen = allowedChosen
     self.configAllowed = configAllowed
   }
 
   /// The file's first line.
   public static let header = "# orientd-state 1"
 
-  /// The file contents, e.g.
-  /// `# orientd-state 1\nlock off\nallowed normal,left-up\nconfig-allowed none\n`.
+  /// The file contents, e.g. `# orientd-state 1\nlock off\nallowed normal,left-up\n`
+  /// `allowed-chosen yes\nconfig-allowed none\n`.
   public var fileText: String {
     var text = "\(Self.header)\nlock \(lock?.name ?? "off")\nallowed \(allowed.listText)\n"
+    if let allowedChosen { text += "allowed-chosen \(allowedChosen ? "yes" : "no")\n" }
     if case .known(let config) = configAllowed { text += "config-allowed \(config?.listText ?? "none")\n" }
     return text
   }
@@ -44,6 +51,7 @@ public struct PersistedState: Equatable, Sendable {
     var allowed: AllowedOrientations?
     var configAllowed = ConfigRecord.unknown
     var sawConfig = false
+    var allowedChosen: Bool?
     for (index, line) in lines.enumerated() {
       let parts = line.split(separator: " ", maxSplits: 1)
       guard parts.count == 2 else { throw ValueError("line \(index + 2) is not 'key value'") }
@@ -62,6 +70,12 @@ public struct PersistedState: Equatable, Sendable {
         } catch {
           throw ValueError("line \(index + 2): \(error.message)")
         }
+      case "allowed-chosen" where allowedChosen == nil:
+        switch parts[1] {
+        case "yes": allowedChosen = true
+        case "no": allowedChosen = false
+        default: throw ValueError("line \(index + 2): allowed-chosen is yes or no, got '\(parts[1])'")
+        }
       case "config-allowed" where !sawConfig:
         sawConfig = true
         do {
@@ -74,6 +88,7 @@ public struct PersistedState: Equatable, Sendable {
       }
     }
     guard let lock, let allowed else { throw ValueError("lock or allowed is missing") }
-    return PersistedState(lock: lock, allowed: allowed, configAllowed: configAllowed)
+    return PersistedState(
+      lock: lock, allowed: allowed, allowedChosen: allowedChosen, configAllowed: configAllowed)
   }
 }

@@ -5,34 +5,43 @@ public enum AllowedOrigin: Equatable, Sendable {
   /// The config file's `allowed =`; `changedSinceSaved` when it beat a saved set because it
   /// was edited after that set was saved.
   case configFile(changedSinceSaved: Bool)
-  /// The state file: a set chosen with `orientctl allow` (or an older config value) that the
-  /// config file has not changed since.
-  case saved
+  /// The state file's set, which the config file has not changed since; `chosen` when it was
+  /// chosen with `orientctl allow` (false: a file from before orientd recorded that).
+  case saved(chosen: Bool)
   /// `orientctl allow` in this run.
   case control
-  /// Nothing chose: all four orientations.
+  /// Nothing chose, or the config file's `allowed =` that chose was removed: all four.
   case defaults
+
+  /// Whether the set was chosen with `orientctl allow`, as the state file records it.
+  public var isChosen: Bool {
+    switch self {
+    case .control, .saved: return true
+    case .commandLine, .configFile, .defaults: return false
+    }
+  }
 
   /// Picks the allowed set at start: the newest intent wins.
   ///
-  /// The state file records the config file's value as it was when the state was saved. A
-  /// config value that differs from that record was written after the save, so it beats the
-  /// saved set; an unchanged one does not, so `orientctl allow` survives restarts. A config
-  /// file that drops its `allowed =` line expresses no intent and leaves the saved set. A
-  /// state file from before the record (`configAllowed` unknown) keeps the saved set.
+  /// `--allowed` always wins, and only for that run. A saved set that was not chosen with
+  /// `orientctl allow` (it came from the config, the command line or the default) gives way to
+  /// the config file as it is now. A chosen one survives restarts until the config file's
+  /// `allowed =` is edited: the state file records the file's value, so a value that differs
+  /// from the record was written after the save and wins. Removing the line expresses no
+  /// intent about a chosen set. A state file from before these records keeps its set.
   public static func choose(
     commandLine: AllowedOrientations?, config: AllowedOrientations?, saved: PersistedState?
   ) -> (allowed: AllowedOrientations, origin: AllowedOrigin) {
     if let commandLine { return (commandLine, .commandLine) }
-    guard let saved else {
-      return config.map { ($0, .configFile(changedSinceSaved: false)) } ?? (.all, .defaults)
-    }
+    let fromConfig =
+      config.map { ($0, AllowedOrigin.configFile(changedSinceSaved: false)) } ?? (.all, .defaults)
+    guard let saved, saved.allowedChosen != false else { return fromConfig }
     if let config, case .known(let recorded) = saved.configAllowed, recorded != config {
       return (config, .configFile(changedSinceSaved: true))
     }
     // The saved set is the file's own value when nobody chose another.
-    if let config, config == saved.allowed { return (config, .configFile(changedSinceSaved: false)) }
-    return (saved.allowed, .saved)
+    if let config, config == saved.allowed { return fromConfig }
+    return (saved.allowed, .saved(chosen: saved.allowedChosen == true))
   }
 
   /// How the origin reads in the log and in `info`, e.g. `orientctl allow, saved in PATH`;
@@ -43,7 +52,9 @@ public enum AllowedOrigin: Equatable, Sendable {
     case .configFile(let changed):
       return "allowed = in " + (config ?? "the config file")
         + (changed ? ", changed since the saved set (the newer setting wins)" : "")
-    case .saved: return "the saved set" + (state.map { " in \($0)" } ?? "") + ", chosen with orientctl allow"
+    case .saved(let chosen):
+      return "the saved set" + (state.map { " in \($0)" } ?? "")
+        + (chosen ? ", chosen with orientctl allow" : "")
     case .control: return "orientctl allow"
     case .defaults: return "the default"
     }
