@@ -27,7 +27,8 @@ struct AllowReleasesLockTests {
     #expect(daemon.process.waitFor("info: lock off", inStderr: true))
     #expect(daemon.stop() == 0)
     #expect(
-      fileText(daemon.statePath) == "# orientd-state 1\nlock off\nallowed normal\nallowed-chosen yes\nconfig-allowed none\n")
+      fileText(daemon.statePath)
+        == "# orientd-state 1\nlock off\nallowed normal\n" + "allowed-chosen yes\nconfig-allowed none\n")
 
     daemon = try ServedDaemon(directory: directory)
     let restarted = try TestClient(path: daemon.socket)

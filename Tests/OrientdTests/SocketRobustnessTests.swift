@@ -229,7 +229,9 @@ struct SocketRobustnessTests {
     let saved = try String(contentsOfFile: first.statePath, encoding: .utf8)
     // The config file had no allowed = (the record lets a later edit of it win).
     #expect(
-      saved == "# orientd-state 1\nlock right-up\nallowed normal,left-up,right-up\nallowed-chosen yes\nconfig-allowed none\n")
+      saved
+        == "# orientd-state 1\nlock right-up\nallowed normal,left-up,right-up\n"
+        + "allowed-chosen yes\nconfig-allowed none\n")
 
     let second = try ServedDaemon(directory: directory)
     let client = try TestClient(path: second.socket)
