@@ -12,6 +12,7 @@ public struct RetrySchedule: Sendable {
   /// Failures since the last success.
   public private(set) var failures = 0
 
+  /// A schedule with no failures yet.
   public init() {}
 
   /// Counts a failure and returns how long to wait before the next attempt.

@@ -43,6 +43,12 @@ final class IIOSensorSource {
   private var readWarning = RateLimitedWarning()
   /// Remote contexts refused in a row, for spacing out the next attempts.
   private var refusals = RetrySchedule()
+  /// Attempts at a sensor that is there but cannot be read (its buffer will not open).
+  private var unusable = RetrySchedule()
+  /// The original sampling frequencies of a sensor lost without putting them back (it may
+  /// have failed a read and still be there), by the sensor's identity: given to its next
+  /// set-up, so that exit restores the driver's rates rather than the raised ones.
+  private var lostFrequencies: (sensor: String, rates: [String: String])?
 
   /// The wait between looks for a sensor while none is attached.
   static let rescanNanoseconds: UInt64 = 1_000_000_000
@@ -138,8 +144,11 @@ final class IIOSensorSource {
     if let failure = startCapture() {
       detach(restoring: true)
       if fatal { return events.post(.failed(Failure(failure, exitCode: .unavailable))) }
-      return absent(failure)
+      // Each attempt writes its rates and puts them back: tried rarely while it lasts (the
+      // buffer may be another program's).
+      return absent(failure, after: unusable.delayAfterFailure())
     }
+    unusable.reset()
     setOnline(true)
   }
 
@@ -184,8 +193,8 @@ final class IIOSensorSource {
     events.post(.described(description))
   }
 
-  /// Stops capturing. `restoring` writes the original sampling frequencies back; a sensor
-  /// that went away has nothing to restore, and its id may come back as another device.
+  /// Stops capturing. `restoring` writes the original sampling frequencies back; a lost
+  /// sensor cannot be written to now, so its originals are kept for its next set-up.
   private func detach(restoring: Bool) {
     if description != nil { events.post(.described(nil)) }
     description = nil
@@ -193,7 +202,12 @@ final class IIOSensorSource {
     bufferRetryTimer = nil
     bufferRetries.reset()
     closeBuffer()
-    if restoring { frequencies?.restore() } else { frequencies?.forget() }
+    if restoring {
+      frequencies?.restore()
+    } else if let frequencies, let key = sensorKey {
+      lostFrequencies = (key, frequencies.originalRates)
+      frequencies.forget()
+    }
     frequencies = nil
     sensor = nil
     converter = nil
@@ -206,8 +220,11 @@ final class IIOSensorSource {
   /// device allow. Returns why the sensor cannot be read at all, or nil.
   private func startCapture() -> String? {
     guard let sensor else { return nil }
+    let remembered = lostFrequencies.flatMap { $0.sensor == sensorKey ? $0.rates : nil } ?? [:]
+    lostFrequencies = nil
     frequencies = SamplingFrequencies(
-      raising: sensor, to: SamplingFrequencies.needed(intervalMilliseconds: options.intervalMilliseconds))
+      raising: sensor, to: SamplingFrequencies.needed(intervalMilliseconds: options.intervalMilliseconds),
+      remembered: remembered)
     switch options.captureMode {
     case .poll:
       // `attach` refused a device that cannot be polled.
@@ -239,6 +256,12 @@ final class IIOSensorSource {
       }
     }
     return nil
+  }
+
+  /// The sensor's identity across set-ups: where it is read, its id and its name.
+  private var sensorKey: String? {
+    guard let sensor, let context else { return nil }
+    return "\(context.uri) \(sensor.device.id) \(sensor.device.name)"
   }
 
   /// The frequencies raised, for the log: `, sampling_frequency 5 -> 20 Hz`, or nothing.

@@ -24,7 +24,11 @@ public final class SamplingFrequencies {
   }
 
   /// Raises every `*sampling_frequency` attribute of `accelerometer` that is below `hertz`.
-  public init(raising accelerometer: Accelerometer, to hertz: Double) {
+  ///
+  /// `remembered` holds the originals of an earlier set-up of this same device that was cut
+  /// short (a read error, a network hiccup) without putting them back: its rates may still be
+  /// the raised ones, which must not pass for the driver's own.
+  public init(raising accelerometer: Accelerometer, to hertz: Double, remembered: [String: String] = [:]) {
     self.accelerometer = accelerometer
     let device = accelerometer.device
     var originals: [(file: String, value: String)] = []
@@ -33,19 +37,29 @@ public final class SamplingFrequencies {
       guard case .text(let text) = device.read(file),
         let current = NumberParsing.finiteDouble(text.trimmingSpaces)
       else { continue }
+      let original = remembered[file] ?? text
       var available: String?
       if case .text(let list) = device.read(file + "_available") { available = list }
-      guard let target = Self.target(current: current, needed: hertz, available: available) else { continue }
+      guard let target = Self.target(current: current, needed: hertz, available: available) else {
+        // Still raised from before: nothing to write now, the original to put back later.
+        if original != text { originals.append((file, original)) }
+        continue
+      }
       let value = Self.format(target)
       if let code = device.write(file, value) {
         Log.warning("\(accelerometer.summary): cannot raise \(file) from \(text) to \(value): \(code)")
         continue
       }
-      originals.append((file, text))
+      originals.append((file, original))
       changes.append("\(file) \(text) -> \(value) Hz")
     }
     self.originals = originals
     self.changes = changes
+  }
+
+  /// The original rates by file, to hand to the next set-up of the same device.
+  public var originalRates: [String: String] {
+    Dictionary(originals.map { ($0.file, $0.value) }, uniquingKeysWith: { first, _ in first })
   }
 
   deinit { restore() }
@@ -56,8 +70,8 @@ public final class SamplingFrequencies {
     originals = []
   }
 
-  /// Drops the original rates without writing them: the device is gone, and its id may
-  /// come back as another device.
+  /// Drops the original rates without writing them, when the device cannot be written to
+  /// now; `originalRates` keeps them for the next set-up.
   public func forget() { originals = [] }
 
   /// The rate to set, or nil to leave `current` alone.
