@@ -84,7 +84,9 @@ public struct OrientationClassifier: Sendable {
     return (gate.lowerBound * gate.lowerBound, gate.upperBound * gate.upperBound)
   }
 
-  /// Whether a sample passes the shake gate (its magnitude is close enough to 1 g).
+  /// Whether a sample passes the shake gate (its magnitude is close enough to 1 g), as it
+  /// is, without the division by a steady magnitude that `classify` may apply (for `--list`,
+  /// which shows a single reading).
   @inlinable
   public func passesShakeGate(_ gravity: Vector3) -> Bool {
     let squared = gravity.magnitudeSquared
