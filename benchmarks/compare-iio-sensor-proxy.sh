@@ -63,7 +63,7 @@ cat >"$work/bus.conf" <<BUS
   <listen>unix:path=$work/system_bus</listen>
   <auth>EXTERNAL</auth>
   <policy context="default">
-    <allow user="*"/>
+    <allow user="root"/>
     <allow own="*"/>
     <allow send_destination="*"/>
     <allow receive_sender="*"/>

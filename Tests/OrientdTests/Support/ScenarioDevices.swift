@@ -174,7 +174,7 @@ final class SensorProxyPeer {
         <listen>unix:path=\(bus)</listen>
         <auth>EXTERNAL</auth>
         <policy context="default">
-          <allow user="*"/>
+          <allow user="root"/>
           <allow own="*"/>
           <allow send_destination="*"/>
           <allow receive_sender="*"/>
