@@ -33,13 +33,25 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal", "right-up"])
     #expect(daemon.stop() == 0)
 
-    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     try peer.run.write("in_accel_x_raw", "-25.6")
     try peer.run.write("in_accel_y_raw", "0")
     #expect(peer.waitFor("right-up"), "\(peer.run.process.stdout)")
     #expect(peer.orientations == ["normal", "right-up"])
+  }
+
+  /// orientd on a sensor reading about 26 g classifies once the magnitude has held steady
+  /// (outside the gate) for 2 s, dividing by it, and says so; then it turns to right-up when
+  /// x reads `rightUpX`. The daemon is stopped.
+  private func expectTurnsAt26G(_ daemon: WatchedDaemon, rightUpX: String) throws {
+    try #require(daemon.waitFor("device", "normal"))
+    #expect(daemon.run.process.stderr.contains("fails the magnitude gate"), "\(daemon.run.process.stderr)")
+    try daemon.run.write("in_accel_x_raw", rightUpX)
+    try daemon.run.write("in_accel_y_raw", "0")
+    #expect(daemon.waitFor("device", "right-up"))
+    #expect(try daemon.get("orientation") == "right-up")
+    #expect(daemon.stop() == 0)
   }
 
   @Test(
@@ -49,17 +61,8 @@ struct IIOSensorProxyScenarioTests {
     let device = FakeDevice.testAccelerometer(raw: ("0", "-25.6", "0"), scale: "10")
     let daemon = try WatchedDaemon([device])
     #expect(try daemon.run.waitForPolls(3))
-    // orientd classifies once the magnitude has held steady (outside the gate) for 2 s,
-    // dividing by it, and says so.
-    try #require(daemon.waitFor("device", "normal"))
-    #expect(daemon.run.process.stderr.contains("fails the magnitude gate"), "\(daemon.run.process.stderr)")
-    try daemon.run.write("in_accel_x_raw", "-25.6")
-    try daemon.run.write("in_accel_y_raw", "0")
-    #expect(daemon.waitFor("device", "right-up"))
-    #expect(try daemon.get("orientation") == "right-up")
-    #expect(daemon.stop() == 0)
+    try expectTurnsAt26G(daemon, rightUpX: "-25.6")
 
-    try SensorProxyPeer.requireInstalled()
     // iio-sensor-proxy classifies by angle, so the magnitude does not matter to it.
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
@@ -126,7 +129,6 @@ struct IIOSensorProxyScenarioTests {
 
     // Debian's iio-sensor-proxy 3.0 predates the label (3.1 reads it): its integration test's
     // expectation (the base sensor is not used) is the reference for that marking.
-    try SensorProxyPeer.requireInstalled()
     guard marking != "sysfs label accel-base" else { return }
     let peer = try SensorProxyPeer([base.forSensorProxy, display.forSensorProxy])
     #expect(peer.waitFor("bottom-up"), "\(peer.run.process.stdout)")
@@ -252,15 +254,7 @@ struct IIOSensorProxyScenarioTests {
     let environment = String(decoding: environ, as: UTF8.self)
     #expect(environment.contains("LC_ALL=fr_FR.UTF-8\u{0}"), "orientd must run under the comma locale")
     #expect(try daemon.run.waitForPolls(3))
-    // orientd classifies once the magnitude has held steady (outside the gate) for 2 s,
-    // dividing by it, and says so.
-    try #require(daemon.waitFor("device", "normal"))
-    #expect(daemon.run.process.stderr.contains("fails the magnitude gate"), "\(daemon.run.process.stderr)")
-    try daemon.run.write("in_accel_x_raw", "-256000000")
-    try daemon.run.write("in_accel_y_raw", "0")
-    #expect(daemon.waitFor("device", "right-up"))
-    #expect(try daemon.get("orientation") == "right-up")
-    #expect(daemon.stop() == 0)
+    try expectTurnsAt26G(daemon, rightUpX: "-256000000")
   }
 
   @Test(
@@ -281,7 +275,6 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal"] + turns.map(\.1))
     #expect(daemon.stop() == 0)
 
-    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     for ((x, y, z), expected) in turns {
@@ -311,7 +304,6 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal", "left-up"])
     #expect(daemon.stop() == 0)
 
-    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([FakeDevice.accelerometer(raw: (0, -256, 0)).forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     try peer.run.setRaw(256, 0, 0)
@@ -336,7 +328,6 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal"])
     #expect(daemon.stop() == 0)
 
-    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     for (x, y, z) in leans {
@@ -365,7 +356,6 @@ struct IIOSensorProxyScenarioTests {
     #expect(try flat.get("orientation") == "undefined")
     #expect(flat.stop() == 0)
 
-    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
     try peer.run.setRaw(0, 0, -256)
@@ -410,7 +400,6 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.waitFor("device", secondExpected))
     #expect(daemon.stop() == 0)
 
-    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor(firstExpected), "\(peer.run.process.stdout)")
     try peer.run.setRaw(second.0, second.1, second.2)
@@ -432,7 +421,6 @@ struct IIOSensorProxyScenarioTests {
     #expect(daemon.all("device") == ["normal"])
     #expect(daemon.stop() == 0)
 
-    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
   }
@@ -479,7 +467,6 @@ struct IIOSensorProxyScenarioTests {
     #expect(try daemon.get("device") == "normal")
     #expect(daemon.stop() == 0)
 
-    try SensorProxyPeer.requireInstalled()
     let peer = try SensorProxyPeer([device.forSensorProxy])
     #expect(peer.waitFor("normal"), "\(peer.run.process.stdout)")
   }

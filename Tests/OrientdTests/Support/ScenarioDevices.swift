@@ -163,7 +163,9 @@ final class SensorProxyPeer {
       "iio-sensor-proxy, monitor-sensor or dbus-daemon is missing: apt-get install iio-sensor-proxy dbus")
   }
 
+  /// Starts the peer on `devices`; fails unless it is installed.
   init(_ devices: [FakeDevice]) throws {
+    try Self.requireInstalled()
     let directory = try Scratch.current().makeDirectory("proxy")
     let bus = directory + "/bus"
     let config = """
