@@ -15,7 +15,21 @@ if CommandLine.arguments.dropFirst().first == "attack" {
   )
 #endif
 
-let quick = CommandLine.arguments.contains("--quick")
+let usage = """
+  usage: orientd-bench [--quick]       every figure (--quick: one run each, shorter waits)
+         orientd-bench attack NAME ...  one hostile client (see orientd-bench attack)
+
+  """
+let options = Array(CommandLine.arguments.dropFirst())
+if options.contains(where: { $0 == "-h" || $0 == "--help" }) {
+  StandardStream.output.report(usage)
+  exit(0)
+}
+if let unknown = options.first(where: { $0 != "--quick" }) {
+  StandardStream.error.report("orientd-bench: unknown argument '\(unknown)'\n" + usage)
+  exit(64)
+}
+let quick = options.contains("--quick")
 let runs = quick ? 1 : 5
 raiseOpenFileLimit(to: 4096)
 
