@@ -1,0 +1,86 @@
+import OrientCore
+import Testing
+
+/// `state.apply(change)`, callable inside `#expect`, which cannot mutate.
+private func apply(_ state: inout SensorProxyAccelerometer, _ change: StateChange)
+  -> [SensorProxyAccelerometer.Property]
+{
+  state.apply(change)
+}
+
+private func claim(_ claims: inout SensorProxyClaims, _ sensor: SensorProxyClaims.Sensor, by client: String)
+  -> Bool
+{
+  claims.claim(sensor, by: client)
+}
+
+private func release(_ claims: inout SensorProxyClaims, _ sensor: SensorProxyClaims.Sensor, by client: String)
+  -> Bool
+{
+  claims.release(sensor, by: client)
+}
+
+@Suite("iio-sensor-proxy's accelerometer properties and claims, from orientd's state")
+struct SensorProxyTests {
+  @Test("The orientation is undefined until the first four-way classification, and flat keeps the last one")
+  func fourWayAndFlat() {
+    var state = SensorProxyAccelerometer(source: .device)
+    #expect(apply(&state, .sensor(online: true)) == [.hasAccelerometer])
+    #expect(state.orientationText == "undefined")
+    #expect(apply(&state, .device(.faceUp)) == [])
+    #expect(state.orientationText == "undefined")
+    #expect(apply(&state, .device(.leftUp)) == [.accelerometerOrientation])
+    #expect(state.orientationText == "left-up")
+    #expect(apply(&state, .device(.faceDown)) == [])
+    #expect(state.orientationText == "left-up")
+    #expect(apply(&state, .device(.bottomUp)) == [.accelerometerOrientation])
+    #expect(state.orientationText == "bottom-up")
+  }
+
+  @Test("Offline is no accelerometer and undefined, both reported; back online brings the last value back")
+  func offlineAndBack() {
+    var state = SensorProxyAccelerometer(source: .device)
+    _ = state.apply(.sensor(online: true))
+    _ = state.apply(.device(.rightUp))
+    #expect(apply(&state, .sensor(online: false)) == [.hasAccelerometer, .accelerometerOrientation])
+    #expect(!state.hasAccelerometer && state.orientation == nil)
+    // A change while offline is kept for when the sensor returns.
+    #expect(apply(&state, .device(.normal)) == [])
+    #expect(apply(&state, .sensor(online: true)) == [.hasAccelerometer, .accelerometerOrientation])
+    #expect(state.orientationText == "normal")
+  }
+
+  @Test("With the device as source a lock changes nothing; with the screen as source it does")
+  func deviceOrScreen() {
+    var device = SensorProxyAccelerometer(source: .device)
+    var screen = SensorProxyAccelerometer(source: .screen)
+    let changes: [StateChange] = [
+      .sensor(online: true), .device(.normal), .orientation(.normal), .lock(.bottomUp),
+      .orientation(.bottomUp),
+      .device(.leftUp),
+    ]
+    let deviceChanged = changes.map { device.apply($0) }
+    let screenChanged = changes.map { screen.apply($0) }
+    #expect(device.orientationText == "left-up")
+    #expect(screen.orientationText == "bottom-up")
+    #expect(deviceChanged[4] == [] && deviceChanged[5] == [.accelerometerOrientation])
+    #expect(screenChanged[4] == [.accelerometerOrientation] && screenChanged[5] == [])
+  }
+
+  @Test("A claim is a flag per client, not a count, and goes with its client's connection")
+  func claims() {
+    var claims = SensorProxyClaims()
+    #expect(claim(&claims, .accelerometer, by: ":1.7"))
+    #expect(!claim(&claims, .accelerometer, by: ":1.7"))
+    #expect(claim(&claims, .accelerometer, by: ":1.9"))
+    #expect(claim(&claims, .light, by: ":1.9"))
+    #expect(claims.claimants(of: .accelerometer) == 2)
+    #expect(release(&claims, .accelerometer, by: ":1.7"))
+    #expect(!claims.claims(.accelerometer, by: ":1.7"))
+    #expect(!release(&claims, .accelerometer, by: ":1.7"), "releasing what is not claimed is no error")
+    #expect(claims.clients == [":1.9"])
+    let dropped = claims.disconnect(":1.9")
+    #expect(dropped == [.accelerometer, .light])
+    #expect(claims.claimants(of: .accelerometer) == 0 && claims.clients.isEmpty)
+  }
+}
