@@ -10,8 +10,8 @@ let staticStdlib: [LinkerSetting] = [
 // The layers, from the bottom: OrientCore (the pure domain) and OrientSystem (the one
 // syscall layer); OrientConfig (options, config file, help) over the core; OrientIIO (libiio
 // and udev: sensors and capture) and OrientHooks (running hook programs, shared with
-// orientctl) over both; OrientDaemon (threads, loops, socket, state) over all of them;
-// OrientClient for orientctl. The executables are thin. ARCHITECTURE.md has the picture.
+// orientctl) over both; OrientBus (sd-bus on the event loop) over OrientSystem; OrientDaemon
+// (threads, loops, socket, state) over all of them; OrientClient for orientctl. The executables are thin. ARCHITECTURE.md has the picture.
 let package = Package(
   name: "orientd",
   products: [
@@ -29,6 +29,11 @@ let package = Package(
       name: "CUdev",
       pkgConfig: "libudev",
       providers: [.apt(["libudev-dev"])]
+    ),
+    .systemLibrary(
+      name: "CSystemd",
+      pkgConfig: "libsystemd",
+      providers: [.apt(["libsystemd-dev"])]
     ),
     .target(name: "CLinux"),
     .target(
@@ -51,6 +56,12 @@ let package = Package(
     .target(
       name: "OrientHooks",
       dependencies: ["OrientCore", "OrientSystem"]
+    ),
+    // A target of its own so that only what speaks D-Bus links libsystemd: orientctl and the
+    // tests of the other layers use OrientSystem without it.
+    .target(
+      name: "OrientBus",
+      dependencies: ["OrientSystem", "CSystemd"]
     ),
     .target(
       name: "OrientDaemon",
@@ -89,6 +100,10 @@ let package = Package(
     .testTarget(
       name: "OrientSystemTests",
       dependencies: ["OrientSystem", "CSeccompTestSupport"]
+    ),
+    .testTarget(
+      name: "OrientBusTests",
+      dependencies: ["OrientBus", "OrientSystem"]
     ),
     .testTarget(
       name: "OrientIIOTests",

@@ -1,0 +1,323 @@
+import CSystemd
+import Glibc
+import OrientSystem
+
+/// A connection to a message bus, driven by an `EventLoop`: no thread of its own and no
+/// blocking call on the loop.
+///
+/// sd-bus does the protocol (authentication, `Hello`, queues, replies); the loop watches the
+/// connection's descriptor for the events sd-bus asks for and keeps sd-bus's timeout as a
+/// `LoopTimer`. Each wake-up runs `sd_bus_process` until it has nothing left, then reads the
+/// events and timeout afresh, since processing changes both (a queued write wants the
+/// descriptor writable, a sent call arms a reply timeout).
+///
+/// Use it on the loop's thread only: sd-bus objects are not thread-safe. What the connection
+/// has to say arrives as `BusEvent`s, delivered after sd-bus has returned, so a handler may
+/// close the connection. When the bus goes away the connection reports `.disconnected` and
+/// stops watching; reconnecting means opening a new `BusConnection`.
+public final class BusConnection {
+  /// Which bus this connects to.
+  public let address: BusAddress
+  /// How many times the loop woke this connection (its descriptor or its timer), for tests
+  /// and diagnostics: after a disconnection it must stay still.
+  public private(set) var wakeUps = 0
+
+  private let loop: EventLoop
+  private let handler: (BusEvent) -> Void
+  /// The sd-bus object; nil once closed or disconnected.
+  private var bus: OpaquePointer?
+  private var watch: Watch?
+  private var watchedEvents: IOEvents = []
+  private var timer: LoopTimer?
+  /// The names asked for, and what the bus last said about each (nil: no answer yet).
+  private var names: [String: NameOwnership?] = [:]
+  /// Events raised while sd-bus runs, handed out once it has returned.
+  private var pending: [BusEvent] = []
+
+  /// Bounds the messages handled in one wake-up, so a flood on the bus cannot keep the loop
+  /// from its other descriptors and timers; the rest is handled on the next round.
+  private static let processRounds = 64
+
+  /// Connects to `address`; `handler` gets the connection's events on `loop`.
+  ///
+  /// Only the socket's connect happens here (immediate for a local socket); authentication
+  /// and `Hello` proceed on the loop. Messages sent before then wait in sd-bus's queue.
+  public init(
+    _ address: BusAddress, loop: EventLoop, handler: @escaping (BusEvent) -> Void
+  ) throws(SystemError) {
+    self.address = address
+    self.loop = loop
+    self.handler = handler
+    bus = try Self.open(address)
+    do throws(SystemError) {
+      try start()
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  deinit { close() }
+
+  /// The unique name the bus gave this connection (`:1.42`), once `Hello` was answered.
+  public var uniqueName: String? {
+    // sd_bus_get_unique_name waits for the Hello reply when it has not come: ask only when ready.
+    guard let bus, sd_bus_is_ready(bus) > 0 else { return nil }
+    var name: UnsafePointer<CChar>?
+    guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
+    return String(cString: name)
+  }
+
+  /// Whether the connection is open (not closed and not lost).
+  public var isOpen: Bool { bus != nil }
+
+  /// Whether the loop watches the connection's descriptor.
+  public var isWatching: Bool { watch != nil }
+
+  /// What the bus last said about `name`: nil before its answer or if the name was not requested.
+  public func ownership(of name: String) -> NameOwnership? { names[name] ?? nil }
+
+  /// Asks the bus for `name`, queueing behind its owner if it has one and never replacing it.
+  ///
+  /// The answer arrives as `.name(name, .owned)` or `.queued`, then follows `NameAcquired` and
+  /// `NameLost`; a refusal arrives as `.nameRequestFailed`.
+  public func requestName(_ name: String) throws(SystemError) {
+    guard let bus else { throw SystemError("request name \(name) on \(address)", code: .notConnected) }
+    // The reply carries no name: a box per request tells the reply handler which one it was.
+    let request = Unmanaged.passRetained(NameRequest(connection: self, name: name))
+    var slot: OpaquePointer?
+    let result = sd_bus_request_name_async(
+      bus, &slot, name, UInt64(SD_BUS_NAME_QUEUE), Self.nameReplyHandler, request.toOpaque())
+    guard result >= 0, let slot else {
+      request.release()
+      throw SystemError("request name \(name) on \(address)", code: Errno(rawValue: -result))
+    }
+    // The bus keeps the slot until the reply came or the bus is freed; then the box goes too.
+    _ = sd_bus_slot_set_destroy_callback(slot, Self.releaseNameRequest)
+    _ = sd_bus_slot_set_floating(slot, 1)
+    sd_bus_slot_unref(slot)
+    if names[name] == nil { names[name] = .some(nil) }
+    updateLoop()
+  }
+
+  /// Closes the connection without waiting: what is still queued is dropped, names are
+  /// released by the bus as the socket closes. Calling it again does nothing.
+  public func close() {
+    stopWatching()
+    if let bus { sd_bus_close_unref(bus) }
+    bus = nil
+    names = [:]
+    pending = []
+  }
+
+  // MARK: Opening
+
+  private static func open(_ address: BusAddress) throws(SystemError) -> OpaquePointer {
+    var bus: OpaquePointer?
+    switch address {
+    case .system:
+      try check("connect to \(address)", sd_bus_open_system(&bus))
+    case .session:
+      try check("connect to \(address)", sd_bus_open_user(&bus))
+    case .address(let text):
+      try check("create a bus connection", sd_bus_new(&bus))
+      do throws(SystemError) {
+        try check("use bus address \(text)", sd_bus_set_address(bus, text))
+        // A client of a bus daemon (Hello, names, matches), not a direct peer connection.
+        try check("use bus address \(text)", sd_bus_set_bus_client(bus, 1))
+        try check("connect to \(text)", sd_bus_start(bus))
+      } catch {
+        sd_bus_unref(bus)
+        throw error
+      }
+    }
+    guard let bus else { throw SystemError("connect to \(address)", code: .invalidArgument) }
+    return bus
+  }
+
+  /// Watches the descriptor, arms the timer and adds the match rules for the name signals.
+  private func start() throws(SystemError) {
+    guard let bus else { return }
+    // By default sd-bus may exit the process when the bus goes away; the daemon must not.
+    try Self.check("configure \(address)", sd_bus_set_exit_on_disconnect(bus, 0))
+    let descriptor = sd_bus_get_fd(bus)
+    try Self.check("get the descriptor of \(address)", descriptor)
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    // The bus daemon sends these to the connection they concern; matching the sender means
+    // only the bus daemon (which sets the sender field) can raise them.
+    for member in ["NameAcquired", "NameLost"] {
+      try Self.check(
+        "add a match for \(member) on \(address)",
+        sd_bus_match_signal_async(
+          bus, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member,
+          Self.nameSignalHandler, nil, me))
+    }
+    timer = LoopTimer(loop: loop) { [weak self] _ in self?.process() }
+    watch = try loop.watch(descriptor, for: []) { [weak self] _ in self?.process() }
+    updateLoop()
+  }
+
+  // MARK: Driving
+
+  /// Runs sd-bus after a wake-up, then hands out what it raised.
+  private func process() {
+    wakeUps += 1
+    guard let bus else { return }
+    var failure: Int32 = 0
+    var finished = false
+    for _ in 0..<Self.processRounds {
+      let result = sd_bus_process(bus, nil)
+      if result < 0 {
+        failure = result
+        break
+      }
+      if result == 0 {
+        finished = true
+        break
+      }
+    }
+    if failure < 0 || sd_bus_is_open(bus) <= 0 {
+      let reason =
+        failure < 0
+        ? SystemError("process \(address)", code: Errno(rawValue: -failure)).description
+        : "\(address) closed the connection"
+      close()
+      pending.append(.disconnected(reason: reason))
+    } else if finished {
+      updateLoop()
+    } else {
+      // More is waiting, perhaps already read into sd-bus's buffer where epoll cannot see it:
+      // come back at once, after the loop's other handlers.
+      timer?.schedule(afterNanoseconds: 0)
+    }
+    deliver()
+  }
+
+  /// Watches the events sd-bus wants and arms its timeout.
+  private func updateLoop() {
+    guard let bus, let watch else { return }
+    let events = sd_bus_get_events(bus)
+    if events < 0 {
+      // Not open any more: the next processing round reports it.
+      timer?.schedule(afterNanoseconds: 0)
+      return
+    }
+    var wanted: IOEvents = []
+    if events & Int32(POLLIN) != 0 { wanted.insert(.readable) }
+    if events & Int32(POLLOUT) != 0 { wanted.insert(.writable) }
+    if wanted != watchedEvents {
+      loop.change(watch, to: wanted)
+      watchedEvents = wanted
+    }
+    // An absolute CLOCK_MONOTONIC time in microseconds, UINT64_MAX for none.
+    var timeout: UInt64 = 0
+    if sd_bus_get_timeout(bus, &timeout) < 0 || timeout == UInt64.max {
+      timer?.cancel()
+      return
+    }
+    let (deadline, tooFar) = timeout.multipliedReportingOverflow(by: 1000)
+    if tooFar {
+      timer?.cancel()
+      return
+    }
+    let now = Clock.monotonicNanoseconds
+    timer?.schedule(afterNanoseconds: deadline > now ? deadline - now : 0)
+  }
+
+  private func stopWatching() {
+    if let watch { loop.unwatch(watch) }
+    watch = nil
+    watchedEvents = []
+    timer?.cancel()
+  }
+
+  /// Hands out the events raised during processing; a handler that closes the connection
+  /// empties `pending`, so nothing stale follows.
+  private func deliver() {
+    while !pending.isEmpty {
+      handler(pending.removeFirst())
+    }
+  }
+
+  // MARK: Names
+
+  private func record(_ name: String, _ ownership: NameOwnership) {
+    guard let known = names[name], known != ownership else { return }
+    names[name] = ownership
+    pending.append(.name(name, ownership))
+  }
+
+  fileprivate func nameReplied(_ name: String, _ message: OpaquePointer?) {
+    // When the connection drops, sd-bus answers pending calls itself; `.disconnected` says it.
+    guard let bus, sd_bus_is_open(bus) > 0, let message else { return }
+    if let error = sd_bus_message_get_error(message) {
+      let errorName = error.pointee.name.map { String(cString: $0) } ?? "an error"
+      let text = error.pointee.message.map { String(cString: $0) } ?? ""
+      pending.append(.nameRequestFailed(name, error: text.isEmpty ? errorName : "\(errorName): \(text)"))
+      return
+    }
+    var code: UInt32 = 0
+    guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &code) > 0 else {
+      pending.append(.nameRequestFailed(name, error: "RequestName answered without a result"))
+      return
+    }
+    // RequestName's results: 1 primary owner, 2 in queue, 3 exists (not queued), 4 already owner.
+    switch code {
+    case 1, 4: record(name, .owned)
+    case 2: record(name, .queued)
+    default: record(name, .lost)
+    }
+  }
+
+  fileprivate func nameSignal(_ message: OpaquePointer?) {
+    guard let message, let member = sd_bus_message_get_member(message) else { return }
+    var argument: UnsafePointer<CChar>?
+    guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &argument) > 0, let argument else {
+      return
+    }
+    let name = String(cString: argument)
+    switch String(cString: member) {
+    case "NameAcquired": record(name, .owned)
+    // Since the name is never requested with replacement allowed, losing it leaves no place in the queue.
+    case "NameLost": record(name, .lost)
+    default: break
+    }
+  }
+
+  // MARK: C callbacks
+
+  private static let nameReplyHandler: sd_bus_message_handler_t = { message, userdata, _ in
+    guard let userdata else { return 0 }
+    let request = Unmanaged<NameRequest>.fromOpaque(userdata).takeUnretainedValue()
+    request.connection.nameReplied(request.name, message)
+    return 0
+  }
+
+  private static let releaseNameRequest: sd_bus_destroy_t = { userdata in
+    guard let userdata else { return }
+    Unmanaged<NameRequest>.fromOpaque(userdata).release()
+  }
+
+  private static let nameSignalHandler: sd_bus_message_handler_t = { message, userdata, _ in
+    guard let userdata else { return 0 }
+    Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().nameSignal(message)
+    // Other handlers on this connection may want the signal too.
+    return 0
+  }
+
+  /// sd-bus returns negative errno numbers.
+  private static func check(_ operation: @autoclosure () -> String, _ result: Int32) throws(SystemError) {
+    guard result >= 0 else { throw SystemError(operation(), code: Errno(rawValue: -result)) }
+  }
+}
+
+/// Which name an asynchronous RequestName was for, kept by sd-bus with the call's slot.
+private final class NameRequest {
+  unowned let connection: BusConnection
+  let name: String
+
+  init(connection: BusConnection, name: String) {
+    self.connection = connection
+    self.name = name
+  }
+}

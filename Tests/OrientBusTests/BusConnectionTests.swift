@@ -1,0 +1,137 @@
+import OrientBus
+import OrientSystem
+import Testing
+
+/// Runs `loop` until a handler stops it, failing the test instead of hanging after `seconds`.
+private func run(_ loop: EventLoop, atMostSeconds seconds: UInt64 = 10) throws {
+  let guardTimer = LoopTimer(loop: loop) { _ in
+    Issue.record("the loop was still running after \(seconds) s")
+    loop.stop()
+  }
+  guardTimer.schedule(afterNanoseconds: seconds * 1_000_000_000)
+  try loop.run()
+}
+
+/// Collects a connection's events and stops the loop when the awaited one arrives.
+private final class EventLog {
+  let loop: EventLoop
+  var events: [BusEvent] = []
+  private var awaited: (BusEvent) -> Bool = { _ in false }
+
+  init(loop: EventLoop) { self.loop = loop }
+
+  func record(_ event: BusEvent) {
+    events.append(event)
+    if awaited(event) { loop.stop() }
+  }
+
+  /// Runs the loop until `event` arrives.
+  func wait(for event: BusEvent) throws {
+    try wait(until: { $0 == event }, "\(event)")
+  }
+
+  /// Runs the loop until an event that `matches` arrives.
+  func wait(until matches: @escaping (BusEvent) -> Bool, _ what: String) throws {
+    if events.contains(where: matches) { return }
+    awaited = matches
+    try run(loop)
+    awaited = { _ in false }
+    #expect(events.contains(where: matches), "no \(what) among \(events)")
+  }
+}
+
+private let name = "net.hadess.SensorProxy"
+
+@Suite("A bus connection on the event loop, against a private dbus-daemon")
+struct BusConnectionTests {
+  @Test("A connection gets a free name, and busctl lists it as the name's owner")
+  func acquiresFreeName() throws {
+    let bus = try PrivateBus()
+    let loop = try EventLoop()
+    let log = EventLog(loop: loop)
+    let connection = try BusConnection(.address(bus.address), loop: loop) { log.record($0) }
+    try connection.requestName(name)
+    try log.wait(for: .name(name, .owned))
+    #expect(log.events == [.name(name, .owned)])
+    #expect(connection.ownership(of: name) == .owned)
+    let unique = try #require(connection.uniqueName)
+    #expect(try bus.owners()[name] == unique)
+  }
+
+  @Test("A name that another connection owns is queued for, then taken when the owner leaves")
+  func queuesBehindOwnerAndTakesOver() throws {
+    let bus = try PrivateBus()
+    let loop = try EventLoop()
+    let firstLog = EventLog(loop: loop)
+    let first = try BusConnection(.address(bus.address), loop: loop) { firstLog.record($0) }
+    try first.requestName(name)
+    try firstLog.wait(for: .name(name, .owned))
+
+    let secondLog = EventLog(loop: loop)
+    let second = try BusConnection(.address(bus.address), loop: loop) { secondLog.record($0) }
+    try second.requestName(name)
+    try secondLog.wait(for: .name(name, .queued))
+    #expect(second.ownership(of: name) == .queued)
+    // The queue does not replace the owner.
+    #expect(try bus.owners()[name] == first.uniqueName)
+    #expect(firstLog.events == [.name(name, .owned)])
+
+    first.close()
+    try secondLog.wait(for: .name(name, .owned))
+    #expect(secondLog.events == [.name(name, .queued), .name(name, .owned)])
+    #expect(try bus.owners()[name] == second.uniqueName)
+  }
+
+  @Test("The bus daemon exiting is reported, the loop goes on without spinning, and a new connection works")
+  func reportsBusExitAndStaysQuiet() throws {
+    let bus = try PrivateBus()
+    let loop = try EventLoop()
+    let log = EventLog(loop: loop)
+    let connection = try BusConnection(.address(bus.address), loop: loop) { log.record($0) }
+    try connection.requestName(name)
+    try log.wait(for: .name(name, .owned))
+
+    bus.kill()
+    try log.wait(
+      until: {
+        if case .disconnected = $0 { true } else { false }
+      }, "disconnection")
+    #expect(!connection.isOpen)
+    #expect(!connection.isWatching)
+
+    // A timer still fires on the loop, and meanwhile nothing wakes the dead connection.
+    let wakeUps = connection.wakeUps
+    var fired = false
+    let later = LoopTimer(loop: loop) { _ in
+      fired = true
+      loop.stop()
+    }
+    later.schedule(afterNanoseconds: 200_000_000)
+    try run(loop)
+    #expect(fired)
+    #expect(
+      connection.wakeUps == wakeUps, "the connection woke \(connection.wakeUps - wakeUps) times after it died"
+    )
+
+    // Reconnecting is a new connection, here to a new bus, on the same loop.
+    let newBus = try PrivateBus()
+    let newLog = EventLog(loop: loop)
+    let reconnected = try BusConnection(.address(newBus.address), loop: loop) { newLog.record($0) }
+    try reconnected.requestName(name)
+    try newLog.wait(for: .name(name, .owned))
+    #expect(try newBus.owners()[name] == reconnected.uniqueName)
+  }
+
+  @Test("Connecting where no bus listens fails with the errno and the address")
+  func unreachableBusIsATypedError() throws {
+    let loop = try EventLoop()
+    let address = "unix:path=/nonexistent/orientd-test/bus"
+    do {
+      _ = try BusConnection(.address(address), loop: loop) { _ in }
+      Issue.record("connecting to \(address) succeeded")
+    } catch {
+      #expect(error.code == .noSuchFile)
+      #expect(error.operation.contains(address))
+    }
+  }
+}
