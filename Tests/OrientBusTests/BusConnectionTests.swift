@@ -12,6 +12,21 @@ private func run(_ loop: EventLoop, atMostSeconds seconds: UInt64 = 10) throws {
   try loop.run()
 }
 
+/// How many times `connection` wakes while the loop runs for `nanoseconds` with nothing to do.
+private func wakeUps(of connection: BusConnection, idling loop: EventLoop, nanoseconds: UInt64) throws -> Int
+{
+  let before = connection.wakeUps
+  var fired = false
+  let later = LoopTimer(loop: loop) { _ in
+    fired = true
+    loop.stop()
+  }
+  later.schedule(afterNanoseconds: nanoseconds)
+  try run(loop)
+  #expect(fired, "the loop stopped before the timer fired")
+  return connection.wakeUps - before
+}
+
 /// Collects a connection's events and stops the loop when the awaited one arrives.
 private final class EventLog {
   let loop: EventLoop
@@ -56,6 +71,8 @@ struct BusConnectionTests {
     #expect(connection.ownership(of: name) == .owned)
     let unique = try #require(connection.uniqueName)
     #expect(try bus.owners()[name] == unique)
+    // Once its messages are out, the connection watches for input only: nothing wakes it.
+    #expect(try wakeUps(of: connection, idling: loop, nanoseconds: 200_000_000) == 0)
   }
 
   @Test("A name that another connection owns is queued for, then taken when the owner leaves")
@@ -100,18 +117,7 @@ struct BusConnectionTests {
     #expect(!connection.isWatching)
 
     // A timer still fires on the loop, and meanwhile nothing wakes the dead connection.
-    let wakeUps = connection.wakeUps
-    var fired = false
-    let later = LoopTimer(loop: loop) { _ in
-      fired = true
-      loop.stop()
-    }
-    later.schedule(afterNanoseconds: 200_000_000)
-    try run(loop)
-    #expect(fired)
-    #expect(
-      connection.wakeUps == wakeUps, "the connection woke \(connection.wakeUps - wakeUps) times after it died"
-    )
+    #expect(try wakeUps(of: connection, idling: loop, nanoseconds: 200_000_000) == 0)
 
     // Reconnecting is a new connection, here to a new bus, on the same loop.
     let newBus = try PrivateBus()
