@@ -31,8 +31,8 @@ public final class BusConnection {
   private var timer: LoopTimer?
   /// The names asked for, and what the bus last said about each (nil: no answer yet).
   private var names: [String: NameOwnership?] = [:]
-  /// Events raised while sd-bus runs, handed out once it has returned.
-  private var pending: [BusEvent] = []
+  /// Events and call completions raised while sd-bus runs, handed out once it has returned.
+  private var pending: [() -> Void] = []
 
   /// Bounds the messages handled in one wake-up, so a flood on the bus cannot keep the loop
   /// from its other descriptors and timers; the rest is handled on the next round.
@@ -83,20 +83,38 @@ public final class BusConnection {
   /// `NameLost`; a refusal arrives as `.nameRequestFailed`.
   public func requestName(_ name: String) throws(SystemError) {
     guard let bus else { throw SystemError("request name \(name) on \(address)", code: .notConnected) }
-    // The reply carries no name: a box per request tells the reply handler which one it was.
-    let request = Unmanaged.passRetained(NameRequest(connection: self, name: name))
-    var slot: OpaquePointer?
-    let result = sd_bus_request_name_async(
-      bus, &slot, name, UInt64(SD_BUS_NAME_QUEUE), Self.nameReplyHandler, request.toOpaque())
-    guard result >= 0, let slot else {
-      request.release()
-      throw SystemError("request name \(name) on \(address)", code: Errno(rawValue: -result))
+    // The reply carries no name: the reply handler is told which one it was.
+    let reply = ReplyHandler { [unowned self] message in nameReplied(name, message) }
+    try reply.attach("request name \(name) on \(address)") { userdata, slot in
+      sd_bus_request_name_async(bus, slot, name, UInt64(SD_BUS_NAME_QUEUE), ReplyHandler.callback, userdata)
     }
-    // The bus keeps the slot until the reply came or the bus is freed; then the box goes too.
-    _ = sd_bus_slot_set_destroy_callback(slot, Self.releaseNameRequest)
-    _ = sd_bus_slot_set_floating(slot, 1)
-    sd_bus_slot_unref(slot)
     if names[name] == nil { names[name] = .some(nil) }
+    updateLoop()
+  }
+
+  /// Calls a method that takes no arguments, without waiting for its reply.
+  ///
+  /// `completion` gets nil when the method returned, else the error's name and message
+  /// (`org.freedesktop.DBus.Error.NoReply` when nothing came within `timeoutMicroseconds`,
+  /// 0 for sd-bus's default of 25 s). It runs on the loop after sd-bus has returned, and not at
+  /// all if the connection is closed or lost first.
+  public func callMethod(
+    destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 0,
+    completion: @escaping (String?) -> Void
+  ) throws(SystemError) {
+    let operation = "call \(interface).\(member) on \(destination) \(path) on \(address)"
+    guard let bus else { throw SystemError(operation, code: .notConnected) }
+    var call: OpaquePointer?
+    try Self.check(
+      operation, sd_bus_message_new_method_call(bus, &call, destination, path, interface, member))
+    defer { sd_bus_message_unref(call) }
+    let reply = ReplyHandler { [unowned self] message in
+      let error = Self.errorText(message)
+      pending.append { completion(error) }
+    }
+    try reply.attach(operation) { userdata, slot in
+      sd_bus_call_async(bus, slot, call, ReplyHandler.callback, userdata, timeoutMicroseconds)
+    }
     updateLoop()
   }
 
@@ -182,7 +200,7 @@ public final class BusConnection {
         ? SystemError("process \(address)", code: Errno(rawValue: -failure)).description
         : "\(address) closed the connection"
       close()
-      pending.append(.disconnected(reason: reason))
+      raise(.disconnected(reason: reason))
     } else if finished {
       updateLoop()
     } else {
@@ -235,8 +253,21 @@ public final class BusConnection {
   /// empties `pending`, so nothing stale follows.
   private func deliver() {
     while !pending.isEmpty {
-      handler(pending.removeFirst())
+      pending.removeFirst()()
     }
+  }
+
+  private func raise(_ event: BusEvent) {
+    pending.append { [handler] in handler(event) }
+  }
+
+  /// The error a reply carries, as `name: message`; nil for a method return.
+  private static func errorText(_ message: OpaquePointer?) -> String? {
+    guard let message else { return "no reply" }
+    guard let error = sd_bus_message_get_error(message) else { return nil }
+    let name = error.pointee.name.map { String(cString: $0) } ?? "an error"
+    let text = error.pointee.message.map { String(cString: $0) } ?? ""
+    return text.isEmpty ? name : "\(name): \(text)"
   }
 
   // MARK: Names
@@ -244,21 +275,19 @@ public final class BusConnection {
   private func record(_ name: String, _ ownership: NameOwnership) {
     guard let known = names[name], known != ownership else { return }
     names[name] = ownership
-    pending.append(.name(name, ownership))
+    raise(.name(name, ownership))
   }
 
   fileprivate func nameReplied(_ name: String, _ message: OpaquePointer?) {
     // When the connection drops, sd-bus answers pending calls itself; `.disconnected` says it.
     guard let bus, sd_bus_is_open(bus) > 0, let message else { return }
-    if let error = sd_bus_message_get_error(message) {
-      let errorName = error.pointee.name.map { String(cString: $0) } ?? "an error"
-      let text = error.pointee.message.map { String(cString: $0) } ?? ""
-      pending.append(.nameRequestFailed(name, error: text.isEmpty ? errorName : "\(errorName): \(text)"))
+    if let error = Self.errorText(message) {
+      raise(.nameRequestFailed(name, error: error))
       return
     }
     var code: UInt32 = 0
     guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &code) > 0 else {
-      pending.append(.nameRequestFailed(name, error: "RequestName answered without a result"))
+      raise(.nameRequestFailed(name, error: "RequestName answered without a result"))
       return
     }
     // RequestName's results: 1 primary owner, 2 in queue, 3 exists (not queued), 4 already owner.
@@ -286,18 +315,6 @@ public final class BusConnection {
 
   // MARK: C callbacks
 
-  private static let nameReplyHandler: sd_bus_message_handler_t = { message, userdata, _ in
-    guard let userdata else { return 0 }
-    let request = Unmanaged<NameRequest>.fromOpaque(userdata).takeUnretainedValue()
-    request.connection.nameReplied(request.name, message)
-    return 0
-  }
-
-  private static let releaseNameRequest: sd_bus_destroy_t = { userdata in
-    guard let userdata else { return }
-    Unmanaged<NameRequest>.fromOpaque(userdata).release()
-  }
-
   private static let nameSignalHandler: sd_bus_message_handler_t = { message, userdata, _ in
     guard let userdata else { return 0 }
     Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().nameSignal(message)
@@ -311,13 +328,42 @@ public final class BusConnection {
   }
 }
 
-/// Which name an asynchronous RequestName was for, kept by sd-bus with the call's slot.
-private final class NameRequest {
-  unowned let connection: BusConnection
-  let name: String
+/// What to do with the reply to one asynchronous call, kept by sd-bus with the call's slot.
+///
+/// sd-bus holds the box (retained) until the reply came or the bus is freed, then releases it
+/// through the slot's destroy callback: nothing to track per call on the Swift side.
+private final class ReplyHandler {
+  let handle: (OpaquePointer?) -> Void
 
-  init(connection: BusConnection, name: String) {
-    self.connection = connection
-    self.name = name
+  init(_ handle: @escaping (OpaquePointer?) -> Void) { self.handle = handle }
+
+  /// Starts the call with `start(userdata, &slot)` and hands the slot to the bus.
+  func attach(
+    _ operation: @autoclosure () -> String,
+    _ start: (UnsafeMutableRawPointer, UnsafeMutablePointer<OpaquePointer?>) -> Int32
+  ) throws(SystemError) {
+    let retained = Unmanaged.passRetained(self)
+    var slot: OpaquePointer?
+    let result = start(retained.toOpaque(), &slot)
+    guard result >= 0, let slot else {
+      retained.release()
+      throw SystemError(
+        operation(), code: Errno(rawValue: result < 0 ? -result : Errno.invalidArgument.rawValue))
+    }
+    _ = sd_bus_slot_set_destroy_callback(slot, Self.release)
+    // A floating slot belongs to the bus: it goes when the reply was handled or the bus is freed.
+    _ = sd_bus_slot_set_floating(slot, 1)
+    sd_bus_slot_unref(slot)
+  }
+
+  static let callback: sd_bus_message_handler_t = { message, userdata, _ in
+    guard let userdata else { return 0 }
+    Unmanaged<ReplyHandler>.fromOpaque(userdata).takeUnretainedValue().handle(message)
+    return 0
+  }
+
+  private static let release: sd_bus_destroy_t = { userdata in
+    guard let userdata else { return }
+    Unmanaged<ReplyHandler>.fromOpaque(userdata).release()
   }
 }

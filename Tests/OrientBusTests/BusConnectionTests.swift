@@ -128,6 +128,44 @@ struct BusConnectionTests {
     #expect(try newBus.owners()[name] == reconnected.uniqueName)
   }
 
+  @Test("A method call gets its reply, and a call nobody answers times out on the loop's timer")
+  func callsCompleteOrTimeOut() throws {
+    let bus = try PrivateBus()
+    let loop = try EventLoop()
+    let log = EventLog(loop: loop)
+    let connection = try BusConnection(.address(bus.address), loop: loop) { log.record($0) }
+
+    var answered: String?? = .none
+    try connection.callMethod(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+      member: "GetId"
+    ) { error in
+      answered = .some(error)
+      loop.stop()
+    }
+    try run(loop)
+    #expect(answered == .some(nil))
+
+    // A peer that is on the bus but never reads: its loop is not run once it owns its name.
+    let silentLoop = try EventLoop()
+    let silentLog = EventLog(loop: silentLoop)
+    let silent = try BusConnection(.address(bus.address), loop: silentLoop) { silentLog.record($0) }
+    try silent.requestName("org.example.Silent")
+    try silentLog.wait(for: .name("org.example.Silent", .owned))
+
+    var timedOut: String?? = .none
+    try connection.callMethod(
+      destination: "org.example.Silent", path: "/", interface: "org.example.Silent", member: "Nothing",
+      timeoutMicroseconds: 100_000
+    ) { error in
+      timedOut = .some(error)
+      loop.stop()
+    }
+    try run(loop)
+    let error = try #require(timedOut ?? nil, "the unanswered call completed without an error")
+    #expect(error.hasPrefix("org.freedesktop.DBus.Error.NoReply"))
+  }
+
   @Test("Connecting where no bus listens fails with the errno and the address")
   func unreachableBusIsATypedError() throws {
     let loop = try EventLoop()
