@@ -115,6 +115,9 @@ struct BusConnectionTests {
       }, "disconnection")
     #expect(!connection.isOpen)
     #expect(!connection.isWatching)
+    if case .disconnected(let reason) = log.events.last {
+      #expect(reason.contains(bus.address), "the reason does not name the bus: \(reason)")
+    }
 
     // A timer still fires on the loop, and meanwhile nothing wakes the dead connection.
     #expect(try wakeUps(of: connection, idling: loop, nanoseconds: 200_000_000) == 0)
@@ -164,6 +167,27 @@ struct BusConnectionTests {
     try run(loop)
     let error = try #require(timedOut ?? nil, "the unanswered call completed without an error")
     #expect(error.hasPrefix("org.freedesktop.DBus.Error.NoReply"))
+  }
+
+  @Test("A handler may close its connection, and then hears nothing more from it")
+  func handlerClosesConnection() throws {
+    let bus = try PrivateBus()
+    let loop = try EventLoop()
+    var events: [BusEvent] = []
+    var connection: BusConnection?
+    connection = try BusConnection(.address(bus.address), loop: loop) { event in
+      events.append(event)
+      connection?.close()
+      loop.stop()
+    }
+    try connection?.requestName(name)
+    try run(loop)
+    #expect(events == [.name(name, .owned)])
+    let closed = try #require(connection)
+    #expect(!closed.isOpen && !closed.isWatching)
+    #expect(try wakeUps(of: closed, idling: loop, nanoseconds: 100_000_000) == 0)
+    #expect(events.count == 1)
+    connection = nil
   }
 
   @Test("Connecting where no bus listens fails with the errno and the address")
