@@ -27,6 +27,22 @@ private func wakeUps(of connection: BusConnection, idling loop: EventLoop, nanos
   return connection.wakeUps - before
 }
 
+/// Runs the loop until a round trip to the bus daemon completes: the daemon answers in order,
+/// so whatever it sent the connection before (a RequestName reply after `NameAcquired`) has
+/// been handled by then.
+private func settle(_ connection: BusConnection, _ loop: EventLoop) throws {
+  var done = false
+  try connection.callMethod(
+    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+    member: "GetId"
+  ) { _ in
+    done = true
+    loop.stop()
+  }
+  try run(loop)
+  #expect(done)
+}
+
 /// Collects a connection's events and stops the loop when the awaited one arrives.
 private final class EventLog {
   let loop: EventLoop
@@ -71,7 +87,9 @@ struct BusConnectionTests {
     #expect(connection.ownership(of: name) == .owned)
     let unique = try #require(connection.uniqueName)
     #expect(try bus.owners()[name] == unique)
-    // Once its messages are out, the connection watches for input only: nothing wakes it.
+    // Once its messages are out and the answers in, the connection watches for input only:
+    // nothing wakes it.
+    try settle(connection, loop)
     #expect(try wakeUps(of: connection, idling: loop, nanoseconds: 200_000_000) == 0)
   }
 
