@@ -87,6 +87,9 @@ struct BusConnectionTests {
     #expect(connection.ownership(of: name) == .owned)
     let unique = try #require(connection.uniqueName)
     #expect(try bus.owners()[name] == unique)
+    // Connecting, authenticating and getting the name take a handful of wake-ups (5 here); a
+    // descriptor left watched for an event that is always ready would make it thousands.
+    #expect(connection.wakeUps < 30, "\(connection.wakeUps) wake-ups to get a name")
     // Once its messages are out and the answers in, the connection watches for input only:
     // nothing wakes it.
     try settle(connection, loop)
@@ -166,6 +169,20 @@ struct BusConnectionTests {
     }
     try run(loop)
     #expect(answered == .some(nil))
+
+    // Now that the connection runs, a call's timeout is armed on the loop; once the call is
+    // answered the timer is gone and does not wake the connection.
+    answered = .none
+    try connection.callMethod(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+      member: "GetId", timeoutMicroseconds: 100_000
+    ) { error in
+      answered = .some(error)
+      loop.stop()
+    }
+    try run(loop)
+    #expect(answered == .some(nil))
+    #expect(try wakeUps(of: connection, idling: loop, nanoseconds: 300_000_000) == 0)
 
     // A peer that is on the bus but never reads: its loop is not run once it owns its name.
     let silentLoop = try EventLoop()
