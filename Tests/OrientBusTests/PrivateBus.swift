@@ -15,22 +15,11 @@ final class PrivateBus {
     var template = Array("/tmp/orientd-test.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     directory = String(cString: made)
-    let config = """
-      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-      <busconfig>
-        <type>system</type>
-        <listen>unix:path=\(directory)/bus</listen>
-        <auth>EXTERNAL</auth>
-        <policy context="default">
-          <allow user="root"/>
-          <allow own="*"/>
-          <allow send_destination="*"/>
-          <allow receive_sender="*"/>
-        </policy>
-      </busconfig>
-
-      """
+    // The package's one private-bus config, shared with the other tests and the benchmark.
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/private-system-bus.conf")
+    let config = try String(contentsOf: fixture, encoding: .utf8)
+      .replacingOccurrences(of: "@BUS@", with: directory + "/bus")
     try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
     daemon = Process()
     daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")

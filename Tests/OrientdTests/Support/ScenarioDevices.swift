@@ -168,22 +168,10 @@ final class SensorProxyPeer {
     try Self.requireInstalled()
     let directory = try Scratch.current().makeDirectory("proxy")
     let bus = directory + "/bus"
-    let config = """
-      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-      <busconfig>
-        <type>system</type>
-        <listen>unix:path=\(bus)</listen>
-        <auth>EXTERNAL</auth>
-        <policy context="default">
-          <allow user="root"/>
-          <allow own="*"/>
-          <allow send_destination="*"/>
-          <allow receive_sender="*"/>
-        </policy>
-      </busconfig>
-
-      """
+    let config = try String(
+      contentsOfFile: TestPaths.packageRoot + "/Tests/Fixtures/private-system-bus.conf", encoding: .utf8
+    )
+    .replacingOccurrences(of: "@BUS@", with: bus)
     try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
     // Waits for the bus socket as an event (a file appearing), not for a fixed time.
     let script = """
