@@ -73,14 +73,20 @@ private final class EventLog {
 
 private let name = "net.hadess.SensorProxy"
 
+/// A new private bus, a loop, and a connection to the bus on it whose events go to a log.
+private func connectedToPrivateBus() throws -> (PrivateBus, EventLoop, EventLog, BusConnection) {
+  let bus = try PrivateBus()
+  let loop = try EventLoop()
+  let log = EventLog(loop: loop)
+  let connection = try BusConnection(.address(bus.address), loop: loop) { log.record($0) }
+  return (bus, loop, log, connection)
+}
+
 @Suite("A bus connection on the event loop, against a private dbus-daemon")
 struct BusConnectionTests {
   @Test("A connection gets a free name, and busctl lists it as the name's owner")
   func acquiresFreeName() throws {
-    let bus = try PrivateBus()
-    let loop = try EventLoop()
-    let log = EventLog(loop: loop)
-    let connection = try BusConnection(.address(bus.address), loop: loop) { log.record($0) }
+    let (bus, loop, log, connection) = try connectedToPrivateBus()
     try connection.requestName(name)
     try log.wait(for: .name(name, .owned))
     #expect(log.events == [.name(name, .owned)])
@@ -122,10 +128,7 @@ struct BusConnectionTests {
 
   @Test("The bus daemon exiting is reported, the loop goes on without spinning, and a new connection works")
   func reportsBusExitAndStaysQuiet() throws {
-    let bus = try PrivateBus()
-    let loop = try EventLoop()
-    let log = EventLog(loop: loop)
-    let connection = try BusConnection(.address(bus.address), loop: loop) { log.record($0) }
+    let (bus, loop, log, connection) = try connectedToPrivateBus()
     try connection.requestName(name)
     try log.wait(for: .name(name, .owned))
 
@@ -154,10 +157,7 @@ struct BusConnectionTests {
 
   @Test("A method call gets its reply, and a call nobody answers times out on the loop's timer")
   func callsCompleteOrTimeOut() throws {
-    let bus = try PrivateBus()
-    let loop = try EventLoop()
-    let log = EventLog(loop: loop)
-    let connection = try BusConnection(.address(bus.address), loop: loop) { log.record($0) }
+    let (bus, loop, _, connection) = try connectedToPrivateBus()
 
     var answered: String?? = .none
     try connection.callMethod(
