@@ -147,37 +147,35 @@ struct Session {
 
 /// The accelerometer lines monitor-sensor (from iio-sensor-proxy) prints.
 ///
-/// monitor-sensor shows the physical orientation, never the screen's: a lock changes nothing
-/// in it. iio-sensor-proxy's orientation is four-way, so face-up and face-down leave the last
-/// four-way value in place, and it is `undefined` until the first classification.
+/// monitor-sensor shows iio-sensor-proxy's properties, which `SensorProxyAccelerometer` works
+/// out from orientd's state (the device's four-way orientation: a lock changes nothing, lying
+/// flat keeps the last value). It prints an orientation only while there is an
+/// accelerometer, and only when it differs from the last one it printed.
 enum MonitorSensorFormat {
   /// What the output last said: whether there is an accelerometer, and its orientation.
   struct Shown: Equatable {
-    var online = false
-    /// The last four-way device orientation; nil is `undefined`.
-    var orientation: DeviceOrientation?
+    private var state = SensorProxyAccelerometer(source: .device)
+    /// The orientation last printed; nil is `undefined`.
+    private(set) var orientation: ScreenOrientation?
+
+    var online: Bool { state.hasAccelerometer }
 
     init(_ state: [StateChange]) {
       for change in state { _ = record(change) }
     }
 
-    /// Takes `change` into account and returns the line monitor-sensor prints for it, nil
+    /// Takes `change` into account and returns the lines monitor-sensor prints for it, nil
     /// when what it shows stays the same.
     mutating func record(_ change: StateChange) -> String? {
-      switch change {
-      case .sensor(let value):
-        guard value != online else { return nil }
-        online = value
-        return value ? "+++ Accelerometer appeared\n" : "--- Accelerometer disappeared\n"
-      case .device(let value):
-        // Lying flat is not a four-way orientation: the last one stays.
-        if value == .faceUp || value == .faceDown { return nil }
-        guard value != orientation else { return nil }
-        orientation = value
-        return "    Accelerometer orientation changed: \(orientationName(value))\n"
-      default:
-        return nil
+      var text = ""
+      if state.apply(change).contains(.hasAccelerometer) {
+        text += online ? "+++ Accelerometer appeared\n" : "--- Accelerometer disappeared\n"
       }
+      if online, state.orientation != orientation {
+        orientation = state.orientation
+        text += "    Accelerometer orientation changed: \(state.orientationText)\n"
+      }
+      return text.isEmpty ? nil : text
     }
   }
 
