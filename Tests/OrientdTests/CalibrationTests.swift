@@ -29,6 +29,19 @@ func laptopDaemon(extra: [String] = []) throws -> (run: FakeSensorRun, socket: S
   return (run, socket)
 }
 
+/// Puts the device in `pose`, waits for calibrate's `prompt`-th "press Enter", presses it,
+/// and waits for its `measured`-th measurement.
+func answer(_ pose: String, run: FakeSensorRun, client: TypedProcess, prompt: Int, measured: Int) throws {
+  let (x, y, z) = rawFor[pose]!
+  try run.setRaw(x, y, z)
+  #expect(client.process.waitFor("press Enter", inStderr: true, count: prompt))
+  // The pose is in place: orientd has read it, for long enough that what it read before has
+  // reached orientctl, which drops samples while it waits for Enter.
+  #expect(try run.waitForPolls(25))
+  client.type("")
+  #expect(client.process.waitFor("   measured (", inStderr: true, count: measured))
+}
+
 @Suite("Calibration and diagnostics", .scratch)
 struct CalibrationTests {
   @Test("calibrate measures three poses answered on stdin and prints the matrix and the hwdb fix")
@@ -36,14 +49,7 @@ struct CalibrationTests {
     let (run, socket) = try laptopDaemon()
     let client = try TypedProcess([TestPaths.orientctl, "--socket", socket, "calibrate"])
     for (step, pose) in ["normal", "left-up", "face-up"].enumerated() {
-      let (x, y, z) = rawFor[pose]!
-      try run.setRaw(x, y, z)
-      #expect(client.process.waitFor("press Enter", inStderr: true, count: step + 1))
-      // The pose is in place: orientd has read it, for long enough that what it read before
-      // has reached orientctl, which drops samples while it waits for Enter.
-      #expect(try run.waitForPolls(25))
-      client.type("")
-      #expect(client.process.waitFor("   measured (", inStderr: true, count: step + 1))
+      try answer(pose, run: run, client: client, prompt: step + 1, measured: step + 1)
     }
     #expect(!client.process.stderr.contains("rejected"), "\(client.process.stderr)")
     #expect(client.process.waitForExit() == 0, "\(client.process.stderr)")
@@ -123,12 +129,7 @@ struct CalibrationTests {
       "\(client.process.stderr)")
     #expect(client.process.waitFor("2/3: Turn it so its left edge points up", inStderr: true, count: 2))
     for (step, pose) in ["left-up", "face-up"].enumerated() {
-      let (x, y, z) = rawFor[pose]!
-      try run.setRaw(x, y, z)
-      #expect(client.process.waitFor("press Enter", inStderr: true, count: step + 3))
-      #expect(try run.waitForPolls(25))
-      client.type("")
-      #expect(client.process.waitFor("   measured (", inStderr: true, count: step + 2))
+      try answer(pose, run: run, client: client, prompt: step + 3, measured: step + 2)
     }
     #expect(client.process.waitForExit() == 0, "\(client.process.stderr)")
     #expect(occurrences(of: "   measured (", in: client.process.stderr) == 3, "\(client.process.stderr)")
