@@ -409,20 +409,16 @@ public final class Daemon {
         "reloading \(configuration.path) failed: \(error.message); keeping the running configuration")
     }
     if new.settings != options.settings { sampler?.send(.settings(new.settings)) }
-    // An edited `allowed =` is the newest intent (unless --allowed pins the set); the state
-    // file records the file's value either way.
+    // The state file records the file's value whether or not it changes the set.
     let configAllowedChanged = new.configAllowed != options.configAllowed
-    // A removed line gives way to the default only where the line was what chose the set.
-    var configChose = false
-    if case .configFile = allowedOrigin { configChose = true }
-    let removedWhileInForce = new.configAllowed == nil && configChose
-    if configAllowedChanged, !options.allowedGiven, new.configAllowed != nil || removedWhileInForce {
-      allowedOrigin = new.configAllowed == nil ? .defaults : .configFile(changedSinceSaved: true)
-      let allowed = new.configAllowed ?? .all
+    if let (allowed, origin) = allowedOrigin.reloaded(
+      config: new.configAllowed, previousConfig: options.configAllowed, commandLineGiven: options.allowedGiven
+    ) {
+      allowedOrigin = origin
       let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
       publish(changes, at: now)
-      let origin = allowedOrigin.describe(config: new.origins["allowed"] ?? configuration.path, state: nil)
-      Log.info("allowed orientations \(allowed.listText): from \(origin)")
+      let described = origin.describe(config: new.origins["allowed"] ?? configuration.path, state: nil)
+      Log.info("allowed orientations \(allowed.listText): from \(described)")
     }
     hooks?.update(timeoutMilliseconds: new.hookTimeoutMilliseconds)
     Log.threshold = new.verbose ? .debug : .info

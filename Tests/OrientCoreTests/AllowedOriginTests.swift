@@ -70,6 +70,20 @@ struct AllowedOriginTests {
     #expect(none.allowed == .all && none.origin == .defaults)
   }
 
+  @Test(
+    "On reload an edited line wins, a removed one gives the default only where it chose, and --allowed pins")
+  func reload() {
+    let fromConfig = AllowedOrigin.configFile(changedSinceSaved: false)
+    let edited = fromConfig.reloaded(config: leftUp, previousConfig: both, commandLineGiven: false)
+    #expect(edited?.allowed == leftUp && edited?.origin == .configFile(changedSinceSaved: true))
+    let removed = fromConfig.reloaded(config: nil, previousConfig: both, commandLineGiven: false)
+    #expect(removed?.allowed == .all && removed?.origin == .defaults)
+    #expect(AllowedOrigin.control.reloaded(config: nil, previousConfig: both, commandLineGiven: false) == nil)
+    #expect(fromConfig.reloaded(config: both, previousConfig: both, commandLineGiven: false) == nil)
+    #expect(
+      AllowedOrigin.commandLine.reloaded(config: leftUp, previousConfig: both, commandLineGiven: true) == nil)
+  }
+
   @Test("The description names files only when it may, and claims orientctl allow only when recorded")
   func descriptions() {
     #expect(

@@ -44,6 +44,19 @@ public enum AllowedOrigin: Equatable, Sendable {
     return (saved.allowed, .saved(chosen: saved.allowedChosen == true))
   }
 
+  /// The allowed set after the config file was read again, or nil when it stays as it is.
+  ///
+  /// An edited `allowed =` is the newest intent, unless `--allowed` pins the set. A removed
+  /// line gives way to the default only where the line was what chose the set.
+  public func reloaded(
+    config: AllowedOrientations?, previousConfig: AllowedOrientations?, commandLineGiven: Bool
+  ) -> (allowed: AllowedOrientations, origin: AllowedOrigin)? {
+    guard config != previousConfig, !commandLineGiven else { return nil }
+    if let config { return (config, .configFile(changedSinceSaved: true)) }
+    guard case .configFile = self else { return nil }
+    return (.all, .defaults)
+  }
+
   /// How the origin reads in the log and in `info`, e.g. `orientctl allow, saved in PATH`;
   /// `config` and `state` are the files, or nil where they must not be shown.
   public func describe(config: String?, state: String?) -> String {
