@@ -65,7 +65,7 @@ let package = Package(
     ),
     .target(
       name: "OrientDaemon",
-      dependencies: ["OrientCore", "OrientConfig", "OrientSystem", "OrientIIO", "OrientHooks"]
+      dependencies: ["OrientCore", "OrientConfig", "OrientSystem", "OrientIIO", "OrientHooks", "OrientBus"]
     ),
     .target(
       name: "OrientClient",

@@ -33,6 +33,12 @@ public final class BusConnection {
   private var names: [String: NameOwnership?] = [:]
   /// Events and call completions raised while sd-bus runs, handed out once it has returned.
   private var pending: [() -> Void] = []
+  /// Whether sd-bus is processing: what a method handler sends then waits for its reply.
+  private var processing = false
+  /// The exported objects, alive as long as their slots.
+  private var exported: [ExportedObject] = []
+  /// The match slots watching clients' connections, by unique name.
+  private var peers: [String: OpaquePointer] = [:]
 
   /// Bounds the messages handled in one wake-up, so a flood on the bus cannot keep the loop
   /// from its other descriptors and timers; the rest is handled on the next round.
@@ -122,10 +128,118 @@ public final class BusConnection {
   /// released by the bus as the socket closes. Calling it again does nothing.
   public func close() {
     stopWatching()
-    if let bus { sd_bus_close_unref(bus) }
+    if let bus { sd_bus_close(bus) }
+    // Slots hold references to the bus: they go first, so that the bus is freed with it.
+    for slot in peers.values { sd_bus_slot_unref(slot) }
+    peers = [:]
+    for object in exported { object.release() }
+    exported = []
+    if let bus { sd_bus_unref(bus) }
     bus = nil
     names = [:]
     pending = []
+  }
+
+  // MARK: Serving
+
+  /// Exports `object`; its methods and properties are served from the next wake-up on.
+  public func export(_ object: BusObject) throws(SystemError) {
+    let operation = "export \(object.interface) at \(object.path) on \(address)"
+    guard let bus else { throw SystemError(operation, code: .notConnected) }
+    let exported = ExportedObject(object)
+    try Self.check(operation, exported.add(to: bus))
+    self.exported.append(exported)
+  }
+
+  /// Broadcasts `PropertiesChanged` with the new values of `names`. Sent from a method
+  /// handler, it follows the handler's reply.
+  public func emitPropertiesChanged(path: String, interface: String, names: [String]) {
+    guard !names.isEmpty else { return }
+    if processing {
+      pending.append { [weak self] in
+        self?.emitPropertiesChanged(path: path, interface: interface, names: names)
+      }
+      return
+    }
+    guard let bus else { return }
+    var list: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) } + [nil]
+    defer { for name in list { free(name) } }
+    let result = list.withUnsafeMutableBufferPointer {
+      sd_bus_emit_properties_changed_strv(bus, path, interface, $0.baseAddress)
+    }
+    if result < 0 {
+      Log.warning(
+        "\(SystemError("emit PropertiesChanged for \(interface) on \(address)", code: Errno(rawValue: -result)))"
+      )
+    }
+    updateLoop()
+  }
+
+  /// Reports `.peerGone(name)` when the client with unique name `name` leaves the bus, also
+  /// when it has left already. Watching a client twice does nothing.
+  public func watchPeer(_ name: String) throws(SystemError) {
+    let operation = "watch \(name) on \(address)"
+    guard let bus else { throw SystemError(operation, code: .notConnected) }
+    guard peers[name] == nil else { return }
+    // Unique names are made by the bus (`:1.42`) and hold no quote to escape.
+    let rule =
+      "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+      + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'"
+    var slot: OpaquePointer?
+    try Self.check(
+      operation,
+      sd_bus_add_match_async(
+        bus, &slot, rule, Self.peerSignalHandler, nil, Unmanaged.passUnretained(self).toOpaque()))
+    guard let slot else { throw SystemError(operation, code: .invalidArgument) }
+    peers[name] = slot
+    // The bus daemon handles a connection's messages in order: a client that left before
+    // the match took effect is no longer there when this is answered.
+    var call: OpaquePointer?
+    try Self.check(
+      operation,
+      sd_bus_message_new_method_call(
+        bus, &call, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner"))
+    defer { sd_bus_message_unref(call) }
+    try Self.check(
+      operation, name.withCString { sd_bus_message_append_basic(call, CChar(UInt8(ascii: "s")), $0) })
+    let reply = ReplyHandler { [unowned self] message in
+      guard let message, sd_bus_message_get_error(message) == nil else { return }
+      var present: Int32 = 1
+      if sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &present) > 0, present == 0 {
+        peerLeft(name)
+      }
+    }
+    try reply.attach(operation) { userdata, replySlot in
+      sd_bus_call_async(bus, replySlot, call, ReplyHandler.callback, userdata, 0)
+    }
+    updateLoop()
+  }
+
+  /// Stops watching a client (it has no claims left).
+  public func forgetPeer(_ name: String) {
+    guard let slot = peers.removeValue(forKey: name) else { return }
+    sd_bus_slot_unref(slot)
+  }
+
+  /// How many clients are watched, for tests and limits.
+  public var watchedPeers: Int { peers.count }
+
+  fileprivate func peerSignal(_ message: OpaquePointer?) {
+    guard let message else { return }
+    var fields: [String] = []
+    for _ in 0..<3 {
+      var text: UnsafePointer<CChar>?
+      guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &text) > 0, let text else { return }
+      fields.append(String(cString: text))
+    }
+    // NameOwnerChanged(name, old owner, new owner): a unique name's owner goes only when it leaves.
+    if fields[2].isEmpty { peerLeft(fields[0]) }
+  }
+
+  private func peerLeft(_ name: String) {
+    guard peers[name] != nil else { return }
+    forgetPeer(name)
+    raise(.peerGone(name))
   }
 
   // MARK: Opening
@@ -183,6 +297,7 @@ public final class BusConnection {
     guard let bus else { return }
     var failure: Int32 = 0
     var finished = false
+    processing = true
     for _ in 0..<Self.processRounds {
       let result = sd_bus_process(bus, nil)
       if result < 0 {
@@ -194,6 +309,7 @@ public final class BusConnection {
         break
       }
     }
+    processing = false
     if failure < 0 || sd_bus_is_open(bus) <= 0 {
       let reason =
         failure < 0
@@ -314,6 +430,12 @@ public final class BusConnection {
   }
 
   // MARK: C callbacks
+
+  private static let peerSignalHandler: sd_bus_message_handler_t = { message, userdata, _ in
+    guard let userdata else { return 0 }
+    Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().peerSignal(message)
+    return 0
+  }
 
   private static let nameSignalHandler: sd_bus_message_handler_t = { message, userdata, _ in
     guard let userdata else { return 0 }

@@ -16,6 +16,8 @@ public enum BusEvent: Sendable, Equatable {
   case name(String, NameOwnership)
   /// The bus answered a name request with an error (e.g. the policy forbids owning it).
   case nameRequestFailed(String, error: String)
+  /// A client watched with `watchPeer` left the bus (its connection closed, killed or not).
+  case peerGone(String)
   /// The connection is gone (the bus daemon exited or dropped it): the connection no longer
   /// watches anything; open a new one to reconnect.
   case disconnected(reason: String)

@@ -32,6 +32,16 @@ public enum CaptureMode: String, Sendable {
   case buffer
 }
 
+/// Which message bus `net.hadess.SensorProxy` is served on.
+public enum BusChoice: String, CaseIterable, Sendable {
+  /// The system bus, where desktops look for iio-sensor-proxy (the shipped service).
+  case system
+  /// The session bus of orientd's user, for trying it out without root.
+  case session
+  /// No D-Bus service.
+  case off
+}
+
 /// The parsed command line of `orientd`.
 public struct DaemonOptions: Equatable, Sendable {
   public var action = DaemonAction.run
@@ -55,6 +65,10 @@ public struct DaemonOptions: Equatable, Sendable {
   public var recordPath: String?
   /// Log samples and decisions too.
   public var verbose = false
+  /// The bus to serve `net.hadess.SensorProxy` on.
+  public var bus = BusChoice.off
+  /// What D-Bus's `AccelerometerOrientation` follows.
+  public var busOrientation = SensorProxyAccelerometer.Source.device
   /// The Unix socket clients connect to.
   public var socketPath = "/run/orientd/orientd.sock"
   /// Whether `--socket` was given (it turns the socket on even with `--dump`).

@@ -7,6 +7,7 @@ enum OptionSection: String, CaseIterable, Sendable {
   case socket = "Socket (served unless --dump runs without --socket)"
   case classifier = "Classifier"
   case hooks = "Hooks (run on every screen-orientation change)"
+  case dbus = "D-Bus (for GNOME, KDE and other iio-sensor-proxy clients)"
   case other = "Other"
 }
 
@@ -177,6 +178,24 @@ enum OptionTable {
         throw ValueError("expected seconds from 0.001 to 3600, such as 5 or 0.5, got '\(value)'")
       }
       options.hookTimeoutMilliseconds = Int(time.microseconds / 1000)
+    },
+    OptionSpec(
+      "dbus", "system|session|off", .dbus,
+      "serve net.hadess.SensorProxy (iio-sensor-proxy's interface) on this bus (default off)"
+    ) { options, value throws(ValueError) in
+      guard let bus = BusChoice(rawValue: value) else {
+        throw ValueError("expected system, session or off, got '\(value)'")
+      }
+      options.bus = bus
+    },
+    OptionSpec(
+      "dbus-orientation", "device|screen", .dbus,
+      "AccelerometerOrientation follows the device, or the screen after lock and allowed set (default device)"
+    ) { options, value throws(ValueError) in
+      guard let source = SensorProxyAccelerometer.Source(rawValue: value) else {
+        throw ValueError("expected device or screen, got '\(value)'")
+      }
+      options.busOrientation = source
     },
     OptionSpec(
       commandLine: "config", "PATH", .other,

@@ -60,6 +60,8 @@ public final class Daemon {
   private var outputClosed = false
   private var outputWatch: Watch?
   private var hooks: HookRunner?
+  /// `net.hadess.SensorProxy` on D-Bus, with `--dbus system|session`.
+  private var sensorProxy: SensorProxyService?
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
   private var sensorDescription: SensorDescription?
@@ -130,6 +132,10 @@ public final class Daemon {
       var trace: [TraceSample]?
       if case .replay(let path) = options.source { trace = try loadTrace(path) }
       if options.servesSocket { try openSocket() }
+      if options.bus != .off {
+        sensorProxy = SensorProxyService(
+          bus: options.bus, source: options.busOrientation, state: tracker.snapshot, loop: loop)
+      }
       let sampler = try SamplingThread(
         configuration: SamplerConfiguration(
           options: options, origin: origin, trace: trace, recorder: recorder,
@@ -187,6 +193,8 @@ public final class Daemon {
       publish(tracker.setDevice(device), at: time)
     case .detected(.sample(let sample)):
       server?.publish(sample)
+    case .detected(.tilt(let tilt)):
+      sensorProxy?.publish(tilt: tilt)
     case .described(let description):
       sensorDescription = description
     case .finished:
@@ -297,6 +305,7 @@ public final class Daemon {
       InfoItem("shake-tolerance", String(settings.shakeTolerance)),
       InfoItem("settle", "\(settings.settleMicroseconds / 1000) ms"),
       InfoItem("allowed-from", describeAllowedOrigin(full: full)),
+      InfoItem("dbus", sensorProxy?.status ?? "off"),
     ]
     guard full else { return items }
     items += options.hooks.map { InfoItem("hook", $0) }
@@ -373,6 +382,8 @@ public final class Daemon {
     Systemd.notify("STOPPING=1")
     watchdog = nil
     hooks?.terminate()
+    // The name goes back to the bus's queue (an iio-sensor-proxy waiting in it takes over).
+    sensorProxy = nil
     sampler?.stop()
     sampler = nil
     server?.shutDown()
@@ -432,7 +443,8 @@ public final class Daemon {
       ("device", new.device != options.device), ("mode", new.captureMode != options.captureMode),
       ("interval", new.intervalMilliseconds != options.intervalMilliseconds),
       ("mount-matrix", new.mountMatrix != options.mountMatrix),
-      ("record", new.recordPath != options.recordPath),
+      ("record", new.recordPath != options.recordPath), ("dbus", new.bus != options.bus),
+      ("dbus-orientation", new.busOrientation != options.busOrientation),
     ]
     let ignored = restartOnly.filter(\.1).map(\.0)
     if !ignored.isEmpty {
@@ -484,6 +496,7 @@ public final class Daemon {
 
   /// Prints changes for `--dump`, or logs them, and runs the hooks for a new screen orientation.
   private func announce(_ changes: [StateChange], at time: SampleTime) {
+    sensorProxy?.publish(changes)
     for change in changes {
       if case .orientation(let screen) = change, let hooks {
         hooks.trigger(

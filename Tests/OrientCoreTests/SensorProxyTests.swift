@@ -9,7 +9,7 @@ private func apply(_ state: inout SensorProxyAccelerometer, _ change: StateChang
 }
 
 private func claim(_ claims: inout SensorProxyClaims, _ sensor: SensorProxyClaims.Sensor, by client: String)
-  -> Bool
+  -> SensorProxyClaims.ClaimOutcome
 {
   claims.claim(sensor, by: client)
 }
@@ -70,10 +70,10 @@ struct SensorProxyTests {
   @Test("A claim is a flag per client, not a count, and goes with its client's connection")
   func claims() {
     var claims = SensorProxyClaims()
-    #expect(claim(&claims, .accelerometer, by: ":1.7"))
-    #expect(!claim(&claims, .accelerometer, by: ":1.7"))
-    #expect(claim(&claims, .accelerometer, by: ":1.9"))
-    #expect(claim(&claims, .light, by: ":1.9"))
+    #expect(claim(&claims, .accelerometer, by: ":1.7") == .claimed(newClient: true))
+    #expect(claim(&claims, .accelerometer, by: ":1.7") == .repeated)
+    #expect(claim(&claims, .accelerometer, by: ":1.9") == .claimed(newClient: true))
+    #expect(claim(&claims, .light, by: ":1.9") == .claimed(newClient: false))
     #expect(claims.claimants(of: .accelerometer) == 2)
     #expect(release(&claims, .accelerometer, by: ":1.7"))
     #expect(!claims.claims(.accelerometer, by: ":1.7"))
@@ -82,5 +82,47 @@ struct SensorProxyTests {
     let dropped = claims.disconnect(":1.9")
     #expect(dropped == [.accelerometer, .light])
     #expect(claims.claimants(of: .accelerometer) == 0 && claims.clients.isEmpty)
+  }
+
+  @Test(
+    "A client whose last claim is released is forgotten, and claims of new clients beyond the limit are refused"
+  )
+  func claimLimit() {
+    var claims = SensorProxyClaims(clientLimit: 2)
+    #expect(claim(&claims, .accelerometer, by: ":1.1") == .claimed(newClient: true))
+    #expect(claim(&claims, .compass, by: ":1.2") == .claimed(newClient: true))
+    #expect(claim(&claims, .accelerometer, by: ":1.3") == .refused)
+    #expect(!claims.holdsClaims(":1.3") && claims.claimants(of: .accelerometer) == 1)
+    // A client that holds claims may still add more, and repeat them, at the limit.
+    #expect(claim(&claims, .light, by: ":1.1") == .claimed(newClient: false))
+    #expect(claim(&claims, .light, by: ":1.1") == .repeated)
+    #expect(release(&claims, .compass, by: ":1.2"))
+    #expect(!claims.holdsClaims(":1.2"))
+    #expect(claim(&claims, .accelerometer, by: ":1.3") == .claimed(newClient: true))
+    claims.removeAll()
+    #expect(claims.clients.isEmpty)
+  }
+
+  @Test("Before any claim orientation and tilt stay undefined; a claim shows them, a release freezes them")
+  func claimGate() {
+    var state = SensorProxyAccelerometer(source: .device, claimed: false)
+    #expect(apply(&state, .sensor(online: true)) == [.hasAccelerometer])
+    #expect(apply(&state, .device(.normal)) == [])
+    #expect(state.apply(tilt: .vertical) == [])
+    #expect(state.orientationText == "undefined" && state.tilt == .undefined)
+    #expect(state.setClaimed(true) == [.accelerometerOrientation, .accelerometerTilt])
+    #expect(state.orientationText == "normal" && state.tilt == .vertical)
+    #expect(apply(&state, .device(.leftUp)) == [.accelerometerOrientation])
+    #expect(state.setClaimed(false) == [])
+    #expect(apply(&state, .device(.rightUp)) == [])
+    #expect(state.orientationText == "left-up", "unclaimed, the last value shown stays")
+    // Losing the sensor is shown even unclaimed; nothing is known any more.
+    #expect(
+      apply(&state, .sensor(online: false)) == [
+        .hasAccelerometer, .accelerometerOrientation, .accelerometerTilt,
+      ])
+    #expect(apply(&state, .sensor(online: true)) == [.hasAccelerometer])
+    #expect(state.setClaimed(true) == [.accelerometerOrientation])
+    #expect(state.orientationText == "right-up" && state.tilt == .undefined)
   }
 }

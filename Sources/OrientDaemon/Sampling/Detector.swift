@@ -15,6 +15,8 @@ public final class Detector {
     case device(DeviceOrientation?, time: SampleTime)
     /// A sample, reported only while `forwardsSamples` is set.
     case sample(Sample)
+    /// iio-sensor-proxy's tilt changed, reported only while `reportsTilt` is set.
+    case tilt(AccelerometerTilt)
   }
 
   /// The sensor that samples come from, named in the advice given when their steady magnitude
@@ -37,11 +39,17 @@ public final class Detector {
   private let report: (Report) -> Void
   /// Whether every sample is also reported, not only changes.
   public var forwardsSamples = false
+  /// Whether changes of `AccelerometerTilt` are reported (for the D-Bus service).
+  public var reportsTilt = false
+  private var tilt = AccelerometerTilt.undefined
   /// The sensor samples come from now; nil for replays. Setting it starts measuring the
   /// steady magnitude afresh: a divisor learned from an earlier sensor (or from before its
   /// scale was corrected) must not hide the new one's first samples.
   public var sensor: Sensor? {
-    didSet { classifier.forgetSteadyMagnitude() }
+    didSet {
+      classifier.forgetSteadyMagnitude()
+      tilt = .undefined
+    }
   }
 
   /// A detector with `settings` that appends every sample to `recorder` and passes what it
@@ -62,6 +70,15 @@ public final class Detector {
     if let change = step.magnitude { log(change) }
     if Log.isVerbose { Log.debug(describe(sample, step.verdict)) }
     if forwardsSamples { report(.sample(sample)) }
+    // The tilt of a shaken device means nothing: like the orientation, it takes only samples
+    // the magnitude gate lets through.
+    if reportsTilt, case .proposed = step.verdict {
+      let newTilt = AccelerometerTilt(gravity: sample.gravity)
+      if newTilt != tilt {
+        tilt = newTilt
+        report(.tilt(newTilt))
+      }
+    }
     if step.changed {
       report(.device(classifier.current, time: sample.time))
     }

@@ -37,6 +37,8 @@ extension SamplerEvent {
   /// Device orientation changes: each one is kept unless the loop stops taking them for this
   /// many changes, when the oldest go (the newest, which clients end up with, always stays).
   static let deviceChanges = MailboxKind("device orientation change", limit: 1024)
+  /// Only the newest tilt matters.
+  static let tilt = MailboxKind("tilt", limit: 1)
   /// Sensor online and offline.
   static let sensorStatus = MailboxKind("sensor status", limit: 64)
   /// Only the newest description, end and failure matter.
@@ -49,6 +51,7 @@ extension SamplerEvent {
     switch self {
     case .detected(.sample): return Self.samples
     case .detected(.device): return Self.deviceChanges
+    case .detected(.tilt): return Self.tilt
     case .sensor: return Self.sensorStatus
     case .described: return Self.description
     case .finished: return Self.end

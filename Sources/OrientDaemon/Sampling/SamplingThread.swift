@@ -79,6 +79,8 @@ private final class SamplingEngine {
             + "(at most \(kind.limit) wait)")
       }
     }
+    // Only the D-Bus service shows a tilt; without it no sample pays for the arcsine.
+    detector.reportsTilt = options.bus != .off
     var iio: IIOSensorSource?
     var replay: ReplaySource?  // kept alive until the loop ends
     var commandWatch: Watch?

@@ -1,0 +1,216 @@
+import OrientBus
+import OrientConfig
+import OrientCore
+import OrientIIO
+import OrientSystem
+
+/// orientd's state served as iio-sensor-proxy's `net.hadess.SensorProxy` on a message bus,
+/// on the main loop (see the threading model in Daemon.swift).
+///
+/// The bus is a second face of the state the socket serves; it never holds the daemon up. An
+/// unreachable bus, a refused name or a bus that goes away is logged, and the connection is
+/// tried again 2 s later, then at doubling intervals up to a minute, while the socket goes on
+/// serving. The name is requested with queueing and never taken from its owner: behind
+/// iio-sensor-proxy orientd waits, and gets the name when it leaves.
+///
+/// Claims are kept per client (`SensorProxyClaims`), at most `clientLimit` clients, each
+/// watched until it leaves the bus; while no client claims the accelerometer, what D-Bus
+/// shows of it stays still (`SensorProxyAccelerometer`).
+final class SensorProxyService {
+  private let address: BusAddress
+  private let loop: EventLoop
+  private var accelerometer: SensorProxyAccelerometer
+  private var claims: SensorProxyClaims
+  private var connection: BusConnection?
+  private var retry = RetrySchedule()
+  private var retryTimer: LoopTimer?
+  /// Whether the name is ours: signals are sent only then.
+  private var owned = false
+  /// The last problem logged, so that a lasting one is logged once, not at every attempt.
+  private var lastProblem: String?
+
+  /// The most clients that may hold claims at once; dbus-daemon's own default limit of
+  /// connections per user on the system bus is 256.
+  static let clientLimit = 128
+
+  /// Serves `state` (the tracker's snapshot) on `bus`, with `AccelerometerOrientation`
+  /// following `source`; connects at once.
+  init(bus: BusChoice, source: SensorProxyAccelerometer.Source, state: [StateChange], loop: EventLoop) {
+    address = bus == .session ? .session : .system
+    self.loop = loop
+    accelerometer = SensorProxyAccelerometer(source: source, claimed: false)
+    claims = SensorProxyClaims(clientLimit: Self.clientLimit)
+    for change in state { _ = accelerometer.apply(change) }
+    connect()
+  }
+
+  deinit {
+    retryTimer?.cancel()
+    connection?.close()
+  }
+
+  /// Whether the bus connection is open and the name owned, for `info`.
+  var status: String {
+    guard connection != nil else { return "not connected to \(address)" }
+    return owned
+      ? "serving \(SensorProxyInterface.busName) on \(address)"
+      : "waiting for \(SensorProxyInterface.busName) on \(address)"
+  }
+
+  /// Takes published changes into account and signals what they changed.
+  func publish(_ changes: [StateChange]) {
+    var changed: [SensorProxyAccelerometer.Property] = []
+    for change in changes { changed += accelerometer.apply(change) }
+    signal(changed)
+  }
+
+  /// Takes a new tilt into account.
+  func publish(tilt: AccelerometerTilt) { signal(accelerometer.apply(tilt: tilt)) }
+
+  // MARK: Connection
+
+  private func connect() {
+    retryTimer?.cancel()
+    do {
+      let connection = try BusConnection(address, loop: loop) { [unowned self] event in self.handle(event) }
+      self.connection = connection
+      try export(on: connection)
+      try connection.requestName(SensorProxyInterface.busName)
+    } catch {
+      fail("cannot connect to \(address): \(error)")
+    }
+  }
+
+  /// Drops the connection, logs why (once while the reason stays the same) and tries again later.
+  private func fail(_ problem: String) {
+    connection?.close()
+    connection = nil
+    owned = false
+    forgetClaims()
+    let delay = retry.delayAfterFailure()
+    let text = "D-Bus: \(problem); serving the socket only, retrying in \(delay / 1_000_000_000) s"
+    if problem != lastProblem {
+      Log.warning(text)
+    } else {
+      Log.debug(text)
+    }
+    lastProblem = problem
+    if retryTimer == nil { retryTimer = LoopTimer(loop: loop) { [unowned self] _ in self.connect() } }
+    retryTimer?.schedule(afterNanoseconds: delay)
+  }
+
+  private func handle(_ event: BusEvent) {
+    switch event {
+    case .name(let name, .owned):
+      owned = true
+      retry.reset()
+      lastProblem = nil
+      Log.info("D-Bus: serving \(name) on \(address)")
+      // As iio-sensor-proxy does once it has its name: every property, for clients that
+      // were waiting for the name to appear.
+      emit(
+        SensorProxyInterface.path, SensorProxyInterface.interface, SensorProxyInterface.properties.map(\.name)
+      )
+      emit(
+        SensorProxyInterface.compassPath, SensorProxyInterface.compassInterface,
+        SensorProxyInterface.compassProperties.map(\.name))
+    case .name(let name, .queued):
+      owned = false
+      retry.reset()
+      lastProblem = nil
+      Log.info(
+        "D-Bus: \(name) is owned by another process (iio-sensor-proxy?); waiting for it in the bus's queue")
+    case .name(let name, .lost):
+      // Only a bus that drops queued requests (or a bus administrator) takes it: ask again later.
+      fail("lost the name \(name)")
+    case .nameRequestFailed(let name, let error):
+      fail("the bus refused \(name) (\(error)); is orientd's D-Bus policy file installed?")
+    case .peerGone(let client):
+      let held = claims.disconnect(client)
+      if held.contains(.accelerometer) { updateClaimed() }
+    case .disconnected(let reason):
+      fail("lost \(address): \(reason)")
+    }
+  }
+
+  /// Exports the two objects of iio-sensor-proxy.
+  private func export(on connection: BusConnection) throws(SystemError) {
+    let call: (BusMethodCall) -> BusReply = { [unowned self] call in self.answer(call) }
+    try connection.export(
+      BusObject(
+        path: SensorProxyInterface.path, interface: SensorProxyInterface.interface,
+        methods: SensorProxyInterface.methods(SensorProxyInterface.mainSensors),
+        properties: SensorProxyInterface.properties, value: { [unowned self] in self.value(of: $0) },
+        call: call))
+    try connection.export(
+      BusObject(
+        path: SensorProxyInterface.compassPath, interface: SensorProxyInterface.compassInterface,
+        methods: SensorProxyInterface.methods([.compass]), properties: SensorProxyInterface.compassProperties,
+        value: SensorProxyInterface.absentSensorValue, call: call))
+  }
+
+  // MARK: Serving
+
+  private func value(of property: String) -> BusValue {
+    switch SensorProxyAccelerometer.Property(rawValue: property) {
+    case .hasAccelerometer: .boolean(accelerometer.hasAccelerometer)
+    case .accelerometerOrientation: .string(accelerometer.orientationText)
+    case .accelerometerTilt: .string(accelerometer.tilt.rawValue)
+    case nil: SensorProxyInterface.absentSensorValue(property)
+    }
+  }
+
+  /// Claim and Release: an empty reply, as iio-sensor-proxy gives, whether the sensor exists
+  /// or not and however often it is repeated; only a client beyond the limit is refused.
+  private func answer(_ call: BusMethodCall) -> BusReply {
+    guard let (claiming, sensor) = SensorProxyInterface.claim(call.member), let connection else {
+      return .empty
+    }
+    guard claiming else {
+      claims.release(sensor, by: call.sender)
+      if !claims.holdsClaims(call.sender) { connection.forgetPeer(call.sender) }
+      if sensor == .accelerometer { updateClaimed() }
+      return .empty
+    }
+    switch claims.claim(sensor, by: call.sender) {
+    case .refused:
+      return .error(
+        name: "org.freedesktop.DBus.Error.LimitsExceeded",
+        message: "orientd keeps the claims of at most \(Self.clientLimit) clients; release claims first")
+    case .repeated:
+      return .empty
+    case .claimed(let newClient):
+      if newClient {
+        do {
+          try connection.watchPeer(call.sender)
+        } catch {
+          // Unwatched, the claim could outlive its client: refuse it.
+          _ = claims.disconnect(call.sender)
+          return .error(
+            name: "org.freedesktop.DBus.Error.Failed", message: "orientd cannot record the claim: \(error)")
+        }
+      }
+      if sensor == .accelerometer { updateClaimed() }
+      return .empty
+    }
+  }
+
+  private func updateClaimed() {
+    signal(accelerometer.setClaimed(claims.claimants(of: .accelerometer) > 0))
+  }
+
+  /// The bus connection went: every client's claims went with it.
+  private func forgetClaims() {
+    claims.removeAll()
+    _ = accelerometer.setClaimed(false)
+  }
+
+  private func signal(_ changed: [SensorProxyAccelerometer.Property]) {
+    emit(SensorProxyInterface.path, SensorProxyInterface.interface, changed.map(\.rawValue))
+  }
+
+  private func emit(_ path: String, _ interface: String, _ names: [String]) {
+    guard owned, let connection, !names.isEmpty else { return }
+    connection.emitPropertiesChanged(path: path, interface: interface, names: names)
+  }
+}
