@@ -49,12 +49,15 @@ final class SensorProxyService {
     connection?.close()
   }
 
-  /// Whether the bus connection is open and the name owned, for `info`.
+  /// Whether the bus connection is open and the name owned, and how many clients claim the
+  /// accelerometer, for `info`.
   var status: String {
+    let name = SensorProxyInterface.busName
     guard connection != nil else { return "not connected to \(address)" }
-    return owned
-      ? "serving \(SensorProxyInterface.busName) on \(address)"
-      : "waiting for \(SensorProxyInterface.busName) on \(address)"
+    guard owned else { return "waiting for \(name) on \(address)" }
+    let claimants = claims.claimants(of: .accelerometer)
+    let who = claimants == 1 ? "1 client claims" : "\(claimants) clients claim"
+    return "serving \(name) on \(address); \(who) the accelerometer"
   }
 
   /// Takes published changes into account and signals what they changed.

@@ -163,23 +163,32 @@ final class SensorProxyPeer {
       "iio-sensor-proxy, monitor-sensor or dbus-daemon is missing: apt-get install iio-sensor-proxy dbus")
   }
 
-  /// Starts the peer on `devices`; fails unless it is installed.
-  init(_ devices: [FakeDevice]) throws {
+  /// Starts the peer on `devices`, on a bus of its own or on `sharedBus`; fails unless it is
+  /// installed. With `monitorOnceNamed` monitor-sensor starts only once iio-sensor-proxy owns
+  /// its name (`gdbus wait`), not while it starts.
+  init(_ devices: [FakeDevice], sharedBus: TestBus? = nil, monitorOnceNamed: Bool = false) throws {
     try Self.requireInstalled()
     let directory = try Scratch.current().makeDirectory("proxy")
-    let bus = directory + "/bus"
+    let bus = sharedBus?.socket ?? directory + "/bus"
     let config = try String(
       contentsOfFile: TestPaths.packageRoot + "/Tests/Fixtures/private-system-bus.conf", encoding: .utf8
     )
     .replacingOccurrences(of: "@BUS@", with: bus)
     try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
-    // Waits for the bus socket as an event (a file appearing), not for a fixed time.
-    let script = """
-      #!/bin/sh
+    // Waits for the bus socket as an event (a file appearing), not for a fixed time. On a
+    // shared bus `bus` names no process: the kills below skip it.
+    let startBus =
+      sharedBus == nil
+      ? """
       dbus-daemon --config-file=\(directory)/bus.conf --nofork & bus=$!
       while [ ! -S \(bus) ] && kill -0 $bus 2>/dev/null; do sleep 0.01; done
+      """ : "bus="
+    let script = """
+      #!/bin/sh
+      \(startBus)
       export DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(bus)
       /usr/sbin/iio-sensor-proxy > \(directory)/proxy.log 2>&1 & proxy=$!
+      \(monitorOnceNamed ? "gdbus wait --system --timeout 30 net.hadess.SensorProxy" : "")
       monitor-sensor & monitor=$!
       trap 'kill $monitor $proxy $bus 2>/dev/null; wait; exit 0' TERM
       wait $monitor

@@ -188,11 +188,11 @@ final class TypedProcess {
   let process: TestProcess
   private let input: FileHandle
 
-  init(_ arguments: [String]) throws {
+  init(_ arguments: [String], environment: [String: String]? = nil) throws {
     let fifo = try Scratch.current().makeDirectory("stdin") + "/stdin"
     guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EIO) }
     // The child opens the FIFO read-write so it never blocks waiting for a writer.
-    process = try TestProcess(arguments, stdinPath: fifo, stdinAccess: .readWrite)
+    process = try TestProcess(arguments, environment: environment, stdinPath: fifo, stdinAccess: .readWrite)
     input = try #require(FileHandle(forWritingAtPath: fifo))
   }
 

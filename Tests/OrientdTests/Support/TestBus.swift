@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// A private system bus for one test: a real dbus-daemon on a socket in the test's scratch
+/// directory, with the package's private-bus config. It can be killed and started again on
+/// the same address, as a bus that crashes and comes back.
+final class TestBus {
+  /// The socket's path.
+  let socket: String
+  /// `DBUS_SYSTEM_BUS_ADDRESS` for clients and orientd.
+  var address: String { "unix:path=\(socket)" }
+  private let config: String
+  private var daemon: TestProcess?
+
+  /// Starts the bus; fails unless dbus-daemon is installed.
+  init() throws {
+    let dbusDaemon = try #require(
+      TestPaths.which("dbus-daemon"), "dbus-daemon is missing: apt-get install dbus")
+    let directory = try Scratch.current().makeDirectory("bus")
+    socket = directory + "/socket"
+    config = directory + "/bus.conf"
+    let text = try String(
+      contentsOfFile: TestPaths.packageRoot + "/Tests/Fixtures/private-system-bus.conf", encoding: .utf8
+    )
+    .replacingOccurrences(of: "@BUS@", with: socket)
+    try text.write(toFile: config, atomically: true, encoding: .utf8)
+    self.dbusDaemon = dbusDaemon
+    try start()
+  }
+
+  private let dbusDaemon: String
+
+  /// Starts dbus-daemon and waits until it listens (it prints its address then).
+  func start() throws {
+    let daemon = try TestProcess([dbusDaemon, "--config-file=\(config)", "--nofork", "--print-address"])
+    self.daemon = daemon
+    try #require(
+      waitUntil { daemon.stdoutLines.first?.hasPrefix("unix:") == true || !daemon.isRunning },
+      "dbus-daemon did not start")
+    try #require(daemon.isRunning, "dbus-daemon exited: \(daemon.stderr)")
+  }
+
+  /// Kills dbus-daemon (SIGKILL, as a crash) and waits until it is gone.
+  func kill() {
+    daemon?.kill()
+    daemon = nil
+  }
+
+  /// The scratch environment with this bus as the system bus.
+  var environment: [String: String] {
+    get throws {
+      var environment = try Scratch.current().environment
+      environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+      return environment
+    }
+  }
+
+  /// `busctl --address=... ARGUMENTS`, run to completion.
+  func busctl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let busctl = try #require(TestPaths.which("busctl"), "busctl is missing: apt-get install systemd")
+    return try runToCompletion([busctl, "--address=\(address)"] + arguments)
+  }
+
+  /// The unique name that owns `name`, or nil.
+  func owner(of name: String) throws -> String? {
+    let result = try busctl([
+      "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+      "GetNameOwner", "s", name,
+    ])
+    guard result.status == 0 else { return nil }
+    // `s ":1.5"`
+    return result.stdout.split(separator: "\"").dropFirst().first.map(String.init)
+  }
+}
+
+/// A client of net.hadess.SensorProxy built on Gio (Tests/Fixtures/sensor-proxy-client.py),
+/// typed to through its stdin.
+final class SensorProxyClient {
+  let typed: TypedProcess
+  /// The client's unique name on the bus.
+  let uniqueName: String
+  var process: TestProcess { typed.process }
+
+  /// Starts a client of `bus` and waits until it is connected.
+  init(bus: TestBus) throws {
+    let python = "/usr/bin/python3"
+    try #require(
+      FileManager.default.isExecutableFile(atPath: python),
+      "python3 is missing: apt-get install python3-gi gir1.2-glib-2.0")
+    typed = try TypedProcess(
+      [python, TestPaths.packageRoot + "/Tests/Fixtures/sensor-proxy-client.py"],
+      environment: try bus.environment)
+    let process = typed.process
+    try #require(
+      waitUntil { process.stdoutLines.contains { $0.hasPrefix("ready ") } || !process.isRunning },
+      "the D-Bus client did not start: \(process.stderr)")
+    let ready = try #require(process.stdoutLines.first { $0.hasPrefix("ready ") }, "\(process.stderr)")
+    uniqueName = String(ready.dropFirst("ready ".count))
+  }
+
+  /// Types a command and waits for the `count`-th line that starts with `prefix`; returns it.
+  @discardableResult
+  func send(_ command: String, waitFor prefix: String, count: Int? = nil) -> String? {
+    let expected = (count ?? lines(prefix).count + 1)
+    typed.type(command)
+    waitUntil { lines(prefix).count >= expected }
+    let found = lines(prefix)
+    return found.count >= expected ? found[expected - 1] : nil
+  }
+
+  /// The lines printed so far that start with `prefix`.
+  func lines(_ prefix: String) -> [String] { process.stdoutLines.filter { $0.hasPrefix(prefix) } }
+
+  /// The `changed ...` lines so far.
+  var changes: [String] { lines("changed ") }
+}
