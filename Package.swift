@@ -83,7 +83,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "orientd-bench",
-      dependencies: ["OrientCore", "OrientSystem", "OrientIIO", "OrientDaemon"]
+      dependencies: ["OrientCore", "OrientSystem", "OrientIIO", "OrientDaemon", "OrientBus"]
     ),
     .testTarget(
       name: "OrientCoreTests",
