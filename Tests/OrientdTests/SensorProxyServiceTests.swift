@@ -153,18 +153,31 @@ struct SensorProxyServiceTests {
     #expect(daemon.stop() == 0)
   }
 
-  @Test("A client that claims and leaves at once (busctl) leaves no claim behind")
+  @Test(
+    "A client that claims and leaves at once (busctl), even before its claim is read, leaves no claim behind")
   func shortLivedClaimer() throws {
     let bus = try TestBus()
     let daemon = try daemon(bus)
     #expect(waitUntilServing(daemon))
+    let call = [
+      "call", "net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy",
+      "ClaimAccelerometer",
+    ]
+    // Waiting for the reply, then leaving; and leaving without waiting, so that the client is
+    // gone before orientd can watch it (the bus has no NameOwnerChanged left to send then).
     for _ in 0..<3 {
-      let result = try bus.busctl([
-        "call", "net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy",
-        "ClaimAccelerometer",
-      ])
+      let result = try bus.busctl(call)
       #expect(result.status == 0, "\(result.stderr)")
+      let gone = try bus.busctl(["--expect-reply=no"] + call)
+      #expect(gone.status == 0, "\(gone.stderr)")
     }
+    // The premise: a claim that stays is counted (a client that is still there).
+    let client = try SensorProxyClient(bus: bus)
+    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(
+      waitUntil { (try? busInfo(daemon))?.contains("; 1 client claims") == true },
+      "\((try? busInfo(daemon)) ?? "")")
+    client.process.kill()
     #expect(
       waitUntil { (try? busInfo(daemon))?.contains("; 0 clients claim") == true },
       "\((try? busInfo(daemon)) ?? "")")
