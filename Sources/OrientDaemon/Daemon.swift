@@ -10,8 +10,10 @@ import OrientSystem
 //
 // - The main thread (`Daemon`) owns the state that clients see: the OrientationTracker
 //   (device orientation, screen policy, sensor status), the socket server and its clients,
-//   the state file's loading, the hook runner and its children (pidfds), signals (signalfd) and the
-//   watchdog timer. Everything clients can make happen runs here.
+//   the D-Bus service (`SensorProxyService`: the sd-bus connection, its descriptor and
+//   timeout, the claims), the state file's loading, the hook runner and its children
+//   (pidfds), signals (signalfd) and the watchdog timer. Everything clients can make happen
+//   runs here.
 // - The sampling thread (`SamplingThread`, named "orientd-sensor") owns libiio and the
 //   sensor: discovery and hot-plug, polling timers or the buffer's descriptor, replay timers,
 //   and the `Detector` with the sensor's classifier. libiio calls may block for seconds (a
@@ -23,7 +25,8 @@ import OrientSystem
 //
 // Only mailboxes cross between the threads (a mutex-guarded queue and an eventfd each):
 // `SamplerEvent`s to the main thread (sensor online or offline, a device orientation change,
-// the sensor's description, samples while a client asks for them, a failure),
+// the tilt when D-Bus is on, the sensor's description, samples while a client asks for them,
+// a failure),
 // `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward
 // samples, stop), save requests to the state writer and its outcomes back. Values that cross are Sendable; `TraceRecorder` is handed to the sampling
 // thread at start and used only there. The log threshold is atomic.
@@ -31,7 +34,7 @@ import OrientSystem
 // prints on stdio's stderr becomes log lines in the thread that prints it (LibraryMessages).
 //
 // Where new sources go: descriptors that change what clients see or that clients drive
-// (a D-Bus connection, input devices such as a tablet-mode switch) belong on the main loop;
+// (like the D-Bus connection; input devices such as a tablet-mode switch) belong on the main loop;
 // another sensor read through libiio (a second accelerometer) belongs on the sampling thread,
 // with its own Detector, reporting through the same mailbox.
 
