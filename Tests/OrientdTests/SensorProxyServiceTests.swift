@@ -97,6 +97,51 @@ struct SensorProxyServiceTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test(
+    "An unplugged sensor is signalled as no accelerometer with orientation and tilt undefined; replugged, it comes back"
+  )
+  func unplugAndReplug() throws {
+    let bus = try TestBus()
+    let daemon = try daemon(bus)
+    #expect(daemon.waitFor("device", "normal"))
+    #expect(waitUntilServing(daemon))
+    let client = try SensorProxyClient(bus: bus)
+    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(
+      client.send("", waitFor: "changed", count: 1)
+        == "changed AccelerometerOrientation=normal AccelerometerTilt=vertical")
+    try daemon.run.unplug()
+    #expect(
+      client.send("", waitFor: "changed", count: 2)
+        == "changed AccelerometerOrientation=undefined AccelerometerTilt=undefined HasAccelerometer=false")
+    try daemon.run.plug()
+    // The sensor's return and its first tilt may come in one signal or two.
+    func itemsSinceUnplug() -> [String] {
+      client.changes.dropFirst(2).flatMap {
+        $0.dropFirst("changed ".count).split(separator: " ").map(String.init)
+      }
+    }
+    #expect(waitUntil { itemsSinceUnplug().contains("AccelerometerTilt=vertical") }, "\(client.changes)")
+    #expect(
+      itemsSinceUnplug().sorted()
+        == ["AccelerometerOrientation=normal", "AccelerometerTilt=vertical", "HasAccelerometer=true"],
+      "\(client.changes)")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("--dbus session serves the name on the session bus that DBUS_SESSION_BUS_ADDRESS names")
+  func sessionBus() throws {
+    let bus = try TestBus()
+    let daemon = try WatchedDaemon(
+      [.accelerometer()], extra: ["--dbus", "session"],
+      prepare: "export DBUS_SESSION_BUS_ADDRESS=\(bus.address); unset DBUS_SYSTEM_BUS_ADDRESS")
+    #expect(
+      daemon.run.process.waitFor("D-Bus: serving net.hadess.SensorProxy on the session bus", inStderr: true),
+      "\(daemon.run.process.stderr)")
+    #expect(try bus.owner(of: "net.hadess.SensorProxy") != nil)
+    #expect(daemon.stop() == 0)
+  }
+
   @Test("After the last release nothing is signalled and the value stays; a new claim brings it up to date")
   func claimAndRelease() throws {
     let bus = try TestBus()
