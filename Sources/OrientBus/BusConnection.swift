@@ -39,6 +39,8 @@ public final class BusConnection {
   private var exported: [ExportedObject] = []
   /// The match slots watching clients' connections, by unique name.
   private var peers: [String: OpaquePointer] = [:]
+  /// A signal that cannot be queued is logged, but not for every change.
+  private var emitFailure = RateLimitedWarning()
 
   /// Bounds the messages handled in one wake-up, so a flood on the bus cannot keep the loop
   /// from its other descriptors and timers; the rest is handled on the next round.

@@ -126,3 +126,20 @@ struct SensorProxyTests {
     #expect(state.orientationText == "right-up" && state.tilt == .undefined)
   }
 }
+
+extension SensorProxyTests {
+  @Test(
+    "After a restart (the bus went away) nothing is claimed and orientation and tilt are undefined until a claim"
+  )
+  func restart() {
+    var state = SensorProxyAccelerometer(source: .device, claimed: false)
+    _ = state.apply(.sensor(online: true))
+    _ = state.apply(.device(.leftUp))
+    _ = state.apply(tilt: .tiltedUp)
+    _ = state.setClaimed(true)
+    state.restart()
+    #expect(!state.claimed && state.orientation == nil && state.tilt == .undefined && state.hasAccelerometer)
+    #expect(state.setClaimed(true) == [.accelerometerOrientation, .accelerometerTilt])
+    #expect(state.orientationText == "left-up" && state.tilt == .tiltedUp)
+  }
+}

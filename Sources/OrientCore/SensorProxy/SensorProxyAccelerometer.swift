@@ -93,6 +93,13 @@ public struct SensorProxyAccelerometer: Equatable, Sendable {
     update { $0.claimed = claimed }
   }
 
+  /// Nobody claims and nothing is shown: orientation and tilt are `undefined` again, as from a
+  /// service that has just started (after the bus connection was lost, with every claim).
+  public mutating func restart() {
+    claimed = false
+    (shownOrientation, shownTilt) = (nil, .undefined)
+  }
+
   /// What the sensor says now, shown or not.
   private var current: (orientation: ScreenOrientation?, tilt: AccelerometerTilt) {
     guard online else { return (nil, .undefined) }

@@ -29,8 +29,9 @@ final class SensorProxyService {
   /// The last problem logged, so that a lasting one is logged once, not at every attempt.
   private var lastProblem: String?
 
-  /// The most clients that may hold claims at once; dbus-daemon's own default limit of
-  /// connections per user on the system bus is 256.
+  /// The most clients that may hold claims at once. Each costs a match rule on the bus, and
+  /// the system bus allows a connection 512 of them by default; dbus-daemon also lets one
+  /// user hold only 256 connections.
   static let clientLimit = 128
 
   /// Serves `state` (the tracker's snapshot) on `bus`, with `AccelerometerOrientation`
@@ -202,10 +203,11 @@ final class SensorProxyService {
     signal(accelerometer.setClaimed(claims.claimants(of: .accelerometer) > 0))
   }
 
-  /// The bus connection went: every client's claims went with it.
+  /// The bus connection went: every client's claims went with it, and clients of the next
+  /// connection see a service that has just started.
   private func forgetClaims() {
     claims.removeAll()
-    _ = accelerometer.setClaimed(false)
+    accelerometer.restart()
   }
 
   private func signal(_ changed: [SensorProxyAccelerometer.Property]) {
