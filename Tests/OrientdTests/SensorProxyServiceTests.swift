@@ -377,6 +377,9 @@ struct SensorProxyServiceTests {
     let daemon = try daemon(bus)
     #expect(daemon.waitFor("device", "normal"))
     #expect(waitUntilServing(daemon))
+    let before = try SensorProxyClient(bus: bus)
+    #expect(before.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(before.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
     bus.kill()
     #expect(
       daemon.run.process.waitFor("D-Bus: lost the system bus", inStderr: true), "\(daemon.run.process.stderr)"
