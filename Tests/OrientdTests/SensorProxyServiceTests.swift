@@ -371,6 +371,29 @@ struct SensorProxyServiceTests {
   }
 
   @Test(
+    "An iio-sensor-proxy started while orientd holds the name goes away by itself, and its clients get orientd"
+  )
+  func iioSensorProxyStartedBehindOrientd() throws {
+    try SensorProxyPeer.requireInstalled()
+    let bus = try TestBus()
+    let daemon = try daemon(bus)
+    #expect(daemon.waitFor("device", "normal"))
+    #expect(waitUntilServing(daemon))
+    let owner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
+    let peer = try SensorProxyPeer([FakeDevice.accelerometer().forSensorProxy], sharedBus: bus)
+    // iio-sensor-proxy 3.0 asks for the name without queueing and exits, status 0, when it is taken.
+    #expect(waitUntil { peer.proxyExitStatus != nil })
+    #expect(peer.proxyExitStatus == "0")
+    #expect(peer.run.process.waitFor("changed: normal"), "\(peer.run.process.stdout)")
+    #expect(try bus.owner(of: "net.hadess.SensorProxy") == owner)
+    try daemon.run.setRaw(-256, 0, 0)
+    #expect(
+      peer.run.process.waitFor("changed: right-up"),
+      "monitor-sensor follows orientd: \(peer.run.process.stdout)")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test(
     "A bus killed and started again: orientd logs it, serves its socket meanwhile, and comes back on the bus")
   func busRestart() throws {
     let bus = try TestBus()

@@ -153,6 +153,14 @@ final class WatchedDaemon {
 /// SIGTERM. iio-sensor-proxy polls every 700 ms and never debounces.
 final class SensorProxyPeer {
   let run: FakeSensorRun
+  /// Where iio-sensor-proxy's exit status goes, on a shared bus.
+  let statusPath: String
+
+  /// iio-sensor-proxy's exit status once it has exited by itself (on a shared bus only).
+  var proxyExitStatus: String? {
+    (try? String(contentsOfFile: statusPath, encoding: .utf8))?.trimmingCharacters(
+      in: .whitespacesAndNewlines)
+  }
 
   /// Fails unless the peer's programs are installed (Debian packages iio-sensor-proxy and
   /// dbus, which the test command's bootstrap installs): a comparison must not pass unrun.
@@ -183,11 +191,19 @@ final class SensorProxyPeer {
       dbus-daemon --config-file=\(directory)/bus.conf --nofork & bus=$!
       while [ ! -S \(bus) ] && kill -0 $bus 2>/dev/null; do sleep 0.01; done
       """ : "bus="
+    // On a shared bus iio-sensor-proxy may find the name taken and exit by itself: its status
+    // is kept in proxy.status (a shell in between, which passes a TERM on).
+    let startProxy =
+      sharedBus == nil
+      ? "/usr/sbin/iio-sensor-proxy > \(directory)/proxy.log 2>&1"
+      : "sh -c 'trap \"kill \\$p\" TERM; /usr/sbin/iio-sensor-proxy > \(directory)/proxy.log 2>&1 & p=$!; "
+        + "wait $p; echo $? > \(directory)/proxy.status'"
+    statusPath = directory + "/proxy.status"
     let script = """
       #!/bin/sh
       \(startBus)
       export DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(bus)
-      /usr/sbin/iio-sensor-proxy > \(directory)/proxy.log 2>&1 & proxy=$!
+      \(startProxy) & proxy=$!
       \(monitorOnceNamed ? "gdbus wait --system --timeout 30 net.hadess.SensorProxy" : "")
       monitor-sensor & monitor=$!
       trap 'kill $monitor $proxy $bus 2>/dev/null; wait; exit 0' TERM
