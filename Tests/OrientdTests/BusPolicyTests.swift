@@ -3,7 +3,8 @@ import Testing
 
 /// The bus policy `make install` ships, `dbus/orientd-sensorproxy.conf`, checked on a private
 /// bus as strict as the system bus, with real clients run as nobody. The name's owner is
-/// Debian's iio-sensor-proxy, which serves the same objects as orientd's D-Bus service.
+/// orientd, run as its service runs it, and Debian's iio-sensor-proxy, whose objects orientd
+/// serves and whose policy's shape the file keeps.
 @Suite("The shipped D-Bus policy, on a bus as strict as the system bus", .scratch)
 struct BusPolicyTests {
   static let policy = TestPaths.packageRoot + "/dbus/orientd-sensorproxy.conf"
@@ -30,23 +31,41 @@ struct BusPolicyTests {
     #expect(other.status != 0 && other.stderr.contains("Access denied"), "\(other)")
   }
 
+  /// The two programs that own the name: orientd as its service runs it, and iio-sensor-proxy.
+  enum Owner: String, CaseIterable, CustomTestStringConvertible {
+    case orientd
+    case iioSensorProxy = "iio-sensor-proxy"
+    var testDescription: String { rawValue }
+  }
+
   @Test(
-    "It lets nobody claim, read, introspect, ping and receive PropertiesChanged; the compass object stays geoclue's"
-  )
-  func everyoneButTheCompass() throws {
+    "It lets nobody claim, read, introspect, ping and receive PropertiesChanged; the compass object stays geoclue's",
+    arguments: Owner.allCases)
+  func everyoneButTheCompass(owner: Owner) throws {
     try SensorProxyPeer.requireInstalled()
     let bus = try PolicyBus(including: Self.policy)
-    let proxy = try FakeSensorRun(
-      devices: [FakeDevice.accelerometer(raw: (0, -256, 0)).forSensorProxy],
-      arguments: ["DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", "/usr/sbin/iio-sensor-proxy"],
-      executable: "/usr/bin/env")
+    let device = FakeDevice.accelerometer(raw: (0, -256, 0))
+    // Both inside their testbed, as root, the bus's address given as the environment gives it.
+    let export = "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)"
+    let run: FakeSensorRun
+    switch owner {
+    case .orientd:
+      run = try servingFakeSensor(
+        [device], extra: ["--dbus", "system", "--interval", "50", "--settle", "0"], prepare: export,
+        ready: "D-Bus: serving \(Self.name)"
+      ).run
+    case .iioSensorProxy:
+      run = try FakeSensorRun(
+        devices: [device.forSensorProxy], arguments: [], prepare: export,
+        executable: "/usr/sbin/iio-sensor-proxy")
+    }
     let owned = try waitUntil {
       try bus.busctl([
         "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s",
         Self.name,
       ]).stdout == "b true\n"
     }
-    try #require(owned, "iio-sensor-proxy did not take the name: \(proxy.process.stderr)")
+    try #require(owned, "\(owner) did not take the name: \(run.process.stderr)")
 
     // monitor-sensor claims the accelerometer, reads every property, and prints what the
     // PropertiesChanged signals say.
@@ -56,7 +75,7 @@ struct BusPolicyTests {
     #expect(monitor.waitFor("=== Has accelerometer"), "\(monitor.stdout)\(monitor.stderr)")
     #expect(
       monitor.waitFor("Accelerometer orientation changed: normal"), "\(monitor.stdout)\(monitor.stderr)")
-    try proxy.setRaw(-256, 0, 0)
+    try run.setRaw(-256, 0, 0)
     #expect(
       monitor.waitFor("Accelerometer orientation changed: right-up"), "\(monitor.stdout)\(monitor.stderr)")
 
