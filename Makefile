@@ -14,6 +14,9 @@ SYSCONFDIR ?= /etc
 SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,$(SYSCONFDIR)/udev/rules.d)
+# The system bus reads its policies from /usr/share/dbus-1/system.d and /etc/dbus-1/system.d
+# only, never from /usr/local, so other prefixes install into SYSCONFDIR.
+DBUSPOLICYDIR ?= $(if $(filter /usr,$(PREFIX)),$(DATADIR)/dbus-1/system.d,$(SYSCONFDIR)/dbus-1/system.d)
 SWIFT ?= swift
 # Where the built binaries are: swift build's link to its release directory. install never
 # builds, so it needs no toolchain.
@@ -33,7 +36,8 @@ build:
 
 install: check-built
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/orientd \
-		$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) $(DESTDIR)$(UDEVRULESDIR)
+		$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) $(DESTDIR)$(UDEVRULESDIR) \
+		$(DESTDIR)$(DBUSPOLICYDIR)
 	install -m 0755 "$(BINPATH)/orientd" $(DESTDIR)$(BINDIR)/orientd
 	install -m 0755 "$(BINPATH)/orientctl" $(DESTDIR)$(BINDIR)/orientctl
 	$(SUBST) systemd/orientd.service.in > $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.service
@@ -41,6 +45,7 @@ install: check-built
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	$(SUBST) systemd/user/orientd-hook.service.in > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/orientd-hook.service
 	install -m 0644 systemd/61-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/61-orientd.rules
+	install -m 0644 dbus/orientd-sensorproxy.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd-sensorproxy.conf
 	install -m 0644 config/hooks/common.sh $(DESTDIR)$(HOOKSDIR)/common.sh
 	for hook in $(HOOKS); do install -m 0755 config/hooks/$$hook $(DESTDIR)$(HOOKSDIR)/$$hook; done
 	# Never overwrite a config the administrator has edited.
@@ -65,6 +70,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/orientd $(DESTDIR)$(BINDIR)/orientctl
 	rm -f $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.service $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.socket
 	rm -f $(DESTDIR)$(SYSTEMDUSERUNITDIR)/orientd-hook.service $(DESTDIR)$(UDEVRULESDIR)/61-orientd.rules
+	rm -f $(DESTDIR)$(DBUSPOLICYDIR)/orientd-sensorproxy.conf
 	for hook in $(HOOKS) common.sh; do rm -f $(DESTDIR)$(HOOKSDIR)/$$hook; done
 	rm -f $(DESTDIR)$(DOCDIR)/README.md
 	-rmdir $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/orientd $(DESTDIR)$(DOCDIR)

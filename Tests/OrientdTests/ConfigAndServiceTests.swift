@@ -201,7 +201,7 @@ struct ConfigAndServiceTests {
   }
 
   @Test(
-    "make install lays out binaries, units, udev rule, config and hooks; the units pass systemd-analyze verify"
+    "make install lays out binaries, units, udev rule, bus policy, config and hooks; the units pass systemd-analyze verify"
   )
   func install() throws {
     let make = try #require(TestPaths.which("make"), "make is missing")
@@ -223,22 +223,43 @@ struct ConfigAndServiceTests {
       "usr/share/orientd/hooks/x11", "usr/share/orientd/hooks/sway", "usr/share/orientd/hooks/hyprland",
       "usr/share/orientd/hooks/kde", "usr/share/orientd/hooks/wlroots", "usr/share/orientd/hooks/common.sh",
       "usr/share/doc/orientd/README.md",
+      // PREFIX is not /usr: the system bus reads no policy under it, only under /etc.
+      "etc/dbus-1/system.d/orientd-sensorproxy.conf",
     ]
     for file in expected { #expect(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), "\(file)") }
     let service = try String(
       contentsOfFile: "\(prefix)/usr/lib/systemd/system/orientd.service", encoding: .utf8)
     #expect(
       service.contains(
-        "ExecStart=\(prefix)/usr/bin/orientd --default-config \(prefix)/etc/orientd/orientd.conf"))
+        "ExecStart=\(prefix)/usr/bin/orientd --default-config \(prefix)/etc/orientd/orientd.conf --dbus system\n"
+      ))
     for placeholder in ["@BINDIR@", "@SYSCONFDIR@", "@DOCDIR@", "@HOOKSDIR@"] {
       #expect(!service.contains(placeholder), "\(placeholder) is filled in")
     }
+    // After the bus when both start, never bound to it: orientd runs without a bus.
+    let unitLines = service.split(separator: "\n")
+    #expect(unitLines.contains("After=orientd.socket dbus.socket"), "\(service)")
+    #expect(
+      !unitLines.contains { ($0.hasPrefix("Requires=") || $0.hasPrefix("BindsTo=")) && $0.contains("dbus") })
+
+    // The bus policy: world-readable, not writable by others, and a config include that
+    // dbus-daemon accepts (the bus does not start otherwise).
+    let policy = "\(prefix)/etc/dbus-1/system.d/orientd-sensorproxy.conf"
+    let mode = try FileManager.default.attributesOfItem(atPath: policy)[.posixPermissions] as? Int
+    #expect(mode == 0o644, "mode \(String(mode ?? 0, radix: 8))")
+    _ = try PolicyBus(including: policy)
 
     let verify = try runToCompletion([
       analyze, "verify", "\(prefix)/usr/lib/systemd/system/orientd.service",
       "\(prefix)/usr/lib/systemd/system/orientd.socket",
     ])
     #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    // The sandbox is no weaker than before the bus: exposure 1.7 at most (the scale is x10).
+    let security = try runToCompletion([
+      analyze, "security", "--offline=yes", "--threshold=17",
+      "\(prefix)/usr/lib/systemd/system/orientd.service",
+    ])
+    #expect(security.status == 0, "\(security.stdout.split(separator: "\n").last ?? "")\(security.stderr)")
     var environment = scratch.environment
     environment["XDG_RUNTIME_DIR"] = try scratch.makeDirectory("runtime")
     let verifyUser = try runToCompletion(
@@ -277,6 +298,31 @@ struct ConfigAndServiceTests {
 }
 
 extension ConfigAndServiceTests {
+  @Test(
+    "make install puts the bus policy where the system bus reads it: /usr/share for PREFIX=/usr, else /etc",
+    arguments: [("/usr", "usr/share/dbus-1/system.d"), ("/usr/local", "etc/dbus-1/system.d")])
+  func busPolicyDirectory(prefix: String, directory: String) throws {
+    let make = try #require(TestPaths.which("make"), "make is missing")
+    let destination = try Scratch.current().makeDirectory("destdir")
+    let installed = try runToCompletion(
+      [
+        make, "-C", TestPaths.packageRoot, "install", "SWIFT=false",
+        "BINPATH=\(TestPaths.buildDirectory.path)",
+        "PREFIX=\(prefix)", "DESTDIR=\(destination)",
+      ], timeout: 120)
+    #expect(installed.status == 0, "\(installed.stderr)")
+    let policy = "\(destination)/\(directory)/orientd-sensorproxy.conf"
+    #expect(FileManager.default.fileExists(atPath: policy), "\(policy)")
+    // Never iio-sensor-proxy's file name, which Debian installs under /etc.
+    #expect(
+      !FileManager.default.fileExists(atPath: "\(destination)/\(directory)/net.hadess.SensorProxy.conf"))
+    let removed = try runToCompletion(
+      [make, "-C", TestPaths.packageRoot, "uninstall", "PREFIX=\(prefix)", "DESTDIR=\(destination)"],
+      timeout: 60)
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: policy))
+  }
+
   @Test("make install with nothing built says to run make first, and installs nothing")
   func installWithoutBuild() throws {
     let make = try #require(TestPaths.which("make"), "make is missing")
