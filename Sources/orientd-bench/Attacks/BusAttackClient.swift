@@ -112,7 +112,8 @@ final class BusAttackClient {
   /// The unique name that owns `name`, or nil.
   func owner(of name: String) throws(SystemError) -> String? {
     let message = try methodCall(
-      "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)])
+      "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]
+    )
     defer { sd_bus_message_unref(message) }
     var error = sd_bus_error()
     defer { sd_bus_error_free(&error) }
@@ -148,7 +149,8 @@ final class BusAttackClient {
     let operation = "call \(member) on \(destination) \(path)"
     guard let bus else { throw SystemError(operation, code: .notConnected) }
     var message: OpaquePointer?
-    try Self.check(operation, sd_bus_message_new_method_call(bus, &message, destination, path, interface, member))
+    try Self.check(
+      operation, sd_bus_message_new_method_call(bus, &message, destination, path, interface, member))
     do throws(SystemError) {
       try append(arguments, to: message, operation)
     } catch {
@@ -158,7 +160,8 @@ final class BusAttackClient {
     return message
   }
 
-  private func append(_ arguments: [Argument], to message: OpaquePointer?, _ operation: String) throws(SystemError)
+  private func append(_ arguments: [Argument], to message: OpaquePointer?, _ operation: String)
+    throws(SystemError)
   {
     for argument in arguments {
       switch argument {

@@ -9,7 +9,9 @@ import OrientSystem
 /// then the first RELEASE of those that got their claim release it and stay connected. It
 /// prints `claimed N`, `refused N` (with the first refusal's error as `refusal NAME`) and
 /// `released N`, then `holding` once all is done, and holds every connection until killed.
-let busClaimants = Attack(usage: "ADDRESS COUNT [RELEASE]: COUNT connections claim, RELEASE release, until killed") {
+let busClaimants = Attack(
+  usage: "ADDRESS COUNT [RELEASE]: COUNT connections claim, RELEASE release, until killed"
+) {
   arguments in
   let arguments = AttackArguments(arguments)
   let address = try arguments.text(0, "ADDRESS")
@@ -35,7 +37,8 @@ let busClaimants = Attack(usage: "ADDRESS COUNT [RELEASE]: COUNT connections cla
   var released = 0
   for client in claimers.prefix(releases) {
     if try client.call(
-      SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ReleaseAccelerometer") == nil
+      SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ReleaseAccelerometer")
+      == nil
     {
       released += 1
     }
@@ -64,7 +67,8 @@ let busClaimChurn = Attack(usage: "ADDRESS COUNT wait|drop: claim and disconnect
     let client = try BusAttackClient(address: address)
     if mode == "wait" {
       if try client.call(
-        SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ClaimAccelerometer") != nil
+        SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ClaimAccelerometer")
+        != nil
       {
         errors += 1
       }

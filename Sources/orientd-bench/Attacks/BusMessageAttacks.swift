@@ -33,7 +33,9 @@ let busBigCalls = Attack(usage: "ADDRESS BYTES COUNT [claim|get|introspect]: cal
     }
   }
   figure("calls", String(count * shapes.count))
-  for (outcome, times) in outcomes.sorted(by: { $0.key < $1.key }) { figure("outcome", "\(outcome) \(times)") }
+  for (outcome, times) in outcomes.sorted(by: { $0.key < $1.key }) {
+    figure("outcome", "\(outcome) \(times)")
+  }
   figure("seconds", fixed(monotonicSeconds - start, 2))
 }
 
@@ -53,10 +55,16 @@ let busOddCalls = Attack(usage: "ADDRESS: calls to unexported objects, interface
       "set", main, properties, "Set",
       [.string(SensorProxyTarget.interface), .string("AccelerometerOrientation"), .variantString("left-up")]
     ),
-    ("set-unknown", main, properties, "Set", [.string("org.example.Nothing"), .string("X"), .variantString("y")]),
+    (
+      "set-unknown", main, properties, "Set",
+      [.string("org.example.Nothing"), .string("X"), .variantString("y")]
+    ),
     ("getall-unknown-interface", main, properties, "GetAll", [.string("org.example.Nothing")]),
     ("getall-compass-on-main", main, properties, "GetAll", [.string("net.hadess.SensorProxy.Compass")]),
-    ("get-compass-on-main", main, properties, "Get", [.string("net.hadess.SensorProxy.Compass"), .string("HasCompass")]),
+    (
+      "get-compass-on-main", main, properties, "Get",
+      [.string("net.hadess.SensorProxy.Compass"), .string("HasCompass")]
+    ),
     ("claim-compass-on-main", main, "net.hadess.SensorProxy.Compass", "ClaimCompass", []),
     ("claim-on-compass", compass, SensorProxyTarget.interface, "ClaimAccelerometer", []),
     ("claim-elsewhere", "/net/hadess/Other", SensorProxyTarget.interface, "ClaimAccelerometer", []),
@@ -70,7 +78,8 @@ let busOddCalls = Attack(usage: "ADDRESS: calls to unexported objects, interface
     ("machine-id", main, "org.freedesktop.DBus.Peer", "GetMachineId", []),
   ]
   for (label, path, interface, member, values) in calls {
-    figure(label, try client.call(SensorProxyTarget.name, path, interface, member, values, timeout: 10) ?? "ok")
+    figure(
+      label, try client.call(SensorProxyTarget.name, path, interface, member, values, timeout: 10) ?? "ok")
   }
 }
 
@@ -86,7 +95,8 @@ let busLongPaths = Attack(usage: "ADDRESS COUNT: calls on object paths of 64 KB"
   let start = monotonicSeconds
   for _ in 0..<(try arguments.number(1, "COUNT")) {
     outcome =
-      try client.call(SensorProxyTarget.name, path, "org.freedesktop.DBus.Introspectable", "Introspect", timeout: 60)
+      try client.call(
+        SensorProxyTarget.name, path, "org.freedesktop.DBus.Introspectable", "Introspect", timeout: 60)
       ?? "ok"
   }
   figure("outcome", outcome)
@@ -96,7 +106,8 @@ let busLongPaths = Attack(usage: "ADDRESS COUNT: calls on object paths of 64 KB"
 /// `bus-deaf-listeners ADDRESS COUNT`: COUNT connections ask the bus for the service's
 /// `PropertiesChanged`, claim the accelerometer (so that it signals), shrink their receive
 /// buffers and never read again. Prints `listening COUNT` and holds them until killed.
-let busDeafListeners = Attack(usage: "ADDRESS COUNT: connections that subscribe and never read, until killed") {
+let busDeafListeners = Attack(usage: "ADDRESS COUNT: connections that subscribe and never read, until killed")
+{
   arguments in
   let arguments = AttackArguments(arguments)
   let address = try arguments.text(0, "ADDRESS")

@@ -10,7 +10,8 @@ import OrientSystem
 /// `name-lost` (NameLost of net.hadess.SensorProxy), `name-acquired` (NameAcquired of it),
 /// or `client-gone` (NameOwnerChanged saying that CLIENT left the bus). Prints `target NAME`
 /// and `sent SIGNAL`.
-let busSpoof = Attack(usage: "ADDRESS TARGET|owner name-lost|name-acquired|client-gone [CLIENT]") { arguments in
+let busSpoof = Attack(usage: "ADDRESS TARGET|owner name-lost|name-acquired|client-gone [CLIENT]") {
+  arguments in
   let arguments = AttackArguments(arguments)
   let client = try BusAttackClient(address: try arguments.text(0, "ADDRESS"))
   var target = try arguments.text(1, "TARGET")
