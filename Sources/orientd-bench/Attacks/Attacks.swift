@@ -24,6 +24,14 @@ let attacks: [String: Attack] = [
   "watchdog-gap": watchdogGap,
   "sample-hoarders": sampleHoarders,
   "fake-iiod": fakeIIODAttack,
+  "bus-claimants": busClaimants,
+  "bus-claim-churn": busClaimChurn,
+  "bus-big-calls": busBigCalls,
+  "bus-odd-calls": busOddCalls,
+  "bus-long-paths": busLongPaths,
+  "bus-deaf-listeners": busDeafListeners,
+  "bus-spoof": busSpoof,
+  "bus-take-name": busTakeName,
 ]
 
 /// Runs `orientd-bench attack ...` and exits.

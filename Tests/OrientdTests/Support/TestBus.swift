@@ -12,15 +12,16 @@ final class TestBus {
   private let config: String
   private var daemon: TestProcess?
 
-  /// Starts the bus; fails unless dbus-daemon is installed.
-  init() throws {
+  /// Starts the bus with the config `fixture` (in Tests/Fixtures); fails unless dbus-daemon
+  /// is installed.
+  init(config fixture: String = "private-system-bus.conf") throws {
     let dbusDaemon = try #require(
       TestPaths.which("dbus-daemon"), "dbus-daemon is missing: apt-get install dbus")
     let directory = try Scratch.current().makeDirectory("bus")
     socket = directory + "/socket"
     config = directory + "/bus.conf"
     let text = try String(
-      contentsOfFile: TestPaths.packageRoot + "/Tests/Fixtures/private-system-bus.conf", encoding: .utf8
+      contentsOfFile: TestPaths.packageRoot + "/Tests/Fixtures/" + fixture, encoding: .utf8
     )
     .replacingOccurrences(of: "@BUS@", with: socket)
     try text.write(toFile: config, atomically: true, encoding: .utf8)

@@ -1,0 +1,410 @@
+import Foundation
+import Testing
+
+/// orientd's `net.hadess.SensorProxy` attacked by a hostile local user (nobody) on a private
+/// bus with a system bus policy (Tests/Fixtures/attack-system-bus.conf): only root, orientd's
+/// user, may own the name; anyone may call it and send signals. After each attack orientd
+/// must still serve its socket and the bus, with its memory bounded.
+@Suite("net.hadess.SensorProxy attacked by an unprivileged local user", .scratch)
+struct BusAttackTests {
+  /// A private system bus that nobody may reach and call.
+  private func attackBus() throws -> TestBus {
+    let bus = try TestBus(config: "attack-system-bus.conf")
+    Unprivileged.openScratch(try Scratch.current())
+    chmod((bus.socket as NSString).deletingLastPathComponent, 0o755)
+    return bus
+  }
+
+  /// orientd on a polled accelerometer held `normal`, serving D-Bus on `bus`, once it owns the
+  /// name; `orientation` is what AccelerometerOrientation follows.
+  private func servingDaemon(_ bus: TestBus, orientation: String = "device") throws -> WatchedDaemon {
+    let daemon = try WatchedDaemon(
+      [.accelerometer()], extra: ["--dbus", "system", "--dbus-orientation", orientation],
+      prepare: "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)")
+    try #require(daemon.waitFor("device", "normal"))
+    try #require(
+      daemon.run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true),
+      "\(daemon.run.process.stderr)")
+    return daemon
+  }
+
+  /// The socket's `info dbus` line.
+  private func busInfo(_ daemon: WatchedDaemon) throws -> String {
+    let client = try TestClient(path: daemon.socket)
+    client.send("info\n")
+    let lines = client.readLines(through: "ok")
+    return lines.first { $0.hasPrefix("info dbus ") } ?? lines.joined(separator: "\n")
+  }
+
+  /// Waits until `info` says that `count` clients claim the accelerometer.
+  private func waitForClaimants(_ count: Int, _ daemon: WatchedDaemon) -> Bool {
+    let text = count == 1 ? "; 1 client claims" : "; \(count) clients claim"
+    return waitUntil { (try? busInfo(daemon))?.contains(text) == true }
+  }
+
+  /// The match rules the bus daemon holds for the connection `name` (its Debug.Stats).
+  private func matchRules(of name: String, on bus: TestBus) throws -> Int? {
+    let result = try bus.busctl([
+      "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Debug.Stats",
+      "GetConnectionStats", "s", name,
+    ])
+    guard result.status == 0 else { return nil }
+    // `a{sv} 16 "Serial" u 7 "MatchRules" u 2 ...`
+    let words = result.stdout.split(separator: " ")
+    guard let index = words.firstIndex(of: "\"MatchRules\""), index + 2 < words.count else { return nil }
+    return Int(words[index + 2])
+  }
+
+  /// Waits until the bus holds `count` match rules for orientd's connection.
+  private func waitForMatchRules(_ count: Int, of name: String, on bus: TestBus) -> Bool {
+    waitUntil { (try? matchRules(of: name, on: bus)) == count }
+  }
+
+  /// Checks that orientd still serves both faces: its socket, and a claim and a property on
+  /// the bus for a client of another user than the attacker's.
+  private func expectServing(
+    _ daemon: WatchedDaemon, _ bus: TestBus, sourceLocation: SourceLocation = #_sourceLocation
+  )
+    throws
+  {
+    #expect(try daemon.get("sensor") == "online", sourceLocation: sourceLocation)
+    let client = try SensorProxyClient(bus: bus)
+    #expect(
+      client.send("get HasAccelerometer", waitFor: "reply") == "reply Get true", "\(client.process.stderr)",
+      sourceLocation: sourceLocation)
+    #expect(
+      client.send("release Accelerometer", waitFor: "reply") == "reply ReleaseAccelerometer",
+      sourceLocation: sourceLocation)
+  }
+
+  // MARK: Claims
+
+  @Test(
+    "Claims stop at 128 clients with LimitsExceeded; a client that releases or leaves frees its place and its watch"
+  )
+  func claimCapHoldsAndFrees() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    let orientd = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
+    let baseline = try #require(try matchRules(of: orientd, on: bus))
+    // One client of nine connections claims and releases everything: nothing stays.
+    let releaser = try TestProcess(Unprivileged.attack("bus-claimants", [bus.address, "9", "9"]))
+    try #require(releaser.waitFor("holding "), "\(releaser.stderr)")
+    #expect(attackFigure("claimed", in: releaser.stdout) == "9")
+    #expect(attackFigure("released", in: releaser.stdout) == "9")
+    #expect(waitForClaimants(0, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(
+      waitForMatchRules(baseline, of: orientd, on: bus), "\((try? matchRules(of: orientd, on: bus)) ?? nil)")
+    // Fifteen users of nine claims each: 135 asked for, 128 places. Spread over users so that
+    // the limit reached is the service's, not one per user. dbus-daemon lets in only users
+    // with an account: these are the unprivileged ones every Debian system has (base-passwd).
+    let users: [UInt32] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 33, 34, 38, 39]
+    var holders: [TestProcess] = []
+    var claimed = 0
+    var refused = 0
+    for user in users {
+      try #require(getpwuid(user) != nil, "user \(user) has no account")
+      let holder = try TestProcess(Unprivileged.attack("bus-claimants", [bus.address, "9"], uid: user))
+      try #require(holder.waitFor("holding "), "\(holder.stderr)")
+      claimed += Int(attackFigure("claimed", in: holder.stdout) ?? "") ?? 0
+      refused += Int(attackFigure("refused", in: holder.stdout) ?? "") ?? 0
+      if let refusal = attackFigure("refusal", in: holder.stdout) {
+        #expect(refusal == "org.freedesktop.DBus.Error.LimitsExceeded")
+      }
+      holders.append(holder)
+    }
+    #expect(claimed == 128)
+    #expect(refused == 7)
+    #expect(waitForClaimants(128, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(waitForMatchRules(baseline + 128, of: orientd, on: bus))
+    let latecomer = try SensorProxyClient(bus: bus)
+    #expect(
+      latecomer.send("claim Accelerometer", waitFor: "error")
+        == "error org.freedesktop.DBus.Error.LimitsExceeded")
+    // A holder of nine claims leaves: its places and the watches on its connections go.
+    holders[0].kill()
+    #expect(waitForClaimants(119, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(waitForMatchRules(baseline + 119, of: orientd, on: bus))
+    #expect(latecomer.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(waitForClaimants(120, daemon))
+    for holder in holders { holder.kill() }
+    #expect(waitForClaimants(1, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(waitForMatchRules(baseline + 1, of: orientd, on: bus))
+    try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("One user cannot take every claim place: a client of another user still claims the accelerometer")
+  func oneUserCannotTakeEveryClaim() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    // 200 connections: under dbus-daemon's own limit of 256 per user on the system bus.
+    let holder = try TestProcess(Unprivileged.attack("bus-claimants", [bus.address, "200"]))
+    try #require(holder.waitFor("holding "), "\(holder.stderr)")
+    let desktop = try SensorProxyClient(bus: bus)
+    desktop.typed.type("claim Accelerometer")
+    #expect(waitUntil { !desktop.lines("reply ").isEmpty || !desktop.lines("error ").isEmpty })
+    #expect(
+      desktop.lines("reply ") == ["reply ClaimAccelerometer"],
+      "\(desktop.lines("error ")); nobody holds \(attackFigure("claimed", in: holder.stdout) ?? "?") claims")
+    holder.kill()
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("Claiming and disconnecting over and over leaves no claim, no watch and no memory behind")
+  func claimChurnLeavesNothing() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    let orientd = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
+    let baseline = try #require(try matchRules(of: orientd, on: bus))
+    // A first round brings the allocator and sd-bus to their working sizes.
+    let warmUp = try runToCompletion(Unprivileged.attack("bus-claim-churn", [bus.address, "50", "wait"]))
+    try #require(warmUp.status == 0, "\(warmUp.stderr)")
+    #expect(waitForClaimants(0, daemon))
+    let before = try #require(residentKilobytes(of: daemon.run.programPID))
+    for mode in ["wait", "drop"] {
+      let churn = try runToCompletion(Unprivileged.attack("bus-claim-churn", [bus.address, "400", mode]))
+      try #require(churn.status == 0, "\(churn.stderr)")
+      #expect(attackFigure("errors", in: churn.stdout) == "0", "\(mode): \(churn.stdout)")
+    }
+    #expect(waitForClaimants(0, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(
+      waitForMatchRules(baseline, of: orientd, on: bus), "\((try? matchRules(of: orientd, on: bus)) ?? nil)")
+    let after = try #require(residentKilobytes(of: daemon.run.programPID))
+    #expect(after - before < 2 * 1024, "orientd grew from \(before) kB to \(after) kB over 800 claimers")
+    try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+
+  // MARK: Made-up bus daemon signals
+
+  @Test("A client cannot end another client's claim with a made-up NameOwnerChanged")
+  func spoofedClientGoneIsIgnored() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    let victim = try SensorProxyClient(bus: bus)
+    #expect(victim.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(waitForClaimants(1, daemon))
+    let spoof = try runToCompletion(
+      Unprivileged.attack("bus-spoof", [bus.address, "owner", "client-gone", victim.uniqueName]))
+    try #require(spoof.status == 0, "\(spoof.stderr)")
+    // The signal reached orientd before this call: once it is answered, orientd has handled it.
+    #expect(victim.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
+    let info = try busInfo(daemon)
+    #expect(info.contains("; 1 client claims"), "\(info)")
+    // Still claimed: the victim still hears of turns.
+    try daemon.run.setRaw(256, 0, 0)
+    #expect(daemon.waitFor("device", "left-up"))
+    #expect(
+      waitUntil { victim.changes.contains { $0.contains("AccelerometerOrientation=left-up") } },
+      "\(victim.changes)")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("A client cannot push orientd off the bus with a made-up NameLost, nor take its name")
+  func spoofedNameLostIsIgnored() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    let owner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
+    let client = try SensorProxyClient(bus: bus)
+    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    let spoof = try runToCompletion(Unprivileged.attack("bus-spoof", [bus.address, "owner", "name-lost"]))
+    try #require(spoof.status == 0, "\(spoof.stderr)")
+    #expect(attackFigure("target", in: spoof.stdout) == owner)
+    // Answered after the signal was handled; a second call would find no owner if the first
+    // had been the last of this connection.
+    #expect(client.send("get HasAccelerometer", waitFor: "reply") == "reply Get true")
+    #expect(client.send("get HasAccelerometer", waitFor: "reply") == "reply Get true")
+    #expect(try bus.owner(of: "net.hadess.SensorProxy") == owner)
+    #expect(!daemon.run.process.stderr.contains("lost the name"), "\(daemon.run.process.stderr)")
+    #expect(try busInfo(daemon).contains("; 1 client claims"))
+    // Nor can nobody own the name, by asking, queueing or replacing.
+    let take = try runToCompletion(Unprivileged.attack("bus-take-name", [bus.address]))
+    try #require(take.status == 0, "\(take.stderr)")
+    for flags in [0, 2, 4, 6] {
+      #expect(attackFigure("request-\(flags)", in: take.stdout) == "org.freedesktop.DBus.Error.AccessDenied")
+    }
+    #expect(attackFigure("owner", in: take.stdout) == owner)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("A queued orientd does not take a made-up NameAcquired for the name")
+  func spoofedNameAcquiredIsIgnored() throws {
+    let bus = try attackBus()
+    let first = try servingDaemon(bus)
+    let owner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
+    let second = try WatchedDaemon(
+      [.accelerometer()], extra: ["--dbus", "system"],
+      prepare: "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)")
+    #expect(
+      second.run.process.waitFor("waiting for it in the bus's queue", inStderr: true),
+      "\(second.run.process.stderr)")
+    // The queued orientd's unique name: the connection of its process that is not the owner.
+    let names = try bus.busctl(["list", "--no-pager", "--no-legend", "--unique"])
+    let candidates = names.stdout.split(separator: "\n").compactMap { line -> String? in
+      let words = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard words.count > 1, words[0].hasPrefix(":"), words[1] == "\(second.run.programPID)" else {
+        return nil
+      }
+      return String(words[0])
+    }
+    let target = try #require(candidates.first, "\(names.stdout)")
+    #expect(target != owner)
+    let spoof = try runToCompletion(Unprivileged.attack("bus-spoof", [bus.address, target, "name-acquired"]))
+    try #require(spoof.status == 0, "\(spoof.stderr)")
+    // A call to the queued orientd itself is answered after it handled the signal.
+    let ping = try bus.busctl([
+      "call", target, "/net/hadess/SensorProxy", "org.freedesktop.DBus.Peer", "Ping",
+    ])
+    #expect(ping.status == 0, "\(ping.stderr)")
+    let info = try busInfo(second)
+    #expect(info.hasPrefix("info dbus waiting for"), "\(info)")
+    #expect(!second.run.process.stderr.contains("D-Bus: serving"), "\(second.run.process.stderr)")
+    #expect(second.stop() == 0)
+    #expect(first.stop() == 0)
+  }
+
+  // MARK: Messages
+
+  @Test(
+    "Calls of 32 MiB are refused, their memory goes back, and a wrong property name is not echoed many times over"
+  )
+  func hugeCallsAreFreed() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    let pid = daemon.run.programPID
+    // dbus-daemon's default largest message on the system bus is 32 MiB, header included.
+    let bytes = 32 * 1024 * 1024 - 4096
+    func call(_ shape: String, _ outcome: String) throws {
+      let calls = try runToCompletion(
+        Unprivileged.attack("bus-big-calls", [bus.address, "\(bytes)", "3", shape]))
+      try #require(calls.status == 0, "\(calls.stderr)")
+      #expect(attackFigure("outcome", in: calls.stdout) == "\(outcome) 3", "\(shape): \(calls.stdout)")
+    }
+    let before = try #require(residentKilobytes(of: pid))
+    resetPeakResident(of: pid)
+    try call("claim", "org.freedesktop.DBus.Error.InvalidArgs")
+    try call("introspect", "org.freedesktop.DBus.Error.InvalidArgs")
+    let claimPeak = try #require(peakResidentKilobytes(of: pid))
+    let after = try #require(residentKilobytes(of: pid))
+    #expect(after - before < 8 * 1024, "orientd kept \(after) kB after the calls, from \(before) kB")
+    // orientd reads one message at a time, and what it answers is small: more than twice and
+    // a half the message at once is an echo of it.
+    resetPeakResident(of: pid)
+    try call("get", "org.freedesktop.DBus.Error.UnknownProperty")
+    let getPeak = try #require(peakResidentKilobytes(of: pid))
+    #expect(
+      getPeak - after < 80 * 1024, "Get peaked at \(getPeak) kB from \(after) kB; claims at \(claimPeak) kB")
+    try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("Calls on object paths of 64 KB cost orientd little work")
+  func longPathsAreCheap() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    let pid = daemon.run.programPID
+    let before = try #require(processorSeconds(of: pid))
+    let calls = try runToCompletion(Unprivileged.attack("bus-long-paths", [bus.address, "4"]))
+    try #require(calls.status == 0, "\(calls.stderr)")
+    #expect(attackFigure("outcome", in: calls.stdout) == "org.freedesktop.DBus.Error.UnknownObject")
+    let spent = try #require(processorSeconds(of: pid)) - before
+    // A processor time, not a delay: a lookup that walks every prefix of the path costs
+    // seconds per call; one that looks at the path once costs nothing measurable.
+    #expect(spent < 1, "orientd spent \(spent) s of processor time on 4 calls")
+    try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("Calls on other objects, interfaces and members get D-Bus errors and claim nothing")
+  func oddCallsGetErrors() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    let calls = try runToCompletion(Unprivileged.attack("bus-odd-calls", [bus.address]))
+    try #require(calls.status == 0, "\(calls.stderr)")
+    let expected = [
+      "set": "org.freedesktop.DBus.Error.PropertyReadOnly",
+      "set-unknown": "org.freedesktop.DBus.Error.UnknownProperty",
+      "getall-unknown-interface": "org.freedesktop.DBus.Error.UnknownInterface",
+      "getall-compass-on-main": "org.freedesktop.DBus.Error.UnknownInterface",
+      "get-compass-on-main": "org.freedesktop.DBus.Error.UnknownProperty",
+      "claim-compass-on-main": "org.freedesktop.DBus.Error.UnknownMethod",
+      "claim-on-compass": "org.freedesktop.DBus.Error.UnknownMethod",
+      "claim-elsewhere": "org.freedesktop.DBus.Error.UnknownObject",
+      "unknown-interface": "org.freedesktop.DBus.Error.UnknownMethod",
+      "introspect-root": "ok",
+      "introspect-below": "org.freedesktop.DBus.Error.UnknownObject",
+      "introspect-beside": "org.freedesktop.DBus.Error.UnknownObject",
+      "object-manager": "org.freedesktop.DBus.Error.UnknownMethod",
+      "ping": "ok",
+      "machine-id": "ok",
+    ]
+    for (label, outcome) in expected {
+      #expect(attackFigure(label, in: calls.stdout) == outcome, "\(label)")
+    }
+    // Without an interface the call may or may not reach the method; either way nothing stays.
+    #expect(attackFigure("claim-no-interface", in: calls.stdout) != nil)
+    #expect(waitForClaimants(0, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(try daemon.get("orientation") == "normal")
+    try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("Clients that subscribe and never read cost orientd nothing while it signals hundreds of changes")
+  func deafListenersCostNothing() throws {
+    let bus = try attackBus()
+    let daemon = try servingDaemon(bus)
+    let pid = daemon.run.programPID
+    let listeners = try TestProcess(Unprivileged.attack("bus-deaf-listeners", [bus.address, "32"]))
+    try #require(listeners.waitFor("listening "), "\(listeners.stderr)")
+    #expect(waitForClaimants(32, daemon))
+    let reader = try SensorProxyClient(bus: bus)
+    #expect(reader.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    let before = try #require(residentKilobytes(of: pid))
+    // Each turn is one PropertiesChanged to every listener.
+    let turns = 400
+    for turn in 0..<turns {
+      let (x, name) = turn % 2 == 0 ? (256, "left-up") : (-256, "right-up")
+      try daemon.run.setRaw(x, 0, 0)
+      try #require(daemon.waitFor("device", name), "turn \(turn)")
+    }
+    // A reader that reads hears every turn, the last one too: nothing held orientd's signals up.
+    #expect(
+      waitUntil {
+        reader.changes.count >= turns && reader.changes.last == "changed AccelerometerOrientation=right-up"
+      },
+      "\(reader.changes.count) changes heard, the last: \(reader.changes.suffix(2))")
+    let after = try #require(residentKilobytes(of: pid))
+    #expect(after - before < 2 * 1024, "orientd grew from \(before) kB to \(after) kB")
+    listeners.kill()
+    #expect(waitForClaimants(1, daemon), "\((try? busInfo(daemon)) ?? "")")
+    try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+}
+
+/// Starts a new peak of a process's resident memory (VmHWM) from its size now.
+private func resetPeakResident(of pid: pid_t) {
+  // Writing 5 to clear_refs resets the peak resident set size (proc(5)).
+  try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
+}
+
+/// A process's peak resident memory (VmHWM) in kB.
+private func peakResidentKilobytes(of pid: pid_t) -> Int? {
+  guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+  for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+  }
+  return nil
+}
+
+/// The processor time (user and system) a process has used, in seconds.
+private func processorSeconds(of pid: pid_t) -> Double? {
+  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    let end = stat.lastIndex(of: ")")
+  else { return nil }
+  // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+  let fields = stat[stat.index(after: end)...].split(separator: " ")
+  guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+  return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
