@@ -191,7 +191,8 @@ public final class BusConnection {
     try Self.check(
       operation,
       sd_bus_add_match_async(
-        bus, &slot, rule, Self.peerSignalHandler, nil, Unmanaged.passUnretained(self).toOpaque()))
+        bus, &slot, rule, Self.peerSignalHandler, Self.peerMatchInstalled, Unmanaged.passUnretained(self).toOpaque()
+      ))
     guard let slot else { throw SystemError(operation, code: .invalidArgument) }
     peers[name] = slot
     // The bus daemon handles a connection's messages in order: a client that left before
@@ -227,7 +228,7 @@ public final class BusConnection {
   public var watchedPeers: Int { peers.count }
 
   fileprivate func peerSignal(_ message: OpaquePointer?) {
-    guard let message else { return }
+    guard let message, Self.isFromBusDaemon(message) else { return }
     var fields: [String] = []
     for _ in 0..<3 {
       var text: UnsafePointer<CChar>?
@@ -286,6 +287,8 @@ public final class BusConnection {
           bus, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member,
           Self.nameSignalHandler, nil, me))
     }
+    // Floating: the filter belongs to the bus and goes with it.
+    try Self.check("add a filter on \(address)", sd_bus_add_filter(bus, nil, Self.callFilter, nil))
     timer = LoopTimer(loop: loop) { [weak self] _ in self?.process() }
     watch = try loop.watch(descriptor, for: []) { [weak self] _ in self?.process() }
     updateLoop()
@@ -417,7 +420,9 @@ public final class BusConnection {
   }
 
   fileprivate func nameSignal(_ message: OpaquePointer?) {
-    guard let message, let member = sd_bus_message_get_member(message) else { return }
+    guard let message, Self.isFromBusDaemon(message), let member = sd_bus_message_get_member(message) else {
+      return
+    }
     var argument: UnsafePointer<CChar>?
     guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &argument) > 0, let argument else {
       return
@@ -431,7 +436,68 @@ public final class BusConnection {
     }
   }
 
+  /// The longest object path, and the longest string argument, a method call may carry: the
+  /// D-Bus limit for a name, far above any path or name orientd serves.
+  static let longestName = 255
+
+  /// Refuses, before sd-bus dispatches them, method calls that would cost the loop out of
+  /// proportion: sd-bus looks an object path up by each of its prefixes (quadratic in its
+  /// length: 0.8 s for a 64 KB path), and echoes an unknown property's name in its error (a
+  /// second copy of a 32 MiB argument). No call orientd answers needs either.
+  private static let callFilter: sd_bus_message_handler_t = { message, _, _ in
+    guard let message else { return 0 }
+    var type: UInt8 = 0
+    guard sd_bus_message_get_type(message, &type) >= 0, type == UInt8(SD_BUS_MESSAGE_METHOD_CALL) else { return 0 }
+    if let path = sd_bus_message_get_path(message), strlen(path) > longestName {
+      return refuse(message, "org.freedesktop.DBus.Error.UnknownObject", "no object has a path this long")
+    }
+    guard let signature = sd_bus_message_get_signature(message, 1) else { return 0 }
+    var tooLong = false
+    var next = signature
+    // The leading string arguments (names of interfaces and properties): each is checked.
+    while !tooLong, [UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g")].contains(UInt8(bitPattern: next.pointee)) {
+      var text: UnsafePointer<CChar>?
+      guard sd_bus_message_read_basic(message, next.pointee, &text) > 0, let text else { break }
+      tooLong = strlen(text) > longestName
+      next += 1
+    }
+    _ = sd_bus_message_rewind(message, 1)
+    guard tooLong else { return 0 }
+    return refuse(message, "org.freedesktop.DBus.Error.InvalidArgs", "an argument is longer than \(longestName) bytes")
+  }
+
+  /// Answers a method call with an error; the call is handled.
+  private static func refuse(_ message: OpaquePointer, _ name: String, _ text: String) -> Int32 {
+    var error = sd_bus_error()
+    _ = sd_bus_error_set(&error, name, text)
+    defer { sd_bus_error_free(&error) }
+    _ = sd_bus_reply_method_error(message, &error)
+    return 1
+  }
+
+  /// Whether the bus daemon itself sent `message`.
+  ///
+  /// A match on `sender='org.freedesktop.DBus'` is not enough: sd-bus cannot check a
+  /// well-known sender and lets through any signal addressed to this connection, and any
+  /// client may send one. The bus daemon stamps every client's message with the client's
+  /// unique name, so only its own messages carry this sender.
+  private static func isFromBusDaemon(_ message: OpaquePointer) -> Bool {
+    guard let sender = sd_bus_message_get_sender(message) else { return false }
+    return strcmp(sender, "org.freedesktop.DBus") == 0
+  }
+
   // MARK: C callbacks
+
+  /// Without an install callback sd-bus closes the whole connection when the bus refuses a
+  /// match (a bus at its limit of match rules): here only that client goes unwatched, and
+  /// since its claims could outlive it, they go as if it had left.
+  private static let peerMatchInstalled: sd_bus_message_handler_t = { message, userdata, _ in
+    guard let message, let userdata, sd_bus_message_get_error(message) != nil else { return 0 }
+    let connection = Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue()
+    let slot = sd_bus_get_current_slot(sd_bus_message_get_bus(message))
+    if let name = connection.peers.first(where: { $0.value == slot })?.key { connection.peerLeft(name) }
+    return 0
+  }
 
   private static let peerSignalHandler: sd_bus_message_handler_t = { message, userdata, _ in
     guard let userdata else { return 0 }

@@ -118,6 +118,7 @@ public final class Daemon {
       return try replayAsFastAsPossible(path)
     }
     defer { shutDown() }
+    MemoryRelease.mapLargeBlocks()
     do {
       // Signals are blocked before the sampling thread starts, so it inherits the mask.
       signals = try SignalWatcher(loop: loop, signals: [.interrupt, .terminate, .hangUp]) {

@@ -7,4 +7,12 @@ public enum MemoryRelease {
   /// glibc keeps freed memory for reuse; after a one-off burst of allocations, such as a
   /// large remote IIO context that was refused, this is what makes resident memory drop back.
   public static func trimHeap() { _ = malloc_trim(0) }
+
+  /// Makes every block of 128 KiB or more its own mapping, returned to the kernel when freed.
+  ///
+  /// glibc raises its threshold for that after a large block is freed (up to 32 MiB), and
+  /// then keeps such blocks in the heap. A client can make the daemon receive a message as
+  /// big as the bus allows (32 MiB and more); without a fixed threshold that memory can stay
+  /// resident after the message is gone.
+  public static func mapLargeBlocks() { _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024) }
 }
