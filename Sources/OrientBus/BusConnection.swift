@@ -148,7 +148,7 @@ public final class BusConnection {
   public func export(_ object: BusObject) throws(SystemError) {
     let operation = "export \(object.interface) at \(object.path) on \(address)"
     guard let bus else { throw SystemError(operation, code: .notConnected) }
-    let exported = ExportedObject(object)
+    let exported = ExportedObject(object, connection: self)
     try Self.check(operation, exported.add(to: bus))
     self.exported.append(exported)
   }
@@ -191,7 +191,8 @@ public final class BusConnection {
     try Self.check(
       operation,
       sd_bus_add_match_async(
-        bus, &slot, rule, Self.peerSignalHandler, Self.peerMatchInstalled, Unmanaged.passUnretained(self).toOpaque()
+        bus, &slot, rule, Self.peerSignalHandler, Self.peerMatchInstalled,
+        Unmanaged.passUnretained(self).toOpaque()
       ))
     guard let slot else { throw SystemError(operation, code: .invalidArgument) }
     peers[name] = slot
@@ -214,6 +215,34 @@ public final class BusConnection {
     }
     try reply.attach(operation) { userdata, replySlot in
       sd_bus_call_async(bus, replySlot, call, ReplyHandler.callback, userdata, 0)
+    }
+    updateLoop()
+  }
+
+  /// Asks the bus which user runs the client `name`; `completion` gets the user id, or nil
+  /// when the bus does not know it (the client has gone). It runs on the loop after sd-bus
+  /// has returned, and not at all if the connection is closed or lost first.
+  public func unixUser(of name: String, completion: @escaping (UInt32?) -> Void) throws(SystemError) {
+    let operation = "ask \(address) for the user of \(name)"
+    guard let bus else { throw SystemError(operation, code: .notConnected) }
+    var call: OpaquePointer?
+    try Self.check(
+      operation,
+      sd_bus_message_new_method_call(
+        bus, &call, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+        "GetConnectionUnixUser"))
+    defer { sd_bus_message_unref(call) }
+    try Self.check(
+      operation, name.withCString { sd_bus_message_append_basic(call, CChar(UInt8(ascii: "s")), $0) })
+    let reply = ReplyHandler { [unowned self] message in
+      var user: UInt32 = 0
+      let known =
+        message != nil && sd_bus_message_get_error(message) == nil
+        && sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &user) > 0
+      pending.append { completion(known ? user : nil) }
+    }
+    try reply.attach(operation) { userdata, slot in
+      sd_bus_call_async(bus, slot, call, ReplyHandler.callback, userdata, 0)
     }
     updateLoop()
   }
@@ -330,7 +359,13 @@ public final class BusConnection {
       timer?.schedule(afterNanoseconds: 0)
     }
     deliver()
+    // What the handlers sent may wait in sd-bus's queue.
+    updateLoop()
   }
+
+  /// After something was sent outside processing: watches for writability if sd-bus could not
+  /// write it all at once.
+  func flush() { updateLoop() }
 
   /// Watches the events sd-bus wants and arms its timeout.
   private func updateLoop() {
@@ -447,7 +482,9 @@ public final class BusConnection {
   private static let callFilter: sd_bus_message_handler_t = { message, _, _ in
     guard let message else { return 0 }
     var type: UInt8 = 0
-    guard sd_bus_message_get_type(message, &type) >= 0, type == UInt8(SD_BUS_MESSAGE_METHOD_CALL) else { return 0 }
+    guard sd_bus_message_get_type(message, &type) >= 0, type == UInt8(SD_BUS_MESSAGE_METHOD_CALL) else {
+      return 0
+    }
     if let path = sd_bus_message_get_path(message), strlen(path) > longestName {
       return refuse(message, "org.freedesktop.DBus.Error.UnknownObject", "no object has a path this long")
     }
@@ -455,7 +492,9 @@ public final class BusConnection {
     var tooLong = false
     var next = signature
     // The leading string arguments (names of interfaces and properties): each is checked.
-    while !tooLong, [UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g")].contains(UInt8(bitPattern: next.pointee)) {
+    while !tooLong,
+      [UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g")].contains(UInt8(bitPattern: next.pointee))
+    {
       var text: UnsafePointer<CChar>?
       guard sd_bus_message_read_basic(message, next.pointee, &text) > 0, let text else { break }
       tooLong = strlen(text) > longestName
@@ -463,7 +502,8 @@ public final class BusConnection {
     }
     _ = sd_bus_message_rewind(message, 1)
     guard tooLong else { return 0 }
-    return refuse(message, "org.freedesktop.DBus.Error.InvalidArgs", "an argument is longer than \(longestName) bytes")
+    return refuse(
+      message, "org.freedesktop.DBus.Error.InvalidArgs", "an argument is longer than \(longestName) bytes")
   }
 
   /// Answers a method call with an error; the call is handled.

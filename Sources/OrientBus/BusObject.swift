@@ -1,3 +1,5 @@
+import CSystemd
+
 /// A value of a property, in the D-Bus types orientd's interfaces use.
 public enum BusValue: Sendable, Equatable {
   case boolean(Bool)
@@ -13,11 +15,45 @@ public enum BusValueType: String, Sendable {
 }
 
 /// A method call an exported object answers.
-public struct BusMethodCall: Sendable, Equatable {
+public struct BusMethodCall {
   /// The method's name.
   public var member: String
   /// The caller's unique name (`:1.42`), set by the bus daemon.
   public var sender: String
+  /// The call's message, for `deferReply`.
+  let message: OpaquePointer
+  /// The connection it came on.
+  weak var connection: BusConnection?
+
+  /// Keeps the call to be answered later, for a handler that returns nil: it waits for
+  /// something only the bus can tell (who the caller is).
+  public func deferReply() -> BusPendingReply { BusPendingReply(message, connection: connection) }
+}
+
+/// A method call answered later, exactly once; one dropped unanswered gets an error.
+public final class BusPendingReply {
+  private var message: OpaquePointer?
+  private weak var connection: BusConnection?
+
+  init(_ message: OpaquePointer, connection: BusConnection?) {
+    self.message = sd_bus_message_ref(message)
+    self.connection = connection
+  }
+
+  deinit {
+    send(.error(name: "org.freedesktop.DBus.Error.Failed", message: "the call was dropped unanswered"))
+  }
+
+  /// Sends the reply; calling it again does nothing.
+  public func send(_ reply: BusReply) {
+    guard let message else { return }
+    self.message = nil
+    defer { sd_bus_message_unref(message) }
+    // The connection is gone, and the caller with it as far as this one can tell.
+    guard let connection, connection.isOpen else { return }
+    _ = BusReply.send(reply, to: message)
+    connection.flush()
+  }
 }
 
 /// What a method returns.
@@ -27,6 +63,23 @@ public enum BusReply: Sendable, Equatable {
   /// A D-Bus error, such as `org.freedesktop.DBus.Error.LimitsExceeded`, with a message for
   /// people.
   case error(name: String, message: String)
+
+  /// Sends `reply` to the caller of `call`; sd-bus's result.
+  static func send(_ reply: BusReply, to call: OpaquePointer) -> Int32 {
+    switch reply {
+    case .empty:
+      var message: OpaquePointer?
+      let created = sd_bus_message_new_method_return(call, &message)
+      guard created >= 0 else { return created }
+      defer { sd_bus_message_unref(message) }
+      return sd_bus_send(nil, message, nil)
+    case .error(let name, let text):
+      var error = sd_bus_error()
+      _ = sd_bus_error_set(&error, name, text)
+      defer { sd_bus_error_free(&error) }
+      return sd_bus_reply_method_error(call, &error)
+    }
+  }
 }
 
 /// An object with one interface to export on a `BusConnection`.
@@ -45,14 +98,14 @@ public struct BusObject {
   public var properties: [(name: String, type: BusValueType)]
   /// A property's value now; its type must be the declared one.
   public var value: (String) -> BusValue
-  /// Answers a method call. It runs while sd-bus processes the call; what it sends waits until
-  /// the reply has gone.
-  public var call: (BusMethodCall) -> BusReply
+  /// Answers a method call, or returns nil after `deferReply()` to answer later. It runs
+  /// while sd-bus processes the call; what it sends waits until the reply has gone.
+  public var call: (BusMethodCall) -> BusReply?
 
   /// An object at `path` with `interface`.
   public init(
     path: String, interface: String, methods: [String], properties: [(name: String, type: BusValueType)],
-    value: @escaping (String) -> BusValue, call: @escaping (BusMethodCall) -> BusReply
+    value: @escaping (String) -> BusValue, call: @escaping (BusMethodCall) -> BusReply?
   ) {
     self.path = path
     self.interface = interface

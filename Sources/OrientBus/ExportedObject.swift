@@ -7,12 +7,15 @@ import Glibc
 /// before the bus.
 final class ExportedObject {
   let object: BusObject
+  /// The connection it is exported on, for replies sent later.
+  weak var connection: BusConnection?
   private let vtable: UnsafeMutablePointer<sd_bus_vtable>
   private var strings: [UnsafeMutablePointer<CChar>] = []
   private(set) var slot: OpaquePointer?
 
-  init(_ object: BusObject) {
+  init(_ object: BusObject, connection: BusConnection) {
     self.object = object
+    self.connection = connection
     let count = 2 + object.methods.count + object.properties.count
     vtable = .allocate(capacity: count)
     var entry = vtable
@@ -59,23 +62,16 @@ final class ExportedObject {
 
   // MARK: C callbacks
 
-  private static let methodHandler: sd_bus_message_handler_t = { message, userdata, error in
+  private static let methodHandler: sd_bus_message_handler_t = { message, userdata, _ in
     guard let message, let userdata else { return 0 }
     let exported = Unmanaged<ExportedObject>.fromOpaque(userdata).takeUnretainedValue()
     let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
     let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
-    switch exported.object.call(BusMethodCall(member: member, sender: sender)) {
-    case .empty:
-      var reply: OpaquePointer?
-      let created = sd_bus_message_new_method_return(message, &reply)
-      guard created >= 0 else { return created }
-      defer { sd_bus_message_unref(reply) }
-      let sent = sd_bus_send(nil, reply, nil)
-      return sent < 0 ? sent : 1
-    case .error(let name, let text):
-      // A negative return with the error set makes sd-bus send it as the reply.
-      return sd_bus_error_set(error, name, text)
-    }
+    let call = BusMethodCall(
+      member: member, sender: sender, message: message, connection: exported.connection)
+    guard let reply = exported.object.call(call) else { return 1 }
+    let sent = BusReply.send(reply, to: message)
+    return sent < 0 ? sent : 1
   }
 
   private static let getter: sd_bus_property_get_t = { _, _, _, property, reply, userdata, _ in

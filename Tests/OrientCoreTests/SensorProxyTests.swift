@@ -8,10 +8,13 @@ private func apply(_ state: inout SensorProxyAccelerometer, _ change: StateChang
   state.apply(change)
 }
 
-private func claim(_ claims: inout SensorProxyClaims, _ sensor: SensorProxyClaims.Sensor, by client: String)
+private func claim(
+  _ claims: inout SensorProxyClaims, _ sensor: SensorProxyClaims.Sensor, by client: String,
+  user: UInt32 = 1000
+)
   -> SensorProxyClaims.ClaimOutcome
 {
-  claims.claim(sensor, by: client)
+  claims.claim(sensor, by: client, user: user)
 }
 
 private func release(_ claims: inout SensorProxyClaims, _ sensor: SensorProxyClaims.Sensor, by client: String)
@@ -91,7 +94,7 @@ struct SensorProxyTests {
     var claims = SensorProxyClaims(clientLimit: 2)
     #expect(claim(&claims, .accelerometer, by: ":1.1") == .claimed(newClient: true))
     #expect(claim(&claims, .compass, by: ":1.2") == .claimed(newClient: true))
-    #expect(claim(&claims, .accelerometer, by: ":1.3") == .refused)
+    #expect(claim(&claims, .accelerometer, by: ":1.3") == .refused(.tooManyClients))
     #expect(!claims.holdsClaims(":1.3") && claims.claimants(of: .accelerometer) == 1)
     // A client that holds claims may still add more, and repeat them, at the limit.
     #expect(claim(&claims, .light, by: ":1.1") == .claimed(newClient: false))
@@ -141,5 +144,22 @@ extension SensorProxyTests {
     #expect(!state.claimed && state.orientation == nil && state.tilt == .undefined && state.hasAccelerometer)
     #expect(state.setClaimed(true) == [.accelerometerOrientation, .accelerometerTilt])
     #expect(state.orientationText == "left-up" && state.tilt == .tiltedUp)
+  }
+}
+
+extension SensorProxyTests {
+  @Test("One user may hold only so many clients with claims; root and other users are not held back by it")
+  func perUserLimit() {
+    var claims = SensorProxyClaims(clientLimit: 10, clientsPerUser: 2)
+    #expect(claim(&claims, .accelerometer, by: ":1.1", user: 65534) == .claimed(newClient: true))
+    #expect(claim(&claims, .accelerometer, by: ":1.2", user: 65534) == .claimed(newClient: true))
+    #expect(claim(&claims, .accelerometer, by: ":1.3", user: 65534) == .refused(.tooManyOfUser))
+    #expect(claim(&claims, .light, by: ":1.2", user: 65534) == .claimed(newClient: false))
+    #expect(claim(&claims, .accelerometer, by: ":1.4", user: 1000) == .claimed(newClient: true))
+    for index in 5..<9 {
+      #expect(claim(&claims, .accelerometer, by: ":1.\(index)", user: 0) == .claimed(newClient: true))
+    }
+    _ = claims.disconnect(":1.1")
+    #expect(claim(&claims, .accelerometer, by: ":1.3", user: 65534) == .claimed(newClient: true))
   }
 }

@@ -7,8 +7,10 @@
 ///
 /// Unlike iio-sensor-proxy, the number of clients with claims is bounded: each one costs the
 /// daemon a record and a watch on its connection, and a hostile user may open many
-/// connections. A client beyond `clientLimit` is refused; repeated claims of one client cost
-/// nothing and are never refused.
+/// connections. A client beyond `clientLimit` is refused, and so is one beyond
+/// `clientsPerUser` of the same user (root excepted), so that one user cannot take every
+/// place from the desktop's clients. Repeated claims of one client cost nothing and are never
+/// refused.
 public struct SensorProxyClaims: Equatable, Sendable {
   /// The sensors a client can claim.
   public enum Sensor: String, CaseIterable, Sendable {
@@ -25,26 +27,50 @@ public struct SensorProxyClaims: Equatable, Sendable {
     case claimed(newClient: Bool)
     /// The client claimed the sensor already: nothing changed.
     case repeated
-    /// `clientLimit` clients hold claims already; nothing changed.
-    case refused
+    /// A new client over a limit: nothing changed.
+    case refused(Refusal)
+  }
+
+  /// Why a new client was refused.
+  public enum Refusal: Equatable, Sendable {
+    /// `clientLimit` clients hold claims already.
+    case tooManyClients
+    /// `clientsPerUser` clients of the same user hold claims already.
+    case tooManyOfUser
   }
 
   /// The most clients that may hold claims at once.
   public let clientLimit: Int
-  private var claims: [String: Set<Sensor>] = [:]
+  /// The most clients of one user other than root that may hold claims at once.
+  public let clientsPerUser: Int
+  /// Each client's user and claimed sensors.
+  private var claims: [String: (user: UInt32, sensors: Set<Sensor>)] = [:]
 
-  /// Nobody claims anything; at most `clientLimit` clients will.
-  public init(clientLimit: Int = 128) { self.clientLimit = max(1, clientLimit) }
+  /// Nobody claims anything; at most `clientLimit` clients will, `clientsPerUser` of one user.
+  public init(clientLimit: Int = 128, clientsPerUser: Int = 16) {
+    self.clientLimit = max(1, clientLimit)
+    self.clientsPerUser = max(1, clientsPerUser)
+  }
 
-  /// Records that `client` claims `sensor`.
-  public mutating func claim(_ sensor: Sensor, by client: String) -> ClaimOutcome {
+  public static func == (left: Self, right: Self) -> Bool {
+    left.clientLimit == right.clientLimit && left.clientsPerUser == right.clientsPerUser
+      && left.claims.mapValues(\.user) == right.claims.mapValues(\.user)
+      && left.claims.mapValues(\.sensors) == right.claims.mapValues(\.sensors)
+  }
+
+  /// Records that `client`, a connection of `user`, claims `sensor`. For a client that holds
+  /// claims already, `user` is not looked at.
+  public mutating func claim(_ sensor: Sensor, by client: String, user: UInt32) -> ClaimOutcome {
     guard let held = claims[client] else {
-      guard claims.count < clientLimit else { return .refused }
-      claims[client] = [sensor]
+      guard claims.count < clientLimit else { return .refused(.tooManyClients) }
+      guard user == 0 || claims.values.count(where: { $0.user == user }) < clientsPerUser else {
+        return .refused(.tooManyOfUser)
+      }
+      claims[client] = (user, [sensor])
       return .claimed(newClient: true)
     }
-    guard !held.contains(sensor) else { return .repeated }
-    claims[client]?.insert(sensor)
+    guard !held.sensors.contains(sensor) else { return .repeated }
+    claims[client]?.sensors.insert(sensor)
     return .claimed(newClient: false)
   }
 
@@ -52,14 +78,14 @@ public struct SensorProxyClaims: Equatable, Sendable {
   /// is forgotten (its connection needs no watching).
   @discardableResult
   public mutating func release(_ sensor: Sensor, by client: String) -> Bool {
-    guard claims[client]?.remove(sensor) != nil else { return false }
-    if claims[client]?.isEmpty == true { claims[client] = nil }
+    guard claims[client]?.sensors.remove(sensor) != nil else { return false }
+    if claims[client]?.sensors.isEmpty == true { claims[client] = nil }
     return true
   }
 
   /// Ends every claim of a client whose connection went away; returns the sensors it held.
   public mutating func disconnect(_ client: String) -> [Sensor] {
-    let held = claims.removeValue(forKey: client) ?? []
+    let held = claims.removeValue(forKey: client)?.sensors ?? []
     return Sensor.allCases.filter(held.contains)
   }
 
@@ -68,14 +94,14 @@ public struct SensorProxyClaims: Equatable, Sendable {
 
   /// Whether `client` claims `sensor`.
   public func claims(_ sensor: Sensor, by client: String) -> Bool {
-    claims[client]?.contains(sensor) ?? false
+    claims[client]?.sensors.contains(sensor) ?? false
   }
 
   /// Whether `client` holds any claim.
   public func holdsClaims(_ client: String) -> Bool { claims[client] != nil }
 
   /// How many clients claim `sensor`.
-  public func claimants(of sensor: Sensor) -> Int { claims.values.count { $0.contains(sensor) } }
+  public func claimants(of sensor: Sensor) -> Int { claims.values.count { $0.sensors.contains(sensor) } }
 
   /// Every client with a claim, each once, in name order (to watch their connections).
   public var clients: [String] { claims.keys.sorted() }

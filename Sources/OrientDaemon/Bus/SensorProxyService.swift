@@ -33,6 +33,18 @@ final class SensorProxyService {
   /// the system bus allows a connection 512 of them by default; dbus-daemon also lets one
   /// user hold only 256 connections.
   static let clientLimit = 128
+  /// The most clients of one user (other than root) that may hold claims at once: a user
+  /// cannot take every place from the desktop's clients.
+  static let clientsPerUser = 16
+  /// New clients whose users are being asked for, and the calls of one such client that wait
+  /// meanwhile (the system bus lets a client wait for 128 replies at most). Each call kept
+  /// is a small message: a call with arguments never gets here.
+  static let clientsWaiting = 32
+  static let callsWaitingPerClient = 128
+
+  /// The calls of clients whose users the bus is being asked for, in order, by client.
+  private var lookups:
+    [String: [(claiming: Bool, sensor: SensorProxyClaims.Sensor, reply: BusPendingReply)]] = [:]
 
   /// Serves `state` (the tracker's snapshot) on `bus`, with `AccelerometerOrientation`
   /// following `source`; connects at once.
@@ -40,7 +52,7 @@ final class SensorProxyService {
     address = bus == .session ? .session : .system
     self.loop = loop
     accelerometer = SensorProxyAccelerometer(source: source, claimed: false)
-    claims = SensorProxyClaims(clientLimit: Self.clientLimit)
+    claims = SensorProxyClaims(clientLimit: Self.clientLimit, clientsPerUser: Self.clientsPerUser)
     for change in state { _ = accelerometer.apply(change) }
     connect()
   }
@@ -139,7 +151,7 @@ final class SensorProxyService {
 
   /// Exports the two objects of iio-sensor-proxy.
   private func export(on connection: BusConnection) throws(SystemError) {
-    let call: (BusMethodCall) -> BusReply = { [unowned self] call in self.answer(call) }
+    let call: (BusMethodCall) -> BusReply? = { [unowned self] call in self.answer(call) }
     try connection.export(
       BusObject(
         path: SensorProxyInterface.path, interface: SensorProxyInterface.interface,
@@ -165,31 +177,64 @@ final class SensorProxyService {
   }
 
   /// Claim and Release: an empty reply, as iio-sensor-proxy gives, whether the sensor exists
-  /// or not and however often it is repeated; only a client beyond the limit is refused.
-  private func answer(_ call: BusMethodCall) -> BusReply {
-    guard let (claiming, sensor) = SensorProxyInterface.claim(call.member), let connection else {
+  /// or not and however often it is repeated; only a client over a limit is refused.
+  ///
+  /// A client's first claim waits for the bus to say which user runs it (for the limit per
+  /// user); the client's later calls wait behind it, so they take effect in order.
+  private func answer(_ call: BusMethodCall) -> BusReply? {
+    guard let (claiming, sensor) = SensorProxyInterface.claim(call.member), connection != nil else {
       return .empty
     }
-    guard claiming else {
-      claims.release(sensor, by: call.sender)
-      if !claims.holdsClaims(call.sender) { connection.forgetPeer(call.sender) }
-      if sensor == .accelerometer { updateClaimed() }
-      return .empty
+    let client = call.sender
+    if var waiting = lookups[client] {
+      guard waiting.count < Self.callsWaitingPerClient else { return Self.busy }
+      waiting.append((claiming, sensor, call.deferReply()))
+      lookups[client] = waiting
+      return nil
     }
-    switch claims.claim(sensor, by: call.sender) {
-    case .refused:
+    guard claiming else { return release(sensor, by: client) }
+    if claims.holdsClaims(client) { return claim(sensor, by: client, user: 0) }
+    guard claims.clients.count < claims.clientLimit else { return Self.refusal(.tooManyClients) }
+    guard lookups.count < Self.clientsWaiting else { return Self.busy }
+    do throws(SystemError) {
+      try connection?.unixUser(of: client) { [unowned self] user in self.userKnown(user, of: client) }
+    } catch {
       return .error(
-        name: "org.freedesktop.DBus.Error.LimitsExceeded",
-        message: "orientd keeps the claims of at most \(Self.clientLimit) clients; release claims first")
+        name: "org.freedesktop.DBus.Error.Failed", message: "orientd cannot record the claim: \(error)")
+    }
+    lookups[client] = [(claiming, sensor, call.deferReply())]
+    return nil
+  }
+
+  /// The bus said which user runs `client` (nil: it did not know, the client is gone):
+  /// answers the calls that waited for it, in order.
+  private func userKnown(_ user: UInt32?, of client: String) {
+    for (claiming, sensor, reply) in lookups.removeValue(forKey: client) ?? [] {
+      if !claiming {
+        reply.send(release(sensor, by: client))
+      } else if let user {
+        reply.send(claim(sensor, by: client, user: user))
+      } else {
+        reply.send(
+          .error(name: "org.freedesktop.DBus.Error.Failed", message: "the bus does not know \(client)"))
+      }
+    }
+  }
+
+  private func claim(_ sensor: SensorProxyClaims.Sensor, by client: String, user: UInt32) -> BusReply {
+    guard let connection else { return .empty }
+    switch claims.claim(sensor, by: client, user: user) {
+    case .refused(let refusal):
+      return Self.refusal(refusal)
     case .repeated:
       return .empty
     case .claimed(let newClient):
       if newClient {
         do {
-          try connection.watchPeer(call.sender)
+          try connection.watchPeer(client)
         } catch {
           // Unwatched, the claim could outlive its client: refuse it.
-          _ = claims.disconnect(call.sender)
+          _ = claims.disconnect(client)
           return .error(
             name: "org.freedesktop.DBus.Error.Failed", message: "orientd cannot record the claim: \(error)")
         }
@@ -199,6 +244,28 @@ final class SensorProxyService {
     }
   }
 
+  private func release(_ sensor: SensorProxyClaims.Sensor, by client: String) -> BusReply {
+    claims.release(sensor, by: client)
+    if !claims.holdsClaims(client) { connection?.forgetPeer(client) }
+    if sensor == .accelerometer { updateClaimed() }
+    return .empty
+  }
+
+  private static func refusal(_ refusal: SensorProxyClaims.Refusal) -> BusReply {
+    let limit =
+      switch refusal {
+      case .tooManyClients: "orientd keeps the claims of at most \(clientLimit) clients"
+      case .tooManyOfUser: "orientd keeps the claims of at most \(clientsPerUser) clients of one user"
+      }
+    return .error(
+      name: "org.freedesktop.DBus.Error.LimitsExceeded", message: limit + "; release claims first")
+  }
+
+  /// Too many calls wait for the bus to name their callers' users.
+  private static let busy = BusReply.error(
+    name: "org.freedesktop.DBus.Error.LimitsExceeded",
+    message: "orientd has too many claims to check; try again")
+
   private func updateClaimed() {
     signal(accelerometer.setClaimed(claims.claimants(of: .accelerometer) > 0))
   }
@@ -207,6 +274,7 @@ final class SensorProxyService {
   /// connection see a service that has just started.
   private func forgetClaims() {
     claims.removeAll()
+    lookups = [:]
     accelerometer.restart()
   }
 
