@@ -9,10 +9,10 @@ import Testing
 struct BusAttackTests {
   /// A private system bus that nobody may reach and call.
   private func attackBus() throws -> TestBus {
-    let bus = try TestBus(config: "attack-system-bus.conf")
-    Unprivileged.openScratch(try Scratch.current())
-    chmod((bus.socket as NSString).deletingLastPathComponent, 0o755)
-    return bus
+    try TestBus(
+      config: "strict-system-bus.conf",
+      including: TestPaths.packageRoot + "/Tests/Fixtures/attack-policy.conf",
+      openToOthers: true)
   }
 
   /// orientd on a polled accelerometer held `normal`, serving D-Bus on `bus`, once it owns the

@@ -13,7 +13,7 @@ struct BusPolicyTests {
 
   @Test("It lets root own net.hadess.SensorProxy, and nobody not")
   func ownership() throws {
-    let bus = try PolicyBus(including: Self.policy)
+    let bus = try policyBus(including: Self.policy)
     // Flag 4: fail rather than queue.
     func requestName(_ name: String) -> [String] {
       [
@@ -43,7 +43,7 @@ struct BusPolicyTests {
     arguments: Owner.allCases)
   func everyoneButTheCompass(owner: Owner) throws {
     try SensorProxyPeer.requireInstalled()
-    let bus = try PolicyBus(including: Self.policy)
+    let bus = try policyBus(including: Self.policy)
     let device = FakeDevice.accelerometer(raw: (0, -256, 0))
     // Both inside their testbed, as root, the bus's address given as the environment gives it.
     let export = "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)"
@@ -71,7 +71,7 @@ struct BusPolicyTests {
     // PropertiesChanged signals say.
     let monitor = try TestProcess(
       try Unprivileged.command([try #require(TestPaths.which("monitor-sensor"))]),
-      environment: bus.environment)
+      environment: try bus.environment)
     // Undefined until the claim is served, from both owners alike.
     #expect(
       monitor.waitFor("=== Has accelerometer (orientation: undefined)"), "\(monitor.stdout)\(monitor.stderr)")
@@ -104,78 +104,8 @@ struct BusPolicyTests {
   }
 }
 
-/// A private dbus-daemon whose policy is the system bus's default (no one may own a name or
-/// call a method unless a rule allows it; signals and replies pass) plus the included file.
-/// Its socket is in a directory nobody may enter, so clients run as nobody reach it.
-final class PolicyBus {
-  /// The bus's address, as `DBUS_SYSTEM_BUS_ADDRESS` gives it.
-  let address: String
-  private let daemon: TestProcess
-
-  /// Starts the bus; fails, with the daemon's complaint, when it does not accept `policy`.
-  init(including policy: String) throws {
-    let dbusDaemon = try #require(
-      TestPaths.which("dbus-daemon"), "dbus-daemon is missing: apt-get install dbus")
-    let directory = try Unprivileged.openDirectory(in: try Scratch.current())
-    let socket = directory + "/bus"
-    // The default context of dbus's own system.conf, minus what concerns other services.
-    let config = """
-      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-      <busconfig>
-        <type>system</type>
-        <listen>unix:path=\(socket)</listen>
-        <auth>EXTERNAL</auth>
-        <policy context="default">
-          <allow user="*"/>
-          <deny own="*"/>
-          <deny send_type="method_call"/>
-          <allow send_type="signal"/>
-          <allow send_requested_reply="true" send_type="method_return"/>
-          <allow send_requested_reply="true" send_type="error"/>
-          <allow receive_type="method_call"/>
-          <allow receive_type="method_return"/>
-          <allow receive_type="error"/>
-          <allow receive_type="signal"/>
-          <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-          <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-          <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-        </policy>
-        <include>\(policy)</include>
-      </busconfig>
-
-      """
-    let configPath = try Scratch.current().makeDirectory("bus-config") + "/bus.conf"
-    try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-    daemon = try TestProcess([
-      dbusDaemon, "--config-file=\(configPath)", "--nofork", "--nosyslog", "--print-address",
-    ])
-    // The address is printed once the socket listens; a config it refuses ends it instead.
-    let daemon = daemon
-    try #require(
-      waitUntil { !daemon.stdoutLines.isEmpty || !daemon.isRunning },
-      "dbus-daemon neither listened nor exited")
-    let line = daemon.stdoutLines.first ?? ""
-    try #require(line.hasPrefix("unix:path=\(socket),"), "dbus-daemon refused its config: \(daemon.stderr)")
-    address = "unix:path=" + socket
-  }
-
-  /// Ends the daemon, the test's own child, if it still runs.
-  deinit { daemon.kill() }
-
-  /// The scratch environment, with this bus as the system bus.
-  var environment: [String: String] {
-    var environment = (try? Scratch.current().environment) ?? [:]
-    environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-    return environment
-  }
-
-  /// Runs `busctl --address=... ARGUMENTS`, as root or as nobody.
-  func busctl(_ arguments: [String], asNobody: Bool = false) throws -> (
-    status: Int32, stdout: String, stderr: String
-  ) {
-    let busctl = try #require(TestPaths.which("busctl"), "busctl is missing (systemd)")
-    let command = [busctl, "--address=\(address)", "--no-pager"] + arguments
-    return try runToCompletion(asNobody ? try Unprivileged.command(command) : command)
-  }
+/// A private bus as strict as the system bus, with `policy` included and a socket other
+/// users reach.
+func policyBus(including policy: String) throws -> TestBus {
+  try TestBus(config: "strict-system-bus.conf", including: policy, openToOthers: true)
 }

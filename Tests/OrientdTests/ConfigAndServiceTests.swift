@@ -247,7 +247,7 @@ struct ConfigAndServiceTests {
     let policy = "\(prefix)/etc/dbus-1/system.d/orientd-sensorproxy.conf"
     let mode = try FileManager.default.attributesOfItem(atPath: policy)[.posixPermissions] as? Int
     #expect(mode == 0o644, "mode \(String(mode ?? 0, radix: 8))")
-    _ = try PolicyBus(including: policy)
+    _ = try policyBus(including: policy)
 
     let verify = try runToCompletion([
       analyze, "verify", "\(prefix)/usr/lib/systemd/system/orientd.service",

@@ -12,18 +12,26 @@ final class TestBus {
   private let config: String
   private var daemon: TestProcess?
 
-  /// Starts the bus with the config `fixture` (in Tests/Fixtures); fails unless dbus-daemon
-  /// is installed.
-  init(config fixture: String = "private-system-bus.conf") throws {
+  /// Starts the bus with the config `fixture` (in Tests/Fixtures), whose `@INCLUDE@` becomes
+  /// `including`; with `openToOthers` its socket is in a directory other users may enter.
+  /// Fails unless dbus-daemon is installed and accepts the config.
+  init(
+    config fixture: String = "private-system-bus.conf", including: String? = nil, openToOthers: Bool = false
+  )
+    throws
+  {
     let dbusDaemon = try #require(
       TestPaths.which("dbus-daemon"), "dbus-daemon is missing: apt-get install dbus")
-    let directory = try Scratch.current().makeDirectory("bus")
+    let scratch = try Scratch.current()
+    let directory =
+      openToOthers ? try Unprivileged.openDirectory(in: scratch) : try scratch.makeDirectory("bus")
     socket = directory + "/socket"
-    config = directory + "/bus.conf"
-    let text = try String(
+    config = try scratch.makeDirectory("bus-config") + "/bus.conf"
+    var text = try String(
       contentsOfFile: TestPaths.packageRoot + "/Tests/Fixtures/" + fixture, encoding: .utf8
     )
     .replacingOccurrences(of: "@BUS@", with: socket)
+    if let including { text = text.replacingOccurrences(of: "@INCLUDE@", with: including) }
     try text.write(toFile: config, atomically: true, encoding: .utf8)
     self.dbusDaemon = dbusDaemon
     try start()
@@ -33,7 +41,9 @@ final class TestBus {
 
   /// Starts dbus-daemon and waits until it listens (it prints its address then).
   func start() throws {
-    let daemon = try TestProcess([dbusDaemon, "--config-file=\(config)", "--nofork", "--print-address"])
+    let daemon = try TestProcess([
+      dbusDaemon, "--config-file=\(config)", "--nofork", "--nosyslog", "--print-address",
+    ])
     self.daemon = daemon
     try #require(
       waitUntil { daemon.stdoutLines.first?.hasPrefix("unix:") == true || !daemon.isRunning },
@@ -56,10 +66,13 @@ final class TestBus {
     }
   }
 
-  /// `busctl --address=... ARGUMENTS`, run to completion.
-  func busctl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+  /// `busctl --address=... ARGUMENTS`, run to completion, as root or as nobody.
+  func busctl(_ arguments: [String], asNobody: Bool = false) throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
     let busctl = try #require(TestPaths.which("busctl"), "busctl is missing: apt-get install systemd")
-    return try runToCompletion([busctl, "--address=\(address)"] + arguments)
+    let command = [busctl, "--address=\(address)", "--no-pager"] + arguments
+    return try runToCompletion(asNobody ? try Unprivileged.command(command) : command)
   }
 
   /// The unique name that owns `name`, or nil.
