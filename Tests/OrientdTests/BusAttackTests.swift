@@ -15,33 +15,6 @@ struct BusAttackTests {
       openToOthers: true)
   }
 
-  /// orientd on a polled accelerometer held `normal`, serving D-Bus on `bus`, once it owns the
-  /// name; `orientation` is what AccelerometerOrientation follows.
-  private func servingDaemon(_ bus: TestBus, orientation: String = "device") throws -> WatchedDaemon {
-    let daemon = try WatchedDaemon(
-      [.accelerometer()], extra: ["--dbus", "system", "--dbus-orientation", orientation],
-      prepare: "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)")
-    try #require(daemon.waitFor("device", "normal"))
-    try #require(
-      daemon.run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true),
-      "\(daemon.run.process.stderr)")
-    return daemon
-  }
-
-  /// The socket's `info dbus` line.
-  private func busInfo(_ daemon: WatchedDaemon) throws -> String {
-    let client = try TestClient(path: daemon.socket)
-    client.send("info\n")
-    let lines = client.readLines(through: "ok")
-    return lines.first { $0.hasPrefix("info dbus ") } ?? lines.joined(separator: "\n")
-  }
-
-  /// Waits until `info` says that `count` clients claim the accelerometer.
-  private func waitForClaimants(_ count: Int, _ daemon: WatchedDaemon) -> Bool {
-    let text = count == 1 ? "; 1 client claims" : "; \(count) clients claim"
-    return waitUntil { (try? busInfo(daemon))?.contains(text) == true }
-  }
-
   /// The match rules the bus daemon holds for the connection `name` (its Debug.Stats).
   private func matchRules(of name: String, on bus: TestBus) throws -> Int? {
     let result = try bus.busctl([
@@ -84,7 +57,7 @@ struct BusAttackTests {
   )
   func claimCapHoldsAndFrees() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     let orientd = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
     let baseline = try #require(try matchRules(of: orientd, on: bus))
     // One client of nine connections claims and releases everything: nothing stays.
@@ -92,7 +65,7 @@ struct BusAttackTests {
     try #require(releaser.waitFor("holding "), "\(releaser.stderr)")
     #expect(attackFigure("claimed", in: releaser.stdout) == "9")
     #expect(attackFigure("released", in: releaser.stdout) == "9")
-    #expect(waitForClaimants(0, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(daemon.waitForClaimants(0), "\((try? daemon.busInfo()) ?? "")")
     #expect(
       waitForMatchRules(baseline, of: orientd, on: bus), "\((try? matchRules(of: orientd, on: bus)) ?? nil)")
     // Fifteen users of nine claims each: 135 asked for, 128 places. Spread over users so that
@@ -115,7 +88,7 @@ struct BusAttackTests {
     }
     #expect(claimed == 128)
     #expect(refused == 7)
-    #expect(waitForClaimants(128, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(daemon.waitForClaimants(128), "\((try? daemon.busInfo()) ?? "")")
     #expect(waitForMatchRules(baseline + 128, of: orientd, on: bus))
     let latecomer = try SensorProxyClient(bus: bus)
     #expect(
@@ -123,12 +96,12 @@ struct BusAttackTests {
         == "error org.freedesktop.DBus.Error.LimitsExceeded")
     // A holder of nine claims leaves: its places and the watches on its connections go.
     holders[0].kill()
-    #expect(waitForClaimants(119, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(daemon.waitForClaimants(119), "\((try? daemon.busInfo()) ?? "")")
     #expect(waitForMatchRules(baseline + 119, of: orientd, on: bus))
-    #expect(latecomer.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
-    #expect(waitForClaimants(120, daemon))
+    #expect(latecomer.claim())
+    #expect(daemon.waitForClaimants(120))
     for holder in holders { holder.kill() }
-    #expect(waitForClaimants(1, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(daemon.waitForClaimants(1), "\((try? daemon.busInfo()) ?? "")")
     #expect(waitForMatchRules(baseline + 1, of: orientd, on: bus))
     try expectServing(daemon, bus)
     #expect(daemon.stop() == 0)
@@ -137,7 +110,7 @@ struct BusAttackTests {
   @Test("One user cannot take every claim place: a client of another user still claims the accelerometer")
   func oneUserCannotTakeEveryClaim() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     // 200 connections: under dbus-daemon's own limit of 256 per user on the system bus.
     let holder = try TestProcess(Unprivileged.attack("bus-claimants", [bus.address, "200"]))
     try #require(holder.waitFor("holding "), "\(holder.stderr)")
@@ -154,20 +127,20 @@ struct BusAttackTests {
   @Test("Claiming and disconnecting over and over leaves no claim, no watch and no memory behind")
   func claimChurnLeavesNothing() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     let orientd = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
     let baseline = try #require(try matchRules(of: orientd, on: bus))
     // A first round brings the allocator and sd-bus to their working sizes.
     let warmUp = try runToCompletion(Unprivileged.attack("bus-claim-churn", [bus.address, "50", "wait"]))
     try #require(warmUp.status == 0, "\(warmUp.stderr)")
-    #expect(waitForClaimants(0, daemon))
+    #expect(daemon.waitForClaimants(0))
     let before = try #require(residentKilobytes(of: daemon.run.programPID))
     for mode in ["wait", "drop"] {
       let churn = try runToCompletion(Unprivileged.attack("bus-claim-churn", [bus.address, "400", mode]))
       try #require(churn.status == 0, "\(churn.stderr)")
       #expect(attackFigure("errors", in: churn.stdout) == "0", "\(mode): \(churn.stdout)")
     }
-    #expect(waitForClaimants(0, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(daemon.waitForClaimants(0), "\((try? daemon.busInfo()) ?? "")")
     #expect(
       waitForMatchRules(baseline, of: orientd, on: bus), "\((try? matchRules(of: orientd, on: bus)) ?? nil)")
     let after = try #require(residentKilobytes(of: daemon.run.programPID))
@@ -181,16 +154,16 @@ struct BusAttackTests {
   @Test("A client cannot end another client's claim with a made-up NameOwnerChanged")
   func spoofedClientGoneIsIgnored() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     let victim = try SensorProxyClient(bus: bus)
-    #expect(victim.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
-    #expect(waitForClaimants(1, daemon))
+    #expect(victim.claim())
+    #expect(daemon.waitForClaimants(1))
     let spoof = try runToCompletion(
       Unprivileged.attack("bus-spoof", [bus.address, "owner", "client-gone", victim.uniqueName]))
     try #require(spoof.status == 0, "\(spoof.stderr)")
     // The signal reached orientd before this call: once it is answered, orientd has handled it.
     #expect(victim.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
-    let info = try busInfo(daemon)
+    let info = try daemon.busInfo()
     #expect(info.contains("; 1 client claims"), "\(info)")
     // Still claimed: the victim still hears of turns.
     try daemon.run.setRaw(256, 0, 0)
@@ -204,10 +177,10 @@ struct BusAttackTests {
   @Test("A client cannot push orientd off the bus with a made-up NameLost, nor take its name")
   func spoofedNameLostIsIgnored() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     let owner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
     let client = try SensorProxyClient(bus: bus)
-    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(client.claim())
     let spoof = try runToCompletion(Unprivileged.attack("bus-spoof", [bus.address, "owner", "name-lost"]))
     try #require(spoof.status == 0, "\(spoof.stderr)")
     #expect(attackFigure("target", in: spoof.stdout) == owner)
@@ -217,7 +190,7 @@ struct BusAttackTests {
     #expect(client.send("get HasAccelerometer", waitFor: "reply") == "reply Get true")
     #expect(try bus.owner(of: "net.hadess.SensorProxy") == owner)
     #expect(!daemon.run.process.stderr.contains("lost the name"), "\(daemon.run.process.stderr)")
-    #expect(try busInfo(daemon).contains("; 1 client claims"))
+    #expect(try daemon.busInfo().contains("; 1 client claims"))
     // Nor can nobody own the name, by asking, queueing or replacing.
     let take = try runToCompletion(Unprivileged.attack("bus-take-name", [bus.address]))
     try #require(take.status == 0, "\(take.stderr)")
@@ -231,7 +204,7 @@ struct BusAttackTests {
   @Test("A queued orientd does not take a made-up NameAcquired for the name")
   func spoofedNameAcquiredIsIgnored() throws {
     let bus = try attackBus()
-    let first = try servingDaemon(bus)
+    let first = try bus.servingOrientd()
     let owner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
     let second = try WatchedDaemon(
       [.accelerometer()], extra: ["--dbus", "system"],
@@ -257,7 +230,7 @@ struct BusAttackTests {
       "call", target, "/net/hadess/SensorProxy", "org.freedesktop.DBus.Peer", "Ping",
     ])
     #expect(ping.status == 0, "\(ping.stderr)")
-    let info = try busInfo(second)
+    let info = try second.busInfo()
     #expect(info.hasPrefix("info dbus waiting for"), "\(info)")
     #expect(!second.run.process.stderr.contains("D-Bus: serving"), "\(second.run.process.stderr)")
     #expect(second.stop() == 0)
@@ -271,7 +244,7 @@ struct BusAttackTests {
   )
   func hugeCallsAreFreed() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     let pid = daemon.run.programPID
     // dbus-daemon's default largest message on the system bus is 32 MiB, header included.
     let bytes = 32 * 1024 * 1024 - 4096
@@ -302,7 +275,7 @@ struct BusAttackTests {
   @Test("Calls on object paths of 64 KB cost orientd little work")
   func longPathsAreCheap() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     let pid = daemon.run.programPID
     let before = try #require(processorSeconds(of: pid))
     let calls = try runToCompletion(Unprivileged.attack("bus-long-paths", [bus.address, "4"]))
@@ -319,7 +292,7 @@ struct BusAttackTests {
   @Test("Calls on other objects, interfaces and members get D-Bus errors and claim nothing")
   func oddCallsGetErrors() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     let calls = try runToCompletion(Unprivileged.attack("bus-odd-calls", [bus.address]))
     try #require(calls.status == 0, "\(calls.stderr)")
     let expected = [
@@ -344,7 +317,7 @@ struct BusAttackTests {
     }
     // Without an interface the call may or may not reach the method; either way nothing stays.
     #expect(attackFigure("claim-no-interface", in: calls.stdout) != nil)
-    #expect(waitForClaimants(0, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(daemon.waitForClaimants(0), "\((try? daemon.busInfo()) ?? "")")
     #expect(try daemon.get("orientation") == "normal")
     try expectServing(daemon, bus)
     #expect(daemon.stop() == 0)
@@ -353,14 +326,14 @@ struct BusAttackTests {
   @Test("Clients that subscribe and never read cost orientd nothing while it signals hundreds of changes")
   func deafListenersCostNothing() throws {
     let bus = try attackBus()
-    let daemon = try servingDaemon(bus)
+    let daemon = try bus.servingOrientd()
     let pid = daemon.run.programPID
     // As many as one user may hold claims with.
     let listeners = try TestProcess(Unprivileged.attack("bus-deaf-listeners", [bus.address, "16"]))
     try #require(listeners.waitFor("listening "), "\(listeners.stderr)")
-    #expect(waitForClaimants(16, daemon))
+    #expect(daemon.waitForClaimants(16))
     let reader = try SensorProxyClient(bus: bus)
-    #expect(reader.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(reader.claim())
     let before = try #require(residentKilobytes(of: pid))
     // Each turn is one PropertiesChanged to every listener.
     let turns = 400
@@ -378,7 +351,7 @@ struct BusAttackTests {
     let after = try #require(residentKilobytes(of: pid))
     #expect(after - before < 2 * 1024, "orientd grew from \(before) kB to \(after) kB")
     listeners.kill()
-    #expect(waitForClaimants(1, daemon), "\((try? busInfo(daemon)) ?? "")")
+    #expect(daemon.waitForClaimants(1), "\((try? daemon.busInfo()) ?? "")")
     try expectServing(daemon, bus)
     #expect(daemon.stop() == 0)
   }

@@ -6,19 +6,6 @@ import Testing
 /// client built on Gio's GDBusProxy as GNOME's are (Tests/Fixtures/sensor-proxy-client.py).
 @Suite("net.hadess.SensorProxy on D-Bus, served by orientd to real clients", .scratch)
 struct SensorProxyServiceTests {
-  /// orientd on a polled accelerometer held `normal`, serving D-Bus on `bus`.
-  private func daemon(
-    _ bus: TestBus, device: FakeDevice = .accelerometer(), extra: [String] = []
-  ) throws -> WatchedDaemon {
-    try WatchedDaemon(
-      [device], extra: ["--dbus", "system"] + extra, prepare: "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)")
-  }
-
-  /// Waits until orientd says it serves the name.
-  private func waitUntilServing(_ daemon: WatchedDaemon, count: Int = 1) -> Bool {
-    daemon.run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true, count: count)
-  }
-
   /// monitor-sensor's lines about the accelerometer, without the lines that depend on when it
   /// started relative to the service (waiting for it to appear).
   private func accelerometerLines(_ process: TestProcess) -> [String] {
@@ -38,9 +25,9 @@ struct SensorProxyServiceTests {
     let device = FakeDevice.accelerometer()
 
     let bus = try TestBus()
-    let daemon = try daemon(bus)
+    let daemon = try bus.orientd()
     #expect(daemon.waitFor("device", "normal"))
-    #expect(waitUntilServing(daemon), "\(daemon.run.process.stderr)")
+    #expect(daemon.waitUntilServing(), "\(daemon.run.process.stderr)")
     let monitor = try TestProcess(
       [try #require(TestPaths.which("monitor-sensor"))], environment: try bus.environment)
     #expect(monitor.waitFor("changed: normal"), "\(monitor.stdout)")
@@ -71,12 +58,10 @@ struct SensorProxyServiceTests {
   )
   func propertiesChangedPerChange() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(daemon.waitFor("device", "normal"))
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let client = try SensorProxyClient(bus: bus)
     #expect(client.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get undefined")
-    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(client.claim())
     #expect(
       client.send("", waitFor: "changed", count: 1)
         == "changed AccelerometerOrientation=normal AccelerometerTilt=vertical")
@@ -102,11 +87,9 @@ struct SensorProxyServiceTests {
   )
   func unplugAndReplug() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(daemon.waitFor("device", "normal"))
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let client = try SensorProxyClient(bus: bus)
-    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(client.claim())
     #expect(
       client.send("", waitFor: "changed", count: 1)
         == "changed AccelerometerOrientation=normal AccelerometerTilt=vertical")
@@ -145,13 +128,11 @@ struct SensorProxyServiceTests {
   @Test("After the last release nothing is signalled and the value stays; a new claim brings it up to date")
   func claimAndRelease() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(daemon.waitFor("device", "normal"))
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let claimer = try SensorProxyClient(bus: bus)
     // An observer that claims nothing still receives the broadcast signals.
     let observer = try SensorProxyClient(bus: bus)
-    #expect(claimer.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(claimer.claim())
     #expect(
       observer.send("", waitFor: "changed", count: 1)?.contains("AccelerometerOrientation=normal") == true)
     #expect(claimer.send("release Accelerometer", waitFor: "reply") == "reply ReleaseAccelerometer")
@@ -163,34 +144,24 @@ struct SensorProxyServiceTests {
     #expect(daemon.waitFor("device", "left-up"))
     #expect(observer.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
     #expect(observer.changes.count == 1, "\(observer.changes)")
-    #expect(claimer.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(claimer.claim())
     #expect(observer.send("", waitFor: "changed", count: 2) == "changed AccelerometerOrientation=left-up")
     #expect(daemon.stop() == 0)
-  }
-
-  /// The socket's `info dbus` line.
-  private func busInfo(_ daemon: WatchedDaemon) throws -> String {
-    let client = try TestClient(path: daemon.socket)
-    client.send("info\n")
-    let lines = client.readLines(through: "ok")
-    return lines.first { $0.hasPrefix("info dbus ") } ?? lines.joined(separator: "\n")
   }
 
   @Test("A client killed while it holds a claim loses it: orientd stops signalling")
   func killedClaimer() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(daemon.waitFor("device", "normal"))
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let claimer = try SensorProxyClient(bus: bus)
     let observer = try SensorProxyClient(bus: bus)
-    #expect(claimer.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
-    #expect(claimer.send("claim Compass", waitFor: "reply") == "reply ClaimCompass")
-    #expect(waitUntil { (try? busInfo(daemon))?.contains("; 1 client claims") == true })
+    #expect(claimer.claim())
+    #expect(claimer.claim("Compass"))
+    #expect(waitUntil { (try? daemon.busInfo())?.contains("; 1 client claims") == true })
     claimer.process.kill()
     #expect(
-      waitUntil { (try? busInfo(daemon))?.contains("; 0 clients claim") == true },
-      "\((try? busInfo(daemon)) ?? "")")
+      waitUntil { (try? daemon.busInfo())?.contains("; 0 clients claim") == true },
+      "\((try? daemon.busInfo()) ?? "")")
     try daemon.run.setRaw(0, 256, 0)
     #expect(daemon.waitFor("device", "bottom-up"))
     #expect(observer.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
@@ -202,8 +173,7 @@ struct SensorProxyServiceTests {
     "A client that claims and leaves at once (busctl), even before its claim is read, leaves no claim behind")
   func shortLivedClaimer() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let call = [
       "call", "net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy",
       "ClaimAccelerometer",
@@ -218,14 +188,14 @@ struct SensorProxyServiceTests {
     }
     // The premise: a claim that stays is counted (a client that is still there).
     let client = try SensorProxyClient(bus: bus)
-    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(client.claim())
     #expect(
-      waitUntil { (try? busInfo(daemon))?.contains("; 1 client claims") == true },
-      "\((try? busInfo(daemon)) ?? "")")
+      waitUntil { (try? daemon.busInfo())?.contains("; 1 client claims") == true },
+      "\((try? daemon.busInfo()) ?? "")")
     client.process.kill()
     #expect(
-      waitUntil { (try? busInfo(daemon))?.contains("; 0 clients claim") == true },
-      "\((try? busInfo(daemon)) ?? "")")
+      waitUntil { (try? daemon.busInfo())?.contains("; 0 clients claim") == true },
+      "\((try? daemon.busInfo()) ?? "")")
     #expect(daemon.stop() == 0)
   }
 
@@ -233,11 +203,9 @@ struct SensorProxyServiceTests {
   func screenFollowsLock() throws {
     for source in ["screen", "device"] {
       let bus = try TestBus()
-      let daemon = try daemon(bus, extra: ["--dbus-orientation", source])
-      #expect(daemon.waitFor("device", "normal"))
-      #expect(waitUntilServing(daemon))
+      let daemon = try bus.servingOrientd(extra: ["--dbus-orientation", source])
       let client = try SensorProxyClient(bus: bus)
-      #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+      #expect(client.claim())
       #expect(
         client.send("", waitFor: "changed", count: 1)?.contains("AccelerometerOrientation=normal") == true)
       let lock = try runToCompletion([TestPaths.orientctl, "--socket", daemon.socket, "lock", "left-up"])
@@ -256,8 +224,7 @@ struct SensorProxyServiceTests {
   )
   func introspection() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let gdbus = try #require(TestPaths.which("gdbus"), "gdbus is missing: apt-get install libglib2.0-bin")
     // gdbus parses the XML as GDBus clients do, and fails on XML that does not parse.
     func introspect(_ path: String) throws -> IntrospectedNode {
@@ -300,9 +267,7 @@ struct SensorProxyServiceTests {
     "Wrong signatures, unknown methods, properties and objects get D-Bus errors, and orientd keeps serving")
   func badCalls() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(daemon.waitFor("device", "normal"))
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let client = try SensorProxyClient(bus: bus)
     #expect(
       client.send("call ClaimAccelerometer s x", waitFor: "error")
@@ -322,7 +287,7 @@ struct SensorProxyServiceTests {
     ])
     #expect(object.status != 0, "\(object.stdout)")
     // Still serving, on both faces.
-    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(client.claim())
     #expect(client.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
     #expect(try daemon.get("orientation") == "normal")
     #expect(daemon.stop() == 0)
@@ -331,14 +296,13 @@ struct SensorProxyServiceTests {
   @Test("A flood of claims and releases from one client is all answered and leaves one record at most")
   func claimFlood() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let client = try SensorProxyClient(bus: bus)
     #expect(
       client.send("flood Accelerometer 5000", waitFor: "flooded", count: 1)?.hasPrefix(
         "flooded 10000 answered, 0 errors") == true)
-    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
-    let info = try busInfo(daemon)
+    #expect(client.claim())
+    let info = try daemon.busInfo()
     #expect(info.contains("; 1 client claims"), "\(info)")
     #expect(try daemon.get("sensor") == "online")
     #expect(daemon.stop() == 0)
@@ -353,18 +317,18 @@ struct SensorProxyServiceTests {
     let peer = try SensorProxyPeer([FakeDevice.accelerometer().forSensorProxy], sharedBus: bus)
     #expect(peer.run.process.waitFor("=== Has accelerometer"), "\(peer.run.process.stdout)")
     let proxyOwner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
-    let daemon = try daemon(bus)
+    let daemon = try bus.orientd()
     #expect(
       daemon.run.process.waitFor("waiting for it in the bus's queue", inStderr: true),
       "\(daemon.run.process.stderr)")
     #expect(try bus.owner(of: "net.hadess.SensorProxy") == proxyOwner)
     #expect(try daemon.get("orientation") == "normal", "the socket serves meanwhile")
     _ = peer.run.stop()
-    #expect(waitUntilServing(daemon), "\(daemon.run.process.stderr)")
+    #expect(daemon.waitUntilServing(), "\(daemon.run.process.stderr)")
     let owner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
     #expect(owner != proxyOwner)
     let client = try SensorProxyClient(bus: bus)
-    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(client.claim())
     #expect(client.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
     #expect(occurrences(of: "in the bus's queue", in: daemon.run.process.stderr) == 1)
     #expect(daemon.stop() == 0)
@@ -376,9 +340,7 @@ struct SensorProxyServiceTests {
   func iioSensorProxyStartedBehindOrientd() throws {
     try SensorProxyPeer.requireInstalled()
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(daemon.waitFor("device", "normal"))
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let owner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
     let peer = try SensorProxyPeer([FakeDevice.accelerometer().forSensorProxy], sharedBus: bus)
     // iio-sensor-proxy 3.0 asks for the name without queueing and exits, status 0, when it is taken.
@@ -397,11 +359,9 @@ struct SensorProxyServiceTests {
     "A bus killed and started again: orientd logs it, serves its socket meanwhile, and comes back on the bus")
   func busRestart() throws {
     let bus = try TestBus()
-    let daemon = try daemon(bus)
-    #expect(daemon.waitFor("device", "normal"))
-    #expect(waitUntilServing(daemon))
+    let daemon = try bus.servingOrientd()
     let before = try SensorProxyClient(bus: bus)
-    #expect(before.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(before.claim())
     #expect(before.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
     bus.kill()
     #expect(
@@ -410,11 +370,11 @@ struct SensorProxyServiceTests {
     try daemon.run.setRaw(256, 0, 0)
     #expect(daemon.waitFor("device", "left-up"))
     try bus.start()
-    #expect(waitUntilServing(daemon, count: 2), "\(daemon.run.process.stderr)")
+    #expect(daemon.waitUntilServing(count: 2), "\(daemon.run.process.stderr)")
     let client = try SensorProxyClient(bus: bus)
     // To the new bus's clients orientd is a service that has just started: nothing claimed yet.
     #expect(client.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get undefined")
-    #expect(client.send("claim Accelerometer", waitFor: "reply") == "reply ClaimAccelerometer")
+    #expect(client.claim())
     #expect(client.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get left-up")
     #expect(daemon.stop() == 0)
   }
@@ -423,14 +383,14 @@ struct SensorProxyServiceTests {
   func noBusAtStart() throws {
     let bus = try TestBus()
     bus.kill()
-    let daemon = try daemon(bus)
+    let daemon = try bus.orientd()
     #expect(daemon.waitFor("device", "normal"))
     #expect(
       daemon.run.process.waitFor("D-Bus: cannot connect to the system bus", inStderr: true),
       "\(daemon.run.process.stderr)")
     #expect(try daemon.get("orientation") == "normal")
     try bus.start()
-    #expect(waitUntilServing(daemon), "\(daemon.run.process.stderr)")
+    #expect(daemon.waitUntilServing(), "\(daemon.run.process.stderr)")
     let client = try SensorProxyClient(bus: bus)
     #expect(client.send("get HasAccelerometer", waitFor: "reply") == "reply Get true")
     #expect(daemon.stop() == 0)

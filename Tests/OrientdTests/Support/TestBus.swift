@@ -128,3 +128,48 @@ final class SensorProxyClient {
   /// The `changed ...` lines so far.
   var changes: [String] { lines("changed ") }
 }
+
+extension TestBus {
+  /// orientd on `device` (a polled accelerometer held `normal`), serving D-Bus on this bus
+  /// as its system bus, with `extra` options.
+  func orientd(device: FakeDevice = .accelerometer(), extra: [String] = []) throws -> WatchedDaemon {
+    try WatchedDaemon(
+      [device], extra: ["--dbus", "system"] + extra, prepare: "export DBUS_SYSTEM_BUS_ADDRESS=\(address)")
+  }
+
+  /// `orientd(extra:)` once it reads `normal` and owns net.hadess.SensorProxy.
+  func servingOrientd(extra: [String] = []) throws -> WatchedDaemon {
+    let daemon = try orientd(extra: extra)
+    try #require(daemon.waitFor("device", "normal"))
+    try #require(daemon.waitUntilServing(), "\(daemon.run.process.stderr)")
+    return daemon
+  }
+}
+
+extension WatchedDaemon {
+  /// Waits until orientd has said `count` times that it serves the name.
+  func waitUntilServing(count: Int = 1) -> Bool {
+    run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true, count: count)
+  }
+
+  /// The socket's `info dbus` line.
+  func busInfo() throws -> String {
+    let client = try TestClient(path: socket)
+    client.send("info\n")
+    let lines = client.readLines(through: "ok")
+    return lines.first { $0.hasPrefix("info dbus ") } ?? lines.joined(separator: "\n")
+  }
+
+  /// Waits until `info` says that `count` clients claim the accelerometer.
+  func waitForClaimants(_ count: Int) -> Bool {
+    let text = count == 1 ? "; 1 client claims" : "; \(count) clients claim"
+    return waitUntil { (try? busInfo())?.contains(text) == true }
+  }
+}
+
+extension SensorProxyClient {
+  /// Claims `sensor`; whether orientd answered with an empty reply.
+  func claim(_ sensor: String = "Accelerometer") -> Bool {
+    send("claim \(sensor)", waitFor: "reply") == "reply Claim\(sensor)"
+  }
+}
