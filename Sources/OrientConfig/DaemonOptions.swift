@@ -23,7 +23,7 @@ public enum SampleSourceChoice: Equatable, Sendable {
 }
 
 /// How an IIO sensor is read.
-public enum CaptureMode: String, Sendable {
+public enum CaptureMode: String, CaseIterable, Sendable {
   /// Buffered capture when the buffer delivers a sample within 1 s, polling otherwise.
   case auto
   /// Read the raw attributes every `--interval`.

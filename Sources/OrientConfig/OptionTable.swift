@@ -72,10 +72,7 @@ enum OptionTable {
       "mode", "auto|poll|buffer", .source,
       "buffered capture, polling, or the buffer once it delivers, polling until then (default auto)"
     ) { options, value throws(ValueError) in
-      guard let mode = CaptureMode(rawValue: value) else {
-        throw ValueError("expected auto, poll or buffer, got '\(value)'")
-      }
-      options.captureMode = mode
+      options.captureMode = try choice(value)
     },
     OptionSpec("interval", "MS", .source, "polling period in milliseconds (default 200)") {
       options, value throws(ValueError) in
@@ -183,19 +180,13 @@ enum OptionTable {
       "dbus", "system|session|off", .dbus,
       "serve net.hadess.SensorProxy (iio-sensor-proxy's interface) on this bus (default off)"
     ) { options, value throws(ValueError) in
-      guard let bus = BusChoice(rawValue: value) else {
-        throw ValueError("expected system, session or off, got '\(value)'")
-      }
-      options.bus = bus
+      options.bus = try choice(value)
     },
     OptionSpec(
       "dbus-orientation", "device|screen", .dbus,
       "AccelerometerOrientation follows the device, or the screen after lock and allowed set (default device)"
     ) { options, value throws(ValueError) in
-      guard let source = SensorProxyAccelerometer.Source(rawValue: value) else {
-        throw ValueError("expected device or screen, got '\(value)'")
-      }
-      options.busOrientation = source
+      options.busOrientation = try choice(value)
     },
     OptionSpec(
       commandLine: "config", "PATH", .other,
@@ -299,6 +290,18 @@ enum OptionTable {
       throw ValueError("expected a number of g from \(number(low)) and below \(number(high)), got '\(text)'")
     }
     return value
+  }
+
+  /// One of an enumeration's values, by name; the error lists them all ("expected auto, poll
+  /// or buffer").
+  private static func choice<Choice: RawRepresentable & CaseIterable>(_ text: String) throws(ValueError)
+    -> Choice
+  where Choice.RawValue == String {
+    if let value = Choice(rawValue: text) { return value }
+    let names = Choice.allCases.map(\.rawValue)
+    let list =
+      names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+    throw ValueError("expected \(list), got '\(text)'")
   }
 
   private static func boolean(_ text: String) throws(ValueError) -> Bool {
