@@ -17,7 +17,7 @@
 # it was preempted), per second in all and per thread over the window, next to the
 # 1000 / INTERVAL_MS a pure poll loop should show (0 in buffer mode: nothing arrives). Then
 # VmRSS, Pss and USS (private clean + dirty, from smaps_rollup), and last, for the polling
-# runs, the mappings whose private memory differs most between D-Bus off and on.
+# runs, the mappings whose resident or private memory differs between D-Bus off and on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -70,11 +70,13 @@ switches() {
   done
 }
 
-# Private kB per mapping of process $1 (anonymous ones by their kind), one line each.
-private_by_mapping() {
-  awk '/^[0-9a-f]+-[0-9a-f]+ / { name = (NF >= 6 ? $6 : "[anonymous]"); sub(".*/", "", name) }
+# Resident and private kB per mapping of process $1 (anonymous ones by their kind), one line
+# each: "name rss private".
+by_mapping() {
+  awk '/^[0-9a-f]+-[0-9a-f]+ / { name = (NF >= 6 ? $6 : "[anonymous]"); sub(".*/", "", name); seen[name] = 1 }
+    /^Rss:/ { rss[name] += $2 }
     /^Private_(Clean|Dirty):/ { kb[name] += $2 }
-    END { for (n in kb) print n, kb[n] }' "/proc/$1/smaps" | sort
+    END { for (n in seen) print n, rss[n] + 0, kb[n] + 0 }' "/proc/$1/smaps" | sort
 }
 
 # One run: $1 names it ("poll-off", ...), $2 is poll or buffer, $3 off or system.
@@ -125,7 +127,7 @@ INSIDE
   switches "$pid" >"$dir/switches.before"
   sleep "$seconds"
   switches "$pid" >"$dir/switches.after"
-  private_by_mapping "$pid" >"$dir/private"
+  by_mapping "$pid" >"$dir/mappings"
   local rss pss uss threads
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")
   pss=$(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")
@@ -163,7 +165,9 @@ read -r r3 p3 u3 <"$work/buffer-on/memory"
 printf '%-26s %+7d %+7d %+7d   (target: at most +300 kB)\n' "D-Bus on - off, poll" $((r1 - r0)) $((p1 - p0)) $((u1 - u0))
 printf '%-26s %+7d %+7d %+7d\n' "D-Bus on - off, buffer" $((r3 - r2)) $((p3 - p2)) $((u3 - u2))
 echo
-echo "private kB by mapping, polling, where D-Bus off and on differ by 8 kB or more:"
-printf '  %-40s %7s %7s %7s\n' mapping off on difference
-join -a 1 -a 2 -e 0 -o 0,1.2,2.2 "$work/poll-off/private" "$work/poll-on/private" |
-  awk '{d = $3 - $2; if (d >= 8 || d <= -8) printf "  %-40s %7d %7d %+7d\n", $1, $2, $3, d}' | sort -k4 -n -r
+echo "kB by mapping, polling, where D-Bus off and on differ by 8 kB or more (resident or private):"
+printf '  %-28s %7s %7s %7s %9s %9s %9s\n' mapping rss-off rss-on rss-diff priv-off priv-on priv-diff
+join -a 1 -a 2 -e 0 -o 0,1.2,1.3,2.2,2.3 "$work/poll-off/mappings" "$work/poll-on/mappings" |
+  awk '{r = $4 - $2; p = $5 - $3
+    if (r >= 8 || r <= -8 || p >= 8 || p <= -8) printf "  %-28s %7d %7d %+7d %9d %9d %+9d\n", $1, $2, $4, r, $3, $5, p}' |
+  sort -k4 -n -r
