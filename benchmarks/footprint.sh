@@ -4,9 +4,10 @@
 #   benchmarks/footprint.sh [SECONDS] [INTERVAL_MS]      (defaults 10 s, 200 ms)
 #
 # Builds the release binaries and runs orientd as it is shipped (serving its socket) inside a
-# umockdev testbed, four times one after the other: polling every INTERVAL_MS, then in buffer
-# mode (settle 0, as one scan cannot be confirmed) with no data after one scan, each with
-# `--dbus off` and `--dbus system`. Every run has a private system bus
+# umockdev testbed, six times one after the other: polling every INTERVAL_MS; with every
+# setting at its default (capture mode auto: polling every 200 ms while it watches for the
+# buffer, settle 300 ms); and in buffer mode (settle 0, as one scan cannot be confirmed) with
+# no data after one scan; each with `--dbus off` and `--dbus system`. Every run has a private system bus
 # (Tests/Fixtures/private-system-bus.conf) with monitor-sensor on it: with D-Bus on, orientd
 # owns net.hadess.SensorProxy and monitor-sensor claims the accelerometer, as a desktop does;
 # with it off, monitor-sensor waits for a name that never comes, so the same processes run
@@ -16,8 +17,10 @@
 # switches of every thread of orientd over SECONDS (voluntary: it went to sleep; involuntary:
 # it was preempted), per second in all and per thread over the window, next to the
 # 1000 / INTERVAL_MS a pure poll loop should show (0 in buffer mode: nothing arrives). Then
-# VmRSS, Pss and USS (private clean + dirty, from smaps_rollup), and last, for the polling
-# runs, the mappings whose resident or private memory differs between D-Bus off and on.
+# VmRSS, Pss, USS (private clean + dirty, from smaps_rollup) and dirty (private dirty alone:
+# heap, stacks and written data, which no other process can share); the differences D-Bus on
+# makes, also over PAIRS (default 3) more pairs of short runs, with their median; and last,
+# the mappings whose resident or private memory differs between D-Bus off and on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -79,13 +82,15 @@ by_mapping() {
     END { for (n in seen) print n, rss[n] + 0, kb[n] + 0 }' "/proc/$1/smaps" | sort
 }
 
-# One run: $1 names it ("poll-off", ...), $2 is poll or buffer, $3 off or system.
+# One run: $1 names it ("poll-off", ...), $2 is poll, auto (every setting at its default) or
+# buffer, $3 off or system.
 run() {
   local name=$1 mode=$2 bus=$3 dir="$work/$1"
   mkdir -p "$dir"
   sed "s|@BUS@|$dir/bus|" Tests/Fixtures/private-system-bus.conf >"$dir/bus.conf"
   local capture="--mode poll --interval $interval"
   [ "$mode" = buffer ] && capture="--mode buffer --settle 0"
+  [ "$mode" = auto ] && capture=""
   # Each hand-off file is written whole and then renamed, so no reader sees half of it.
   cat >"$dir/inside.sh" <<INSIDE
 #!/bin/bash
@@ -128,10 +133,11 @@ INSIDE
   sleep "$seconds"
   switches "$pid" >"$dir/switches.after"
   by_mapping "$pid" >"$dir/mappings"
-  local rss pss uss threads
+  local rss pss uss dirty threads
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")
   pss=$(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")
   uss=$(awk '/^Private_(Clean|Dirty):/ {sum += $2} END {print sum}' "/proc/$pid/smaps_rollup")
+  dirty=$(awk '/^Private_Dirty:/ {print $2}' "/proc/$pid/smaps_rollup")
   threads=$(wc -l <"$dir/switches.after")
   touch "$dir/done"
   exec 3>&-
@@ -143,31 +149,73 @@ INSIDE
     awk '{printf "%s%s %d+%d", (NR > 1 ? ", " : ""), $1, $5 - $2, $6 - $3}')
   total=$(paste -d ' ' "$dir/switches.before" "$dir/switches.after" |
     awk -v s="$seconds" '{t += $5 - $2 + $6 - $3} END {printf "%.2f", t / s}')
-  printf '%-26s %7s %7s %7s %7s %7s  %s\n' "$mode, D-Bus $bus" "$rss" "$pss" "$uss" "$threads" "$total" "$per_thread"
-  echo "$rss $pss $uss" >"$dir/memory"
+  local label=$mode
+  [ "$mode" = auto ] && label="defaults (auto)"
+  printf '%-30s %7s %7s %7s %7s %7s %7s  %s\n' "$label, D-Bus $bus" "$rss" "$pss" "$uss" "$dirty" "$threads" "$total" "$per_thread"
+  echo "$rss $pss $uss $dirty" >"$dir/memory"
 }
 
 load=$(cut -d ' ' -f 1-3 /proc/loadavg)
 echo "orientd (release) on a umockdev accelerometer held still, $(date -u +%Y-%m-%d), $(nproc) cores, load average $load"
 echo "memory in kB; context switches of orientd's threads per second over $seconds s (target: $(awk -v i="$interval" 'BEGIN {printf "%.2f", 1000 / i}') polling every $interval ms, 0 in buffer mode),"
 echo "and per thread over the window (voluntary+involuntary); with D-Bus on, monitor-sensor holds a claim"
-printf '%-26s %7s %7s %7s %7s %7s  %s\n' "run" "VmRSS" "Pss" "USS" "threads" "csw/s" "per thread"
+printf '%-30s %7s %7s %7s %7s %7s %7s  %s\n' "run" "VmRSS" "Pss" "USS" "dirty" "threads" "csw/s" "per thread"
 run poll-off poll off
 run poll-on poll system
+run auto-off auto off
+run auto-on auto system
 run buffer-off buffer off
 run buffer-on buffer system
 
+# Memory alone, in PAIRS more pairs of runs with every setting at its default (D-Bus off, then
+# on; 2 s windows): which pages of orientd's 12 MB binary and its libraries are resident moves
+# by up to a few hundred kB from one run to the next, whatever the options.
+pairs=${PAIRS:-3}
+window=$seconds
+seconds=2
+for i in $(seq "$pairs"); do
+  run "pair$i-off" auto off >/dev/null
+  run "pair$i-on" auto system >/dev/null
+done
+seconds=$window
+
+# Prints "label rss pss uss dirty" differences between runs $2 (on) and $3 (off).
+difference() {
+  local r0 p0 u0 d0 r1 p1 u1 d1
+  read -r r0 p0 u0 d0 <"$work/$3/memory"
+  read -r r1 p1 u1 d1 <"$work/$2/memory"
+  printf '%-30s %+7d %+7d %+7d %+7d\n' "$1" $((r1 - r0)) $((p1 - p0)) $((u1 - u0)) $((d1 - d0))
+}
+
 echo
-read -r r0 p0 u0 <"$work/poll-off/memory"
-read -r r1 p1 u1 <"$work/poll-on/memory"
-read -r r2 p2 u2 <"$work/buffer-off/memory"
-read -r r3 p3 u3 <"$work/buffer-on/memory"
-printf '%-26s %+7d %+7d %+7d   (target: at most +300 kB)\n' "D-Bus on - off, poll" $((r1 - r0)) $((p1 - p0)) $((u1 - u0))
-printf '%-26s %+7d %+7d %+7d\n' "D-Bus on - off, buffer" $((r3 - r2)) $((p3 - p2)) $((u3 - u2))
-echo
-echo "kB by mapping, polling, where D-Bus off and on differ by 8 kB or more (resident or private):"
-printf '  %-28s %7s %7s %7s %9s %9s %9s\n' mapping rss-off rss-on rss-diff priv-off priv-on priv-diff
-join -a 1 -a 2 -e 0 -o 0,1.2,1.3,2.2,2.3 "$work/poll-off/mappings" "$work/poll-on/mappings" |
-  awk '{r = $4 - $2; p = $5 - $3
-    if (r >= 8 || r <= -8 || p >= 8 || p <= -8) printf "  %-28s %7d %7d %+7d %9d %9d %+9d\n", $1, $2, $4, r, $3, $5, p}' |
-  sort -k4 -n -r
+printf '%-30s %7s %7s %7s %7s   (target: at most +300 kB)\n' "D-Bus on - off" VmRSS Pss USS dirty
+difference "poll" poll-on poll-off
+difference "defaults (auto)" auto-on auto-off
+difference "buffer" buffer-on buffer-off
+for i in $(seq "$pairs"); do difference "defaults, pair $i" "pair$i-on" "pair$i-off"; done | tee "$work/pairs"
+all=$( (
+  difference x poll-on poll-off
+  difference x auto-on auto-off
+  difference x buffer-on buffer-off
+  cat "$work/pairs"
+) | awk '{print $(NF - 3) + 0, $(NF - 2) + 0, $(NF - 1) + 0, $NF + 0}')
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2))}'; }
+printf '%-30s %+7d %+7d %+7d %+7d\n' "median of the $((pairs + 3)) pairs" \
+  "$(cut -d ' ' -f 1 <<<"$all" | median)" "$(cut -d ' ' -f 2 <<<"$all" | median)" \
+  "$(cut -d ' ' -f 3 <<<"$all" | median)" "$(cut -d ' ' -f 4 <<<"$all" | median)"
+echo "(USS and Pss count a library's or the binary's page as private while no other process maps"
+echo "it: on a shared machine they move by megabytes as other processes come and go. VmRSS and"
+echo "dirty, the private dirty pages (heap, stacks, written data), do not.)"
+
+# Where the difference lies between runs $2 (off) and $3 (on): resident and private kB by mapping.
+breakdown() {
+  echo
+  echo "kB by mapping, $1, where D-Bus off and on differ by 8 kB or more (resident or private):"
+  printf '  %-28s %7s %7s %7s %9s %9s %9s\n' mapping rss-off rss-on rss-diff priv-off priv-on priv-diff
+  join -a 1 -a 2 -e 0 -o 0,1.2,1.3,2.2,2.3 "$work/$2/mappings" "$work/$3/mappings" |
+    awk '{r = $4 - $2; p = $5 - $3
+      if (r >= 8 || r <= -8 || p >= 8 || p <= -8) printf "  %-28s %7d %7d %+7d %9d %9d %+9d\n", $1, $2, $4, r, $3, $5, p}' |
+    sort -k4 -n -r
+}
+breakdown polling poll-off poll-on
+breakdown "every setting at its default" auto-off auto-on
