@@ -13,14 +13,14 @@
 # system` on a private bus of its own, and the subscriber is then `monitor-sensor`, as for
 # iio-sensor-proxy: those rows measure the whole path a desktop sees, through dbus-daemon.
 #
-# Last, the latency rows again with every daemon at once on one fake accelerometer, each on
-# its own private bus with its own monitor-sensor, timed on the same 20 changes: the
-# machine's load then weighs on all of them alike.
-#
 # Then both daemons run at once on one fake accelerometer, both polling every 700 ms, and
 # their CPU time is taken over the same windows (WINDOWS of them, default 3, each SECONDS
 # long, idle and then turning): the machine's noise hits both alike, so the ratios are
 # steadier than those of the rows above, which run one after another.
+#
+# Last, the latency rows that reach monitor-sensor again, with iio-sensor-proxy and two
+# orientds at once on one fake accelerometer, each on its own private bus with its own
+# monitor-sensor, timed on the same 20 changes: the machine's load weighs on all alike.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -163,7 +163,7 @@ start_testbed() {
 }
 
 # Latency figures from the stamped files $1 (changes) and $2 (subscriber lines after the
-# first change): "p50 p90 p99 n" in ms; each change is matched with the next event.
+# first change): "p50 p90 p99 n" in ms; the n-th change is matched with the n-th event.
 latency_of() {
   grep -E 'orientation (changed: )?(normal|left-up)|Accelerometer orientation changed' "$2" >"$2.matched" || true
   awk 'NR == FNR { w[NR] = $1; n = NR; next } { e[FNR] = $1; m = FNR }
