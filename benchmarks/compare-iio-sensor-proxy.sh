@@ -8,12 +8,19 @@
 # smaps_rollup: what the daemon costs the machine), CPU time and voluntary context switches over SECONDS with a subscriber
 # attached (monitor-sensor, or orientctl monitor), idle and with the device turning once a
 # second, and the latency from a raw-attribute change (or a buffer scan) to the event at the
-# subscriber over 20 changes. iio-sensor-proxy gets a private system bus.
+# subscriber over 20 changes (median, p90 and p99, which over 20 changes is the slowest).
+# iio-sensor-proxy gets a private system bus. The "D-Bus" rows run orientd with `--dbus
+# system` on a private bus of its own, and the subscriber is then `monitor-sensor`, as for
+# iio-sensor-proxy: those rows measure the whole path a desktop sees, through dbus-daemon.
 #
 # Then both daemons run at once on one fake accelerometer, both polling every 700 ms, and
 # their CPU time is taken over the same windows (WINDOWS of them, default 3, each SECONDS
 # long, idle and then turning): the machine's noise hits both alike, so the ratios are
 # steadier than those of the rows above, which run one after another.
+#
+# Last, the latency rows that reach monitor-sensor again, with iio-sensor-proxy and two
+# orientds at once on one fake accelerometer, each on its own private bus with its own
+# monitor-sensor, timed on the same 20 changes: the machine's load weighs on all alike.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -55,8 +62,15 @@ A: buffer/length=0\n
 A: trigger/current_trigger=\n
 DEVICE
 
-# The package's one private-bus config, shared with the tests.
-sed "s|@BUS@|$work/system_bus|" Tests/Fixtures/private-system-bus.conf >"$work/bus.conf"
+# Private buses: the package's one private-bus config, shared with the tests, with the
+# socket's path filled in. Each bus gets a short path of its own (a bus address must not hold
+# the spaces and commas of the rows' names).
+buses=0
+new_bus() {  # sets $bus_socket; the config is that path plus .conf
+  buses=$((buses + 1))
+  bus_socket=$work/bus$buses
+  sed "s|@BUS@|$bus_socket|" Tests/Fixtures/private-system-bus.conf >"$bus_socket.conf"
+}
 
 # Nanoseconds on the CPU of process $1, summed over every thread (schedstat is exact, unlike
 # clock ticks).
@@ -75,16 +89,42 @@ turn_sysfs() {
   fi
 }
 
-# Shell lines that start iio-sensor-proxy on the private bus, and monitor-sensor piped through
+# Shell lines that start a new private bus and make it the system bus of the processes started
+# after them (until the next bus's lines); its pid file is $1.bus.pid.
+bus_lines() {
+  new_bus
+  set -- "$1" "$bus_socket"
+  cat <<LINES
+dbus-daemon --config-file="$2.conf" --fork --print-pid > "$1.bus.pid"
+for _ in \$(seq 100); do [ -S "$2" ] && break; sleep 0.05; done
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$2
+LINES
+}
+
+# Shell lines that start iio-sensor-proxy on a new private bus, and monitor-sensor piped through
 # $2 into $1.events; pid files are $1.pid and $1.bus.pid.
 proxy_lines() {
+  bus_lines "$1"
   cat <<LINES
-dbus-daemon --config-file="$work/bus.conf" --fork --print-pid > "$1.bus.pid"
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/system_bus
 "$proxy" > "$1.log" 2>&1 &
 echo \$! > "$1.pid"
 sleep 1
 stdbuf -oL monitor-sensor 2>/dev/null | $2 > "$1.events" &
+LINES
+}
+
+# Shell lines that start orientd with `--dbus system` and options $3... on a new private bus,
+# and monitor-sensor, once orientd owns the name, piped through $2 into $1.events; pid files
+# are $1.pid and $1.bus.pid. monitor-sensor claims the accelerometer, as a desktop does.
+orientd_bus_lines() {
+  local stem=$1 filter=$2
+  shift 2
+  bus_lines "$stem"
+  cat <<LINES
+"$bin/orientd" --socket "$stem.sock" --state "$stem.state" --config /dev/null --dbus system $* > "$stem.log" 2>&1 &
+echo \$! > "$stem.pid"
+for _ in \$(seq 200); do grep -q 'D-Bus: serving' "$stem.log" && break; sleep 0.05; done
+stdbuf -oL monitor-sensor 2>/dev/null | $filter > "$stem.events" &
 LINES
 }
 
@@ -122,11 +162,29 @@ start_testbed() {
   for _ in $(seq 100); do [ -s "$ready" ] && break; sleep 0.1; done
 }
 
+# Latency figures from the stamped files $1 (changes) and $2 (subscriber lines after the
+# first change): "p50 p90 p99 n" in ms; the n-th change is matched with the n-th event.
+latency_of() {
+  grep -E 'orientation (changed: )?(normal|left-up)|Accelerometer orientation changed' "$2" >"$2.matched" || true
+  awk 'NR == FNR { w[NR] = $1; n = NR; next } { e[FNR] = $1; m = FNR }
+    END { for (i = 1; i <= n && i <= m; i++) { d = (e[i] - w[i]) * 1000; if (d >= 0) print d } }' \
+    "$1" "$2.matched" | sort -n >"$2.latencies"
+  awk '{ l[NR] = $1 } END {
+      if (NR == 0) { print "n/a n/a n/a 0"; exit }
+      i90 = int(NR * 0.90 + 0.999); i99 = int(NR * 0.99 + 0.999)
+      printf "%.1f %.1f %.1f %d", l[int((NR + 1) / 2)], l[i90], l[i99], NR
+    }' "$2.latencies"
+}
+
 # One run: the daemon and its subscriber inside a umockdev testbed. $1 names the run, $2 is
-# "proxy" or "orientd", the rest are orientd's options. Subscriber lines are stamped with
-# $EPOCHREALTIME as they arrive; changes are stamped as they are written.
+# "proxy", "poll" or "buffer" (orientd with `orientctl monitor`), or "bus-poll" or
+# "bus-buffer" (orientd with `--dbus system` and monitor-sensor); the rest are orientd's
+# options. Subscriber lines are stamped with $EPOCHREALTIME as they arrive; changes are
+# stamped as they are written.
 measure() {
-  local name=$1 kind=$2
+  local name=$1 kind=${2#bus-}
+  local bus=no
+  [ "$kind" != "$2" ] && bus=yes
   shift 2
   local dir="$work/$name"
   mkdir -p "$dir"
@@ -134,7 +192,13 @@ measure() {
     if [ "$kind" = buffer ]; then
       echo 'node="$UMOCKDEV_DIR/dev/iio:device0"; rm -f "$node"; mkfifo "$node"'
     fi
-    if [ "$kind" = proxy ]; then proxy_lines "$dir/daemon" stamp; else orientd_lines "$dir/daemon" stamp "$@"; fi
+    if [ "$kind" = proxy ]; then
+      proxy_lines "$dir/daemon" stamp
+    elif [ $bus = yes ]; then
+      orientd_bus_lines "$dir/daemon" stamp "$@"
+    else
+      orientd_lines "$dir/daemon" stamp "$@"
+    fi
   } >"$dir/body"
   start_testbed "$dir" "$dir/daemon.pid" "$dir/body"
   sleep 3
@@ -180,28 +244,22 @@ measure() {
     turn $state
     sleep 1.5
   done
-  tail -n +$((before + 1)) "$dir/daemon.events" | grep -E 'orientation (changed: )?(normal|left-up)|Accelerometer orientation changed' >"$dir/matched" || true
+  tail -n +$((before + 1)) "$dir/daemon.events" >"$dir/after"
   local latency
-  awk 'NR == FNR { w[NR] = $1; n = NR; next } { e[FNR] = $1; m = FNR }
-    END { for (i = 1; i <= n && i <= m; i++) { d = (e[i] - w[i]) * 1000; if (d >= 0) print d } }' \
-    "$dir/writes" "$dir/matched" | sort -n >"$dir/latencies"
-  latency=$(awk '{ l[NR] = $1 } END {
-      if (NR == 0) { print "n/a n/a 0"; exit }
-      i99 = int(NR * 0.99 + 0.999)
-      printf "%.1f %.1f %d", l[int((NR + 1) / 2)], l[i99], NR
-    }' "$dir/latencies")
+  latency=$(latency_of "$dir/writes" "$dir/after")
   touch "$dir/done"
   exec 3>&-
   wait
-  printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "$name" "$rss" "$pss" "$uss" \
+  printf '%-54s %7s %7s %8s %9s %9s %9s %9s %8s %8s %8s %4s\n' "$name" "$rss" "$pss" "$uss" \
     "$idle_cpu" "$idle_sw" "$busy_cpu" "$busy_sw" $latency
 }
 
 echo "orientd vs iio-sensor-proxy on a umockdev accelerometer, $(date -u +%Y-%m-%d), $(nproc) cores"
 echo "memory in kB; CPU in ms and voluntary context switches over ${seconds} s (idle, then turning once a second);"
-echo "latency from a change to the subscriber's event, over $changes changes"
-printf '%-34s %7s %7s %8s %9s %9s %9s %9s %9s %9s %5s\n' "daemon" "VmRSS" "Pss" "USS" \
-  "idle-cpu" "idle-csw" "turn-cpu" "turn-csw" "p50-ms" "p99-ms" "n"
+echo "latency from a change to the subscriber's event, over $changes changes; subscriber: monitor-sensor"
+echo "for iio-sensor-proxy and the D-Bus rows, orientctl monitor for the others"
+printf '%-54s %7s %7s %8s %9s %9s %9s %9s %8s %8s %8s %4s\n' "daemon" "VmRSS" "Pss" "USS" \
+  "idle-cpu" "idle-csw" "turn-cpu" "turn-csw" "p50-ms" "p90-ms" "p99-ms" "n"
 # ONLY=PATTERN runs just the rows whose name matches.
 run_one() {
   case "$1" in *${ONLY:-}*) measure "$@" ;; esac
@@ -211,6 +269,9 @@ run_one "orientd poll 700 ms" poll --mode poll --interval 700
 run_one "orientd poll 700 ms, settle 0" poll --mode poll --interval 700 --settle 0
 run_one "orientd poll 200 ms (default interval)" poll --mode poll
 run_one "orientd buffer, settle 0" buffer --mode buffer --settle 0
+run_one "orientd D-Bus, poll 200 ms, settle 300 ms (defaults)" bus-poll
+run_one "orientd D-Bus, poll 700 ms, settle 0" bus-poll --mode poll --interval 700 --settle 0
+run_one "orientd D-Bus, buffer, settle 0" bus-buffer --mode buffer --settle 0
 
 # Both daemons at once on one fake accelerometer, each with its subscriber, both polling
 # every 700 ms; CPU time over the same windows.
@@ -250,3 +311,46 @@ paired() {
   wait
 }
 case paired in *${ONLY:-}*) paired ;; esac
+
+# The latency rows that reach monitor-sensor, again with all three daemons at once on one fake
+# accelerometer, each on its own private bus with its own monitor-sensor: each change is
+# written once and timed at the three subscribers.
+same_changes() {
+  local dir="$work/same-changes"
+  mkdir -p "$dir"
+  {
+    proxy_lines "$dir/proxy" stamp
+    orientd_bus_lines "$dir/defaults" stamp
+    orientd_bus_lines "$dir/settle0" stamp --mode poll --interval 700 --settle 0
+  } >"$dir/body"
+  start_testbed "$dir" "$dir/settle0.pid" "$dir/body"
+  sleep 4
+  local sysfs state=0 stem
+  sysfs="$(cat "$dir/testbed")/sys/devices/platform/accel/iio:device0"
+  turn_sysfs 0 "$sysfs"
+  sleep 1.5
+  : >"$dir/writes"
+  for stem in proxy defaults settle0; do wc -l <"$dir/$stem.events" >"$dir/$stem.before"; done
+  for _ in $(seq $changes); do
+    state=$((1 - state))
+    printf '%s %s\n' "$EPOCHREALTIME" "$state" >>"$dir/writes"
+    turn_sysfs $state "$sysfs"
+    sleep 1.5
+  done
+  echo
+  echo "the same $changes changes timed at three monitor-sensors at once, each on its own private bus:"
+  echo "latency in ms from a raw-attribute change to monitor-sensor's line"
+  printf '%-54s %8s %8s %8s %4s\n' daemon p50-ms p90-ms p99-ms n
+  for stem in proxy defaults settle0; do
+    tail -n +$(($(cat "$dir/$stem.before") + 1)) "$dir/$stem.events" >"$dir/$stem.after"
+    case $stem in
+      proxy) name="iio-sensor-proxy (700 ms poll)" ;;
+      defaults) name="orientd D-Bus, poll 200 ms, settle 300 ms (defaults)" ;;
+      settle0) name="orientd D-Bus, poll 700 ms, settle 0" ;;
+    esac
+    printf '%-54s %8s %8s %8s %4s\n' "$name" $(latency_of "$dir/writes" "$dir/$stem.after")
+  done
+  touch "$dir/done"
+  wait
+}
+case same-changes in *${ONLY:-}*) same_changes ;; esac
