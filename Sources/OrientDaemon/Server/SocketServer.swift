@@ -63,6 +63,9 @@ public final class SocketServer {
   /// Re-opens accepting after the process ran out of descriptors.
   private var acceptPause: LoopTimer?
   private var idleSweep: LoopTimer?
+  /// Whether the idle sweep is armed: only while there is something for it to do, so that a
+  /// daemon without clients never wakes for it.
+  private var sweeping = false
   private let refusals: RefusedConnections
 
   /// A client whose queued output costs more than this many bytes is collapsed or dropped.
@@ -92,8 +95,14 @@ public final class SocketServer {
     resume = LoopTimer(loop: loop) { [unowned self] _ in self.serveBacklog() }
     acceptPause = LoopTimer(loop: loop) { [unowned self] _ in self.resumeAccepting() }
     idleSweep = LoopTimer(loop: loop) { [unowned self] _ in self.dropIdleClients() }
+  }
+
+  /// Arms the idle sweep if it is not: a client has connected.
+  private func startSweeping() {
+    guard !sweeping else { return }
+    sweeping = true
     idleSweep?.schedule(
-      afterNanoseconds: limits.idleNanoseconds, repeatingEveryNanoseconds: limits.idleNanoseconds / 3)
+      afterNanoseconds: limits.idleNanoseconds / 3, repeatingEveryNanoseconds: limits.idleNanoseconds / 3)
   }
 
   /// Publishes changes to every client, each in its own format.
@@ -185,6 +194,7 @@ public final class SocketServer {
         continue
       }
       clients[client.descriptor] = client
+      startSweeping()
       if let uid = client.peer?.uid { clientsPerUID[uid, default: 0] += 1 }
       deliver(render(snapshot(), format: .text), to: client, isReply: false)
     }
@@ -242,6 +252,11 @@ public final class SocketServer {
         "dropped an idle client (pid \(client.peer?.pid ?? 0)): no command and nothing read in "
           + "\(Double(limits.idleNanoseconds / 1_000_000) / 1000) s (--idle-timeout)")
       drop(client)
+    }
+    // Nothing left that could become idle and nothing to give back: sleep until a client comes.
+    if droppedSinceTrim == 0, !clients.values.contains(where: { !$0.hasSentCommand && !$0.closing }) {
+      idleSweep?.cancel()
+      sweeping = false
     }
   }
 
@@ -471,6 +486,8 @@ public final class SocketServer {
     guard clients.removeValue(forKey: client.descriptor) != nil else { return }
     backlog.remove(client.descriptor)
     droppedSinceTrim += 1
+    // The next sweep gives the client's memory back.
+    startSweeping()
     if let uid = client.peer?.uid {
       clientsPerUID[uid, default: 1] -= 1
       if clientsPerUID[uid] == 0 { clientsPerUID[uid] = nil }
