@@ -40,29 +40,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat >"$work/accel.umockdev" <<'DEVICE'
-P: /devices/platform/accel/iio:device0
-N: iio:device0
-E: SUBSYSTEM=iio
-E: DEVNAME=/dev/iio:device0
-A: name=accel_3d\n
-A: in_accel_x_raw=0\n
-A: in_accel_y_raw=-256\n
-A: in_accel_z_raw=0\n
-A: in_accel_scale=0.038307\n
-A: scan_elements/in_accel_x_en=0\n
-A: scan_elements/in_accel_x_index=0\n
-A: scan_elements/in_accel_x_type=le:s16/16>>0\n
-A: scan_elements/in_accel_y_en=0\n
-A: scan_elements/in_accel_y_index=1\n
-A: scan_elements/in_accel_y_type=le:s16/16>>0\n
-A: scan_elements/in_accel_z_en=0\n
-A: scan_elements/in_accel_z_index=2\n
-A: scan_elements/in_accel_z_type=le:s16/16>>0\n
-A: buffer/enable=0\n
-A: buffer/length=0\n
-A: trigger/current_trigger=\n
-DEVICE
+# The fake accelerometer, held normal (one file for both benchmark scripts; iio-sensor-proxy
+# reads it as a polled accelerometer).
+cp benchmarks/accel.umockdev "$work/accel.umockdev"
 
 # Switches of each thread of process $1, one line each: "name voluntary involuntary".
 switches() {
