@@ -110,20 +110,46 @@ public final class BusConnection {
     destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 0,
     completion: @escaping (String?) -> Void
   ) throws(SystemError) {
-    let operation = "call \(interface).\(member) on \(destination) \(path) on \(address)"
-    guard let bus else { throw SystemError(operation, code: .notConnected) }
-    var call: OpaquePointer?
-    try Self.check(
-      operation, sd_bus_message_new_method_call(bus, &call, destination, path, interface, member))
-    defer { sd_bus_message_unref(call) }
-    let reply = ReplyHandler { [unowned self] message in
+    try call(
+      "call \(interface).\(member) on \(destination) \(path) on \(address)", destination: destination,
+      path: path,
+      interface: interface, member: member, timeoutMicroseconds: timeoutMicroseconds
+    ) { [unowned self] message in
       let error = Self.errorText(message)
       pending.append { completion(error) }
     }
-    try reply.attach(operation) { userdata, slot in
+  }
+
+  /// Sends a method call without waiting; `handle` gets the reply (nil when sd-bus has none)
+  /// while sd-bus processes it. `argument`, when given, is the call's one string argument.
+  private func call(
+    _ operation: @autoclosure () -> String, destination: String, path: String, interface: String,
+    member: String,
+    argument: String? = nil, timeoutMicroseconds: UInt64 = 0, handle: @escaping (OpaquePointer?) -> Void
+  ) throws(SystemError) {
+    guard let bus else { throw SystemError(operation(), code: .notConnected) }
+    var call: OpaquePointer?
+    try Self.check(
+      operation(), sd_bus_message_new_method_call(bus, &call, destination, path, interface, member))
+    defer { sd_bus_message_unref(call) }
+    if let argument {
+      try Self.check(
+        operation(), argument.withCString { sd_bus_message_append_basic(call, CChar(UInt8(ascii: "s")), $0) })
+    }
+    try ReplyHandler(handle).attach(operation()) { userdata, slot in
       sd_bus_call_async(bus, slot, call, ReplyHandler.callback, userdata, timeoutMicroseconds)
     }
     updateLoop()
+  }
+
+  /// Calls a method of the bus daemon itself that takes one name.
+  private func callBusDaemon(
+    _ member: String, about name: String, operation: @autoclosure () -> String,
+    handle: @escaping (OpaquePointer?) -> Void
+  ) throws(SystemError) {
+    try call(
+      operation(), destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus", member: member, argument: name, handle: handle)
   }
 
   /// Closes the connection without waiting: what is still queued is dropped, names are
@@ -170,7 +196,7 @@ public final class BusConnection {
       sd_bus_emit_properties_changed_strv(bus, path, interface, $0.baseAddress)
     }
     if result < 0 {
-      Log.warning(
+      emitFailure.warn(
         "\(SystemError("emit PropertiesChanged for \(interface) on \(address)", code: Errno(rawValue: -result)))"
       )
     }
@@ -198,53 +224,35 @@ public final class BusConnection {
     peers[name] = slot
     // The bus daemon handles a connection's messages in order: a client that left before
     // the match took effect is no longer there when this is answered.
-    var call: OpaquePointer?
-    try Self.check(
-      operation,
-      sd_bus_message_new_method_call(
-        bus, &call, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner"))
-    defer { sd_bus_message_unref(call) }
-    try Self.check(
-      operation, name.withCString { sd_bus_message_append_basic(call, CChar(UInt8(ascii: "s")), $0) })
-    let reply = ReplyHandler { [unowned self] message in
-      guard let message, sd_bus_message_get_error(message) == nil else { return }
-      var present: Int32 = 1
-      if sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &present) > 0, present == 0 {
-        peerLeft(name)
+    do throws(SystemError) {
+      try callBusDaemon("NameHasOwner", about: name, operation: operation) { [unowned self] message in
+        guard let message, sd_bus_message_get_error(message) == nil else { return }
+        var present: Int32 = 1
+        if sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &present) > 0, present == 0 {
+          peerLeft(name)
+        }
       }
+    } catch {
+      // Not watched after all: the caller refuses what needed the watch.
+      forgetPeer(name)
+      throw error
     }
-    try reply.attach(operation) { userdata, replySlot in
-      sd_bus_call_async(bus, replySlot, call, ReplyHandler.callback, userdata, 0)
-    }
-    updateLoop()
   }
 
   /// Asks the bus which user runs the client `name`; `completion` gets the user id, or nil
   /// when the bus does not know it (the client has gone). It runs on the loop after sd-bus
   /// has returned, and not at all if the connection is closed or lost first.
   public func unixUser(of name: String, completion: @escaping (UInt32?) -> Void) throws(SystemError) {
-    let operation = "ask \(address) for the user of \(name)"
-    guard let bus else { throw SystemError(operation, code: .notConnected) }
-    var call: OpaquePointer?
-    try Self.check(
-      operation,
-      sd_bus_message_new_method_call(
-        bus, &call, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-        "GetConnectionUnixUser"))
-    defer { sd_bus_message_unref(call) }
-    try Self.check(
-      operation, name.withCString { sd_bus_message_append_basic(call, CChar(UInt8(ascii: "s")), $0) })
-    let reply = ReplyHandler { [unowned self] message in
+    try callBusDaemon(
+      "GetConnectionUnixUser", about: name, operation: "ask \(address) for the user of \(name)"
+    ) {
+      [unowned self] message in
       var user: UInt32 = 0
       let known =
         message != nil && sd_bus_message_get_error(message) == nil
         && sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &user) > 0
       pending.append { completion(known ? user : nil) }
     }
-    try reply.attach(operation) { userdata, slot in
-      sd_bus_call_async(bus, slot, call, ReplyHandler.callback, userdata, 0)
-    }
-    updateLoop()
   }
 
   /// Stops watching a client (it has no claims left).
@@ -252,9 +260,6 @@ public final class BusConnection {
     guard let slot = peers.removeValue(forKey: name) else { return }
     sd_bus_slot_unref(slot)
   }
-
-  /// How many clients are watched, for tests and limits.
-  public var watchedPeers: Int { peers.count }
 
   fileprivate func peerSignal(_ message: OpaquePointer?) {
     guard let message, Self.isFromBusDaemon(message) else { return }
@@ -307,8 +312,8 @@ public final class BusConnection {
     let descriptor = sd_bus_get_fd(bus)
     try Self.check("get the descriptor of \(address)", descriptor)
     let me = Unmanaged.passUnretained(self).toOpaque()
-    // The bus daemon sends these to the connection they concern; matching the sender means
-    // only the bus daemon (which sets the sender field) can raise them.
+    // The bus daemon sends these to the connection they concern. sd-bus cannot check the
+    // sender of this match itself: the handler does (`isFromBusDaemon`).
     for member in ["NameAcquired", "NameLost"] {
       try Self.check(
         "add a match for \(member) on \(address)",
@@ -508,10 +513,7 @@ public final class BusConnection {
 
   /// Answers a method call with an error; the call is handled.
   private static func refuse(_ message: OpaquePointer, _ name: String, _ text: String) -> Int32 {
-    var error = sd_bus_error()
-    _ = sd_bus_error_set(&error, name, text)
-    defer { sd_bus_error_free(&error) }
-    _ = sd_bus_reply_method_error(message, &error)
+    _ = BusReply.send(.error(name: name, message: text), to: message)
     return 1
   }
 

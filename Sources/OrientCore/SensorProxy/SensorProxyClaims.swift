@@ -62,7 +62,7 @@ public struct SensorProxyClaims: Equatable, Sendable {
   /// claims already, `user` is not looked at.
   public mutating func claim(_ sensor: Sensor, by client: String, user: UInt32) -> ClaimOutcome {
     guard let held = claims[client] else {
-      guard claims.count < clientLimit else { return .refused(.tooManyClients) }
+      guard !isFull else { return .refused(.tooManyClients) }
       guard user == 0 || claims.values.count(where: { $0.user == user }) < clientsPerUser else {
         return .refused(.tooManyOfUser)
       }
@@ -96,6 +96,9 @@ public struct SensorProxyClaims: Equatable, Sendable {
   public func claims(_ sensor: Sensor, by client: String) -> Bool {
     claims[client]?.sensors.contains(sensor) ?? false
   }
+
+  /// Whether `clientLimit` clients hold claims: a new client would be refused.
+  public var isFull: Bool { claims.count >= clientLimit }
 
   /// Whether `client` holds any claim.
   public func holdsClaims(_ client: String) -> Bool { claims[client] != nil }

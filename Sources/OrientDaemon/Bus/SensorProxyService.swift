@@ -194,7 +194,8 @@ final class SensorProxyService {
     }
     guard claiming else { return release(sensor, by: client) }
     if claims.holdsClaims(client) { return claim(sensor, by: client, user: 0) }
-    guard claims.clients.count < claims.clientLimit else { return Self.refusal(.tooManyClients) }
+    // Refused at once, without asking the bus who the client is.
+    guard !claims.isFull else { return Self.refusal(.tooManyClients) }
     guard lookups.count < Self.clientsWaiting else { return Self.busy }
     do throws(SystemError) {
       try connection?.unixUser(of: client) { [unowned self] user in self.userKnown(user, of: client) }
