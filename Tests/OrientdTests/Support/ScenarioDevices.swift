@@ -192,12 +192,13 @@ final class SensorProxyPeer {
       while [ ! -S \(bus) ] && kill -0 $bus 2>/dev/null; do sleep 0.01; done
       """ : "bus="
     // On a shared bus iio-sensor-proxy may find the name taken and exit by itself: its status
-    // is kept in proxy.status (a shell in between, which passes a TERM on).
+    // is kept in proxy.status (a shell in between, which passes a TERM on). It is written aside
+    // and renamed, so a reader never sees the file created but still empty.
     let startProxy =
       sharedBus == nil
       ? "/usr/sbin/iio-sensor-proxy > \(directory)/proxy.log 2>&1"
       : "sh -c 'trap \"kill \\$p\" TERM; /usr/sbin/iio-sensor-proxy > \(directory)/proxy.log 2>&1 & p=$!; "
-        + "wait $p; echo $? > \(directory)/proxy.status'"
+        + "wait $p; echo $? > \(directory)/proxy.status.new; mv \(directory)/proxy.status.new \(directory)/proxy.status'"
     statusPath = directory + "/proxy.status"
     let script = """
       #!/bin/sh
