@@ -67,6 +67,8 @@ public final class Daemon {
   private var sensorProxy: SensorProxyService?
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
+  /// The hinge as last reported.
+  private var hinge = HingeStatus.unavailable
   private var sensorDescription: SensorDescription?
   /// What is wrong with `--hooks-dir`, as found at start or the last reload.
   private var hooksDirectoryProblem: String?
@@ -201,12 +203,27 @@ public final class Daemon {
       sensorProxy?.publish(tilt: tilt)
     case .described(let description):
       sensorDescription = description
+    case .hinge(let status):
+      hingeChanged(status)
+    case .fresh:
+      sampleIsFresh()
     case .finished:
       break
     case .failed(let failure):
       self.failure = failure
       loop.stop()
     }
+  }
+
+  // MARK: Tablet mode
+
+  /// The hinge's status changed (the sampling thread reports it).
+  private func hingeChanged(_ status: HingeStatus) {
+    hinge = status
+  }
+
+  /// The first sample after an idle stretch has been classified.
+  private func sampleIsFresh() {
   }
 
   // MARK: Socket and state

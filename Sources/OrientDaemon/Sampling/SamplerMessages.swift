@@ -10,6 +10,12 @@ public enum SamplerEvent: Sendable {
   case detected(Detector.Report)
   /// The attached sensor and how it is read, or nil once it is gone.
   case described(SensorDescription?)
+  /// The hinge between the display and base accelerometers: whether it is a mode source,
+  /// the mode it gives and its angle. Sent when any of them changes.
+  case hinge(HingeStatus)
+  /// Sampling resumed after `idle` and its first sample has been classified: the device
+  /// orientation the daemon holds is current again.
+  case fresh(time: SampleTime)
   /// A replay reached its end.
   case finished
   /// Sampling cannot go on; the daemon exits with this failure.
@@ -22,6 +28,11 @@ public enum SamplerCommand: Sendable {
   case settings(ClassifierSettings)
   /// Whether to send every sample, not only changes.
   case forwardSamples(Bool)
+  /// Whether the lid switch says closed (true), open (false), or there is none (nil); the
+  /// hinge uses it to tell a closed lid from one folded back.
+  case lid(closed: Bool?)
+  /// Whether anything needs samples now.
+  case demand(SamplingDemand)
   /// Restore what was changed on the device and end the thread.
   case stop
 }
@@ -44,6 +55,9 @@ extension SamplerEvent {
   /// Only the newest description, end and failure matter.
   static let description = MailboxKind("sensor description", limit: 1)
   static let end = MailboxKind("replay end", limit: 1)
+  /// Each status is whole: only the newest matters.
+  static let hinge = MailboxKind("hinge status", limit: 1)
+  static let fresh = MailboxKind("fresh sample", limit: 1)
   static let failure = MailboxKind("failure", limit: 1)
 
   /// The kind this event is bounded with.
@@ -54,6 +68,8 @@ extension SamplerEvent {
     case .detected(.tilt): return Self.tilt
     case .sensor: return Self.sensorStatus
     case .described: return Self.description
+    case .hinge: return Self.hinge
+    case .fresh: return Self.fresh
     case .finished: return Self.end
     case .failed: return Self.failure
     }
@@ -66,6 +82,8 @@ extension SamplerCommand {
     switch self {
     case .settings: return MailboxKind("settings", limit: 1)
     case .forwardSamples: return MailboxKind("sample forwarding", limit: 1)
+    case .lid: return MailboxKind("lid switch", limit: 1)
+    case .demand: return MailboxKind("sampling demand", limit: 1)
     case .stop: return MailboxKind("stop", limit: 1)
     }
   }

@@ -89,6 +89,7 @@ private final class SamplingEngine {
         switch command {
         case .settings(let settings): detector.update(settings: settings)
         case .forwardSamples(let enabled): detector.forwardsSamples = enabled
+        case .lid, .demand: break
         case .stop: loop.stop()
         }
       }

@@ -1,0 +1,29 @@
+/// What the hinge says, as the sampling thread reports it to the daemon's loop.
+public struct HingeStatus: Equatable, Sendable {
+  /// Whether both a display and a base accelerometer are attached and read, so the hinge is
+  /// a mode source.
+  public var available: Bool
+  /// The mode the angle gives; `unknown` while unavailable or not yet decided.
+  public var mode: TabletMode
+  /// The last published angle in whole degrees (0 closed, 360 folded back), or nil.
+  public var angle: Int?
+
+  /// Creates a status.
+  public init(available: Bool, mode: TabletMode = .unknown, angle: Int? = nil) {
+    self.available = available
+    self.mode = mode
+    self.angle = angle
+  }
+
+  /// No hinge: one sensor, or none.
+  public static let unavailable = HingeStatus(available: false)
+}
+
+/// Whether anything needs the accelerometers' samples now. The daemon decides (the policy,
+/// the mode's source, what clients subscribed to, D-Bus claims); the sampling thread obeys.
+public enum SamplingDemand: Equatable, Sendable {
+  /// Sample at the interval (faster while a change is pending).
+  case sample
+  /// Nothing needs the sensors: no timer, no buffer, no wake-up.
+  case idle
+}
