@@ -78,24 +78,28 @@ enum FakeHinge {
   }
 }
 
-/// One line the hinge logs when what it says changes: `hinge 210 degrees: tablet mode`.
+/// One line the hinge logs when what it says changes: `hinge 210 degrees: tablet mode`, or
+/// `hinge angle unknown: unknown mode (no hinge)` once a sensor of the pair is gone.
 struct HingeLine: Equatable, CustomStringConvertible {
   var angle: Int?
   var mode: String
+  /// Whether both sensors are there.
+  var available = true
 
-  var description: String { "\(angle.map { "\($0)" } ?? "unknown"): \(mode)" }
+  var description: String {
+    "\(angle.map { "\($0)" } ?? "unknown"): \(mode)\(available ? "" : " (no hinge)")"
+  }
 
   /// The hinge lines in a log, in order.
   static func all(in log: String) -> [HingeLine] {
     log.split(separator: "\n").compactMap { line in
       guard let start = line.range(of: "hinge ")?.lowerBound, !line.contains("hinge: ") else { return nil }
-      let text = line[start...]
-      // "hinge 210 degrees: tablet mode" or "hinge angle unknown: unknown mode ..."
-      let words = text.split(separator: " ")
+      let words = line[start...].split(separator: " ")
       guard words.count >= 4, let modeIndex = words.firstIndex(where: { $0.hasSuffix(":") }),
         modeIndex + 1 < words.count
       else { return nil }
-      return HingeLine(angle: Int(words[1]), mode: String(words[modeIndex + 1]))
+      return HingeLine(
+        angle: Int(words[1]), mode: String(words[modeIndex + 1]), available: !line.hasSuffix("(no hinge)"))
     }
   }
 }
