@@ -92,6 +92,9 @@ final class IIOSensorSource {
     return false
   }
 
+  /// Which half of the hinge this sensor is.
+  private var half: HingeTracker.Sensor { isDisplay ? .display : .base }
+
   /// Tells the daemon about the display sensor; the base sensor reaches it only through the
   /// hinge, so that it never passes for the sensor orientation comes from.
   private func report(_ event: SamplerEvent) {
@@ -219,10 +222,7 @@ final class IIOSensorSource {
     guard value != online else { return }
     online = value
     report(.sensor(online: value, time: now))
-    if let hinge {
-      let summary = sensor?.summary ?? "the sensor"
-      if isDisplay { hinge.online(.display, value, summary) } else { hinge.online(.base, value, summary) }
-    }
+    hinge?.online(half, value, sensor?.summary ?? "the sensor")
   }
 
   /// The sensor is gone or failing: stop, go offline, keep the orientation, look again.
@@ -497,16 +497,11 @@ final class IIOSensorSource {
     else {
       garbageWarning.warn(
         "\(sensor?.summary ?? "sensor"): reading (\(rawX), \(rawY), \(rawZ)) is out of range; sample skipped")
-      hinge?.rejected(isDisplay ? .display : .base, at: time)
+      hinge?.rejected(half, at: time)
       return
     }
     let sample = Sample(time: time, raw: raw, gravity: gravity)
-    switch role {
-    case .display(let detector):
-      detector.handle(sample)
-      hinge?.take(sample, from: .display, polled: polling != nil)
-    case .base:
-      hinge?.take(sample, from: .base, polled: polling != nil)
-    }
+    if case .display(let detector) = role { detector.handle(sample) }
+    hinge?.take(sample, from: half, polled: polling != nil)
   }
 }
