@@ -185,6 +185,38 @@ struct HingeTests {
     #expect(run.stop() == 0)
   }
 
+  @Test(
+    "A base sensor read through its buffer: its last scan stays current while it is silent, and each new scan counts"
+  )
+  func bufferedBase() throws {
+    let (baseIndex, displayIndex) = (0, 1)
+    let run = try FakeSensorRun(
+      devices: FakeHinge.bufferedPair, arguments: FakeHinge.arguments + ["--mode", "buffer"], bufferFIFO: true
+    )
+    let start = FakeHinge.raw(opening: 90)
+    try run.setRaw(start.display.0, start.display.1, start.display.2, device: displayIndex)
+    run.writeScans([(Int16(start.base.0), Int16(start.base.1), Int16(start.base.2))])
+    #expect(run.process.waitFor("capture mode buffer (--mode buffer)", inStderr: true))
+    #expect(run.waitForHinge(90, "laptop"), "\(run.process.stderr)")
+
+    // The lid opens while the base, still, has sent nothing for longer than a polled sensor
+    // may stay silent (3 intervals, at least 300 ms): its last scan is still the base's.
+    #expect(try run.waitForPolls(50, device: displayIndex))
+    let open = FakeHinge.raw(opening: 250)
+    try run.setRaw(open.display.0, open.display.1, open.display.2, device: displayIndex)
+    #expect(run.waitForHinge(250, "tablet"), "\(run.hingeLines)")
+
+    // The whole device tilts about the hinge and the lid closes to 120: with the base's old
+    // scan the lid's new reading would give about 157 degrees; with its new one, 120.
+    let tilted = FakeHinge.raw(opening: 120, base: FakeHinge.direction(0, 0.6, -0.8))
+    run.writeScans([(Int16(tilted.base.0), Int16(tilted.base.1), Int16(tilted.base.2))])
+    try run.setRaw(tilted.display.0, tilted.display.1, tilted.display.2, device: displayIndex)
+    #expect(run.waitUntilHinge { $0.last == HingeLine(angle: 120, mode: "laptop") }, "\(run.hingeLines)")
+    #expect(!run.process.stderr.contains("no usable reading"), "\(run.process.stderr)")
+    #expect(run.stop() == 0)
+    #expect(run.read("buffer/enable", device: baseIndex) == "0")
+  }
+
   @Test("With a display sensor alone, or --device naming the base, there is no hinge and no look for one")
   func noBase() throws {
     let alone = try FakeSensorRun(devices: [FakeHinge.display], arguments: FakeHinge.arguments)

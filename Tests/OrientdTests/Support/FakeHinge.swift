@@ -18,6 +18,16 @@ enum FakeHinge {
   )
   .with(property: "ACCEL_LOCATION", "base")
   .with(property: "ACCEL_MOUNT_MATRIX", "0, 1, 0; 1, 0, 0; 0, 0, -1")
+  /// The base sensor with a buffer to capture through, as the first device (the one whose
+  /// node `FakeSensorRun` can make a FIFO to feed scans into), and the display sensor second.
+  static let bufferedPair = [
+    FakeDevice.bufferedAccelerometer()
+      .with(attribute: "name", "accel_base")
+      .with(property: "ACCEL_LOCATION", "base")
+      .with(property: "ACCEL_MOUNT_MATRIX", "0, 1, 0; 1, 0, 0; 0, 0, -1"),
+    FakeDevice.accelerometer(path: "/devices/platform/lid/iio:device1", id: "iio:device1", name: "accel_lid"),
+  ]
+
   /// The base's matrix, its own inverse.
   static let baseMatrix: [[Double]] = [[0, 1, 0], [1, 0, 0], [0, 0, -1]]
 
