@@ -78,6 +78,42 @@ struct HingeTests {
     #expect(follows(angles, sweep), "\(angles)")
   }
 
+  @Test(
+    "Clients hear the sweep: mode tablet at 200 degrees, laptop again at 160, and the angle at every step")
+  func sweepOnTheSocket() throws {
+    let (run, socket) = try servingFakeSensor(
+      FakeHinge.devices(opening: 90), extra: ["--interval", "10", "--settle", "50"],
+      ready: "info: hinge 90 degrees: laptop mode")
+    let monitor = try socatClient(socket: socket)
+    let heard = { (line: String) in waitUntil { monitor.process.stdoutLines.contains(line) } }
+    #expect(heard("hinge 90"), "\(monitor.process.stdout)")
+    for opening in stride(from: 100.0, through: 360, by: 10) { try run.setHinge(opening) }
+    #expect(heard("hinge 360"), "\(monitor.process.stdout)")
+    for opening in stride(from: 350.0, through: 0, by: -10) { try run.setHinge(opening) }
+    #expect(heard("hinge 0"), "\(monitor.process.stdout)")
+    let get = { (field: String) in
+      try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", field])
+    }
+    #expect(try get("mode").stdout == "laptop\n")
+    #expect(try get("hinge").stdout == "0\n")
+    #expect(run.stop() == 0)
+
+    let lines = monitor.process.stdoutLines.filter { $0.hasPrefix("mode ") || $0.hasPrefix("hinge ") }
+    #expect(Array(lines.prefix(2)) == ["mode laptop", "hinge 90"], "the greeting: \(lines)")
+    let changes = Array(lines.dropFirst(2))
+    #expect(changes.filter { $0.hasPrefix("mode ") } == ["mode tablet", "mode laptop"], "\(changes)")
+    // A change of mode comes right after the angle that made it.
+    for (index, line) in changes.enumerated() where line.hasPrefix("mode ") {
+      let angle = index > 0 ? Int(changes[index - 1].dropFirst("hinge ".count)) : nil
+      let range = line == "mode tablet" ? 200...209 : 151...160
+      #expect(
+        angle.map(range.contains) == true, "\(line) after \(index > 0 ? changes[index - 1] : "nothing")")
+    }
+    let angles = changes.compactMap { Int($0.dropFirst("hinge ".count)) }
+    let up = Array(stride(from: 100, through: 330, by: 10))
+    #expect(follows(angles, up + [360] + Array(stride(from: 330, through: 30, by: -10)) + [0]), "\(angles)")
+  }
+
   @Test("Swinging the lid inside 160-200 degrees never changes the mode, from either side")
   func noFlapInTheBand() throws {
     let run = try FakeHinge.start()

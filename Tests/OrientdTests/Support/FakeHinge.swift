@@ -71,10 +71,10 @@ enum FakeHinge {
   /// hinge's angles too (`--verbose`).
   static let arguments = ["--dump", "--interval", "10", "--settle", "50", "--verbose"]
 
-  /// Starts orientd on both sensors with the lid at `opening` and waits until it pairs them.
-  static func start(opening: Double = 90, extra: [String] = []) throws -> FakeSensorRun {
+  /// The display and base sensors with the lid at `opening`, the base lying flat.
+  static func devices(opening: Double) -> [FakeDevice] {
     let readings = raw(opening: opening)
-    let devices = [
+    return [
       display.with(attribute: "in_accel_x_raw", "\(readings.display.0)")
         .with(attribute: "in_accel_y_raw", "\(readings.display.1)")
         .with(attribute: "in_accel_z_raw", "\(readings.display.2)"),
@@ -82,7 +82,11 @@ enum FakeHinge {
         .with(attribute: "in_accel_y_raw", "\(readings.base.1)")
         .with(attribute: "in_accel_z_raw", "\(readings.base.2)"),
     ]
-    let run = try FakeSensorRun(devices: devices, arguments: arguments + extra)
+  }
+
+  /// Starts orientd on both sensors with the lid at `opening` and waits until it pairs them.
+  static func start(opening: Double = 90, extra: [String] = []) throws -> FakeSensorRun {
+    let run = try FakeSensorRun(devices: devices(opening: opening), arguments: arguments + extra)
     try #require(run.process.waitFor("hinge: pairing", inStderr: true), "no hinge: \(run.process.stderr)")
     return run
   }
