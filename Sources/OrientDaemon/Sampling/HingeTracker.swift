@@ -86,20 +86,19 @@ final class HingeTracker {
   }
 
   /// A sensor came online (`summary` names it) or went offline. Either change starts the
-  /// hinge afresh: a sensor that comes back may be another one.
+  /// hinge afresh, forgetting both sensors' readings: a sensor that comes back may be another
+  /// one, and the other's last reading may be from before.
   func online(_ sensor: Sensor, _ value: Bool, _ summary: String) {
-    switch sensor {
-    case .display: display = Half(summary: value ? summary : nil)
-    case .base: base = Half(summary: value ? summary : nil)
-    }
+    let name = (sensor == .display ? display : base).summary ?? summary
+    display = Half(summary: sensor == .display ? (value ? summary : nil) : display.summary)
+    base = Half(summary: sensor == .base ? (value ? summary : nil) : base.summary)
     detector = HingeModeDetector()
     lastIgnored = nil
     if value, let displayName = display.summary, let baseName = base.summary {
       Log.info(
         "hinge: pairing \(displayName) (display) with \(baseName) (base); the hinge angle gives the mode")
     } else if !value, baseSource != nil {
-      Log.warning(
-        "hinge: the \(sensor.rawValue) accelerometer \(summary) is offline; no hinge until it is back")
+      Log.warning("hinge: the \(sensor.rawValue) accelerometer \(name) is offline; no hinge until it is back")
     }
     publish()
   }
