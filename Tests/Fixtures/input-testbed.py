@@ -19,13 +19,16 @@ Commands:
   vanish NAME              reads fail with ENODEV, as the kernel's after a removal
   fail NAME ERRNO          reads fail with ERRNO (a number)
   hangup NAME              the node's other end closes (reads give EIO, poll POLLHUP)
+  input TEXT               writes the line TEXT to PROGRAM's stdin
   stop                     closes PROGRAM's stdin
 With --uinput, /dev/uinput is faked: what is written to it is printed on stderr as
 "uinput: TYPE CODE VALUE" lines, and the setup ioctls as "uinput: ioctl NAME ...".
 """
 
+import ctypes
 import errno
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -121,41 +124,70 @@ class Device:
 
 
 class FakeUinput:
-    """/dev/uinput as the kernel's uinput driver answers libevdev, recording what it is told."""
+    """/dev/uinput answering libevdev as the kernel's uinput driver (version 5) does, and
+    printing what it is told on stderr: "uinput: ioctl NAME [ARGUMENT]" and one
+    "uinput: event TYPE CODE VALUE" line per input_event written. The device it creates is
+    the fixture `device` (whose sysfs name is what UI_GET_SYSNAME answers); written events
+    reach that device's readers."""
 
-    UI_NAMES = {0x01: "UI_DEV_CREATE", 0x02: "UI_DEV_DESTROY", 0x03: "UI_DEV_SETUP", 0x04: "UI_ABS_SETUP",
-                0x64: "UI_SET_EVBIT", 0x65: "UI_SET_KEYBIT", 0x6D: "UI_SET_SWBIT", 0x6E: "UI_SET_PROPBIT",
-                0x2D: "UI_GET_VERSION", 0x2C: "UI_GET_SYSNAME"}
+    NAMES = {0x01: "UI_DEV_CREATE", 0x02: "UI_DEV_DESTROY", 0x03: "UI_DEV_SETUP", 0x04: "UI_ABS_SETUP",
+             0x2C: "UI_GET_SYSNAME", 0x2D: "UI_GET_VERSION", 0x64: "UI_SET_EVBIT", 0x65: "UI_SET_KEYBIT",
+             0x66: "UI_SET_RELBIT", 0x67: "UI_SET_ABSBIT", 0x68: "UI_SET_MSCBIT", 0x69: "UI_SET_LEDBIT",
+             0x6A: "UI_SET_SNDBIT", 0x6B: "UI_SET_FFBIT", 0x6D: "UI_SET_SWBIT", 0x6E: "UI_SET_PROPBIT"}
+
+    def __init__(self, testbed, device):
+        self.testbed = testbed
+        self.device = device
 
     def handle_ioctl(self, handler, client):
-        request = client.get_request()
-        direction, kind, number, size = request_parts(request)
+        direction, kind, number, size = request_parts(client.get_request())
         if kind != ord("U"):
             return False
-        name = self.UI_NAMES.get(number, "0x%x" % number)
+        name = self.NAMES.get(number, "0x%X" % number)
+        arg = client.get_arg()
         if name == "UI_GET_VERSION":
-            client.get_arg().resolve(0, 4).update(0, struct.pack("I", 5))
-            client.complete(0, 0)
-        elif name == "UI_GET_SYSNAME":
-            # No sysfs device is made; libevdev then has no node to name, which it tolerates.
-            client.complete(-1, errno.EINVAL)
-        elif name == "UI_DEV_SETUP":
-            setup = client.get_arg().resolve(0, size).retrieve()
-            title = bytes(setup[8:88]).split(b"\0")[0].decode()
-            say("uinput: ioctl UI_DEV_SETUP name '%s'" % title)
-            client.complete(0, 0)
-        else:
-            argument = client.get_arg().get_property("client_addr") if False else None
+            arg.resolve(0, 4).update(0, struct.pack("I", 5))
             say("uinput: ioctl %s" % name)
-            client.complete(0, 0)
+        elif name == "UI_GET_SYSNAME":
+            sysname = self.device.syspath.split("/")[-2].encode() + b"\0"
+            arg.resolve(0, size).update(0, sysname[:size].ljust(size, b"\0"))
+            say("uinput: ioctl %s" % name)
+        elif name == "UI_DEV_SETUP":
+            setup = bytes(arg.resolve(0, size).retrieve())
+            bustype, vendor, product, version = struct.unpack("HHHH", setup[:8])
+            title = setup[8:88].split(b"\0")[0].decode()
+            say("uinput: ioctl UI_DEV_SETUP name '%s'" % title)
+        elif name.startswith("UI_SET_"):
+            value = struct.unpack("Q", bytes(arg.retrieve())[:8])[0]
+            say("uinput: ioctl %s %d" % (name, value))
+        else:
+            say("uinput: ioctl %s" % name)
+            if name == "UI_DEV_CREATE":
+                self.testbed.uevent("/sys" + self.device.syspath, "add")
+        client.complete(0, 0)
         return True
 
     def handle_write(self, handler, client):
-        count = client.get_arg().get_property("data") if False else None
-        return False
+        data = bytes(client.get_arg().retrieve())
+        whole = len(data) - len(data) % EVENT.size
+        for offset in range(0, whole, EVENT.size):
+            _, _, kind, code, value = EVENT.unpack(data[offset:offset + EVENT.size])
+            say("uinput: event %d %d %d" % (kind, code, value))
+            if kind == EV_SW:
+                self.device.set_switch(code, value)
+        if whole:
+            os.write(self.testbed.get_dev_fd(self.device.devnode), data[:whole])
+        client.complete(len(data), 0)
+        return True
 
 
 def main():
+    # umockdev's uevent sender looks the device up with libudev in this process, which
+    # must see the testbed as the program does.
+    if "libumockdev-preload" not in os.environ.get("LD_PRELOAD", ""):
+        environment = dict(os.environ)
+        environment["LD_PRELOAD"] = "libumockdev-preload.so.0:" + environment.get("LD_PRELOAD", "")
+        os.execve(sys.executable, [sys.executable] + sys.argv, environment)
     arguments = sys.argv[1:]
     fixtures = arguments.pop(0)
     split = arguments.index("--")
@@ -170,18 +202,36 @@ def main():
         handler = UMockdev.IoctlBase()
         handler.connect("handle-ioctl", device.handle_ioctl)
         handler.connect("handle-read", device.handle_read)
-        testbed.add_from_string(device.description)
+        # The handler first: adding the device may already announce it, and whoever opens
+        # it then must find its ioctls answered.
+        os.makedirs(os.path.dirname(testbed.get_root_dir() + "/ioctl" + device.devnode), exist_ok=True)
         testbed.attach_ioctl(device.devnode, handler)
+        testbed.add_from_string(device.description)
         handlers.append(handler)
 
     for name in names:
         devices[name] = Device(fixtures, name)
         attach(devices[name])
+    if "--uinput" in options:
+        # The device uinput makes is there from the start; UI_DEV_CREATE announces it.
+        made = devices["virtual"] = Device(fixtures, "virtual")
+        attach(made)
+        uinput = FakeUinput(testbed, made)
+        handler = UMockdev.IoctlBase()
+        handler.connect("handle-ioctl", uinput.handle_ioctl)
+        handler.connect("handle-write", uinput.handle_write)
+        os.makedirs(testbed.get_root_dir() + "/ioctl/dev", exist_ok=True)
+        testbed.attach_ioctl("/dev/uinput", handler)
+        testbed.add_from_string("P: /devices/virtual/misc/uinput\nN: uinput\nE: DEVNAME=/dev/uinput\n"
+                                "E: SUBSYSTEM=misc\nE: MAJOR=10\nE: MINOR=223\nA: dev=10:223\\n\n")
+        handlers.append(handler)
 
     environment = dict(os.environ)
-    environment["LD_PRELOAD"] = "libumockdev-preload.so.0:" + environment.get("LD_PRELOAD", "")
     environment["UMOCKDEV_DIR"] = testbed.get_root_dir()
-    child = subprocess.Popen(program, stdin=subprocess.PIPE, env=environment)
+    # The program dies with this script: a test that kills the script leaves nothing behind.
+    libc = ctypes.CDLL(None, use_errno=True)
+    child = subprocess.Popen(program, stdin=subprocess.PIPE, env=environment,
+                             preexec_fn=lambda: libc.prctl(1, signal.SIGTERM))
     say("testbed: started %s" % child.pid)
 
     def send(device, events):
@@ -195,10 +245,15 @@ def main():
         command, device = words[0], devices.get(words[1]) if len(words) > 1 else None
         if command == "stop":
             break
+        if command == "input":
+            child.stdin.write((line.split(None, 1)[1] if len(words) > 1 else "\n").encode())
+            child.stdin.flush()
+            say("testbed: done %s" % line.strip())
+            continue
         if command == "add":
             device = devices[words[1]] = Device(fixtures, words[1])
             attach(device)
-            testbed.uevent(device.syspath, "add")
+            testbed.uevent("/sys" + device.syspath, "add")
         elif device is None:
             say("testbed: unknown device in '%s'" % line.strip())
             continue
@@ -211,8 +266,8 @@ def main():
             device.set_switch(code, value)
             send(device, [(EV_SYN, SYN_DROPPED, 0)])
         elif command == "unplug":
-            testbed.uevent(device.syspath, "remove")
-            testbed.remove_device(device.syspath)
+            testbed.uevent("/sys" + device.syspath, "remove")
+            testbed.remove_device("/sys" + device.syspath)
         elif command in ("vanish", "fail"):
             with device.lock:
                 device.read_error = errno.ENODEV if command == "vanish" else int(words[2])

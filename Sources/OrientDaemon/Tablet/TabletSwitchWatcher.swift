@@ -135,11 +135,12 @@ public final class TabletSwitchWatcher {
     Log.info("tablet-mode switch: reading \(device.label): \(states.joined(separator: ", "))")
   }
 
-  private func remove(_ syspath: String, because reason: String, level: LogLevel) {
+  /// Stops reading the device at `syspath`, logging `message(label)` at `level`.
+  private func remove(_ syspath: String, level: LogLevel, _ message: (String) -> String) {
     guard let index = devices.firstIndex(where: { $0.device.syspath == syspath }) else { return }
     let entry = devices.remove(at: index)
     loop.unwatch(entry.watch)
-    Log.write(level, "tablet-mode switch: \(entry.device.label) \(reason)")
+    Log.write(level, "tablet-mode switch: " + message(entry.device.label))
   }
 
   private func deviceReady(_ syspath: String, _ events: IOEvents) {
@@ -149,12 +150,12 @@ public final class TabletSwitchWatcher {
       // A hang-up with nothing more to read: the node is gone, and would wake the loop
       // again and again if it stayed watched.
       if !events.isDisjoint(with: [.hangUp, .error]) {
-        remove(syspath, because: "hung up; no longer read", level: .warning)
+        remove(syspath, level: .warning) { "\($0) hung up; no longer read" }
       }
     case .gone:
-      remove(syspath, because: "is gone; no longer read", level: .warning)
+      remove(syspath, level: .warning) { "\($0) is gone; no longer read" }
     case .failed(let error):
-      remove(syspath, because: "failed: \(error); no longer read", level: .error)
+      remove(syspath, level: .error) { _ in "\(error); no longer read" }
     }
     report()
   }
@@ -164,7 +165,7 @@ public final class TabletSwitchWatcher {
     for event in monitor.receive() {
       switch event {
       case .added(let candidate): add(candidate)
-      case .removed(let syspath): remove(syspath, because: "was removed", level: .info)
+      case .removed(let syspath): remove(syspath, level: .info) { "\($0) was removed" }
       }
     }
     report()
