@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """A umockdev testbed of evdev switch devices, driven by commands on stdin.
 
-usage: input-testbed.py FIXTURES [--device NAME]... [--uinput] -- PROGRAM ARGUMENTS...
+usage: input-testbed.py FIXTURES [--device NAME]... [--describe FILE]... [--uinput] -- PROGRAM ARGUMENTS...
 
 Each device NAME is input-NAME.umockdev (its sysfs and udev description) with
 input-NAME.ioctl (its evdev ioctls, in umockdev's ioctl file format) in FIXTURES. The ioctls
 are answered here rather than by umockdev's own ioctl tree, so that the switches' state
 (EVIOCGSW) follows the events sent and reads can be made to fail. PROGRAM runs with
-libumockdev-preload in the testbed; its stdin is a pipe closed by `stop` or at the end of
-this script's stdin. Every command is acknowledged on stderr with "testbed: done COMMAND".
+libumockdev-preload in the testbed; its stdin is a pipe, closed (and PROGRAM sent SIGTERM)
+by `stop` or at the end of this script's stdin. --describe adds other devices (an accelerometer) from a umockdev
+description FILE. Every command is acknowledged on stderr with "testbed: done COMMAND".
 
 Commands:
   switch NAME CODE VALUE   an EV_SW event and SYN_REPORT (CODE: tablet or lid)
@@ -20,7 +21,8 @@ Commands:
   fail NAME ERRNO          reads fail with ERRNO (a number)
   hangup NAME              the node's other end closes (reads give EIO, poll POLLHUP)
   input TEXT               writes the line TEXT to PROGRAM's stdin
-  stop                     closes PROGRAM's stdin
+  stop                     closes PROGRAM's stdin and sends it SIGTERM; the script exits
+                           with PROGRAM's status
 With --uinput, /dev/uinput is faked: what is written to it is printed on stderr as
 "uinput: TYPE CODE VALUE" lines, and the setup ioctls as "uinput: ioctl NAME ...".
 """
@@ -212,6 +214,9 @@ def main():
     for name in names:
         devices[name] = Device(fixtures, name)
         attach(devices[name])
+    for i, option in enumerate(options):
+        if option == "--describe":
+            testbed.add_from_file(options[i + 1])
     if "--uinput" in options:
         # The device uinput makes is there from the start; UI_DEV_CREATE announces it.
         made = devices["virtual"] = Device(fixtures, "virtual")
@@ -280,11 +285,13 @@ def main():
             continue
         say("testbed: done %s" % line.strip())
 
+    # The probes end at the end of their stdin, orientd at SIGTERM.
     child.stdin.close()
+    child.terminate()
     status = child.wait()
     say("testbed: %s exited with %s" % (program[0], status))
     # The testbed's own cleanup would close the node a hangup already closed.
-    os._exit(0)
+    os._exit(status if status >= 0 else 128 - status)
 
 
 main()

@@ -198,3 +198,49 @@ struct VirtualTabletSwitchTests {
       ], "\(run.process.stderr)")
   }
 }
+
+@Suite("orientd's mode from a tablet-mode switch", .scratch)
+struct SwitchModeTests {
+  @Test("orientd publishes the switch's mode, follows its events, and says unknown when the switch vanishes")
+  func modeFollowsSwitch() throws {
+    let directory = try Scratch.current().makeDirectory("daemon")
+    let socket = directory + "/s"
+    let run = try FakeInputRun(
+      devices: ["laptop"], others: [.accelerometer(raw: (0, -256, 0))],
+      program: [
+        TestPaths.orientd, "--interval", "10", "--settle", "50", "--socket", socket, "--state",
+        directory + "/state",
+      ])
+    try #require(
+      run.logs("tablet-mode switch: reading /dev/input/event5 (Intel Virtual Switches): SW_TABLET_MODE 0"),
+      "\(run.process.stderr)")
+    #expect(run.logs("info: orientation normal"), "\(run.process.stderr)")
+    let get = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
+    #expect(get.stdout.contains("mode laptop"), "\(get)")
+
+    let subscriber = try TestClient(path: socket)
+    #expect(subscriber.readLines(through: "mode laptop").last == "mode laptop")
+    _ = subscriber.linesBeforePong()
+    subscriber.send("info\n")
+    let info = subscriber.readLines(through: "ok")
+    #expect(
+      info.contains("info switches SW_TABLET_MODE on /dev/input/event5 (Intel Virtual Switches)"), "\(info)")
+    #expect(info.contains { $0.hasPrefix("info mode laptop (") }, "\(info)")
+    run.send("switch laptop tablet 1")
+    #expect(subscriber.readLine() == "mode tablet")
+    #expect(
+      try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", "mode"]).stdout == "tablet\n")
+    run.send("switch laptop tablet 0")
+    #expect(subscriber.readLine() == "mode laptop")
+
+    run.send("vanish laptop")
+    #expect(subscriber.readLine() == "mode unknown")
+    #expect(
+      run.logs(
+        "warning: tablet-mode switch: /dev/input/event5 (Intel Virtual Switches) is gone; no longer read"))
+    // orientd goes on serving.
+    #expect(
+      try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", "mode"]).stdout == "unknown\n")
+    #expect(run.stop() == 0)
+  }
+}

@@ -43,12 +43,29 @@ final class FakeInputRun {
   let process: TestProcess
   private let commands: LineFeed
 
-  /// Starts `program` (default: `orientd-bench switches`) with `devices` present.
-  init(devices: [String], uinput: Bool = false, program: [String] = [TestPaths.bench, "switches"]) throws {
-    let directory = try Scratch.current().makeDirectory("input")
+  /// Starts `program` (default: `orientd-bench switches`) with `devices` present, and the
+  /// IIO devices `others`. orientd gets the arguments that keep it off the host's paths.
+  init(
+    devices: [String], others: [FakeDevice] = [], uinput: Bool = false,
+    program: [String] = [TestPaths.bench, "switches"]
+  ) throws {
+    let scratch = try Scratch.current()
+    let directory = try scratch.makeDirectory("input")
     commands = try LineFeed(in: directory)
     let script = TestPaths.packageRoot + "/Tests/Fixtures/input-testbed.py"
-    let options = devices.flatMap { ["--device", $0] } + (uinput ? ["--uinput"] : [])
+    var options = devices.flatMap { ["--device", $0] } + (uinput ? ["--uinput"] : [])
+    if !others.isEmpty {
+      let file = directory + "/others.umockdev"
+      try others.map(\.umockdevText).joined(separator: "\n").write(
+        toFile: file, atomically: true, encoding: .utf8)
+      options += ["--describe", file]
+    }
+    var program = program
+    if program.first == TestPaths.orientd {
+      program =
+        [TestPaths.orientd]
+        + (try TestPaths.isolated(orientdArguments: Array(program.dropFirst()), in: scratch))
+    }
     process = try TestProcess(
       ["/usr/bin/python3", script, TestPaths.packageRoot + "/Tests/Fixtures"] + options + ["--"] + program,
       stdinPath: commands.path)
