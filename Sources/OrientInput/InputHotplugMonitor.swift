@@ -1,4 +1,5 @@
 import CUdev
+import OrientSystem
 
 /// What udev says happened to an input device.
 public enum InputHotplugEvent: Equatable, Sendable {
@@ -15,7 +16,7 @@ public final class InputHotplugMonitor {
   private let discovery: SwitchDiscovery
   private let monitor: OpaquePointer
 
-  /// The socket to watch; libudev made it non-blocking and close-on-exec, and owns it.
+  /// The socket to watch, non-blocking and close-on-exec; libudev owns it.
   public let descriptor: Int32
 
   /// Listens to udev's (not the kernel's) events, which come after udev has set the
@@ -32,6 +33,12 @@ public final class InputHotplugMonitor {
       udev_monitor_unref(monitor)
       let code = receiving < 0 ? -receiving : -fd
       throw InputError("cannot listen to udev's input events (error \(code))", code: code)
+    }
+    do {
+      try LibraryDescriptor(fd).setNonBlocking()
+    } catch {
+      udev_monitor_unref(monitor)
+      throw InputError("cannot listen to udev's input events: \(error)", code: error.code.rawValue)
     }
     self.monitor = monitor
     descriptor = fd

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A umockdev testbed of evdev switch devices, driven by commands on stdin.
 
-usage: input-testbed.py FIXTURES [--device NAME]... [--describe FILE]... [--uinput] -- PROGRAM ARGUMENTS...
+usage: input-testbed.py FIXTURES [--device NAME]... [--copies NAME COUNT] [--describe FILE]... [--uinput]
+                        -- PROGRAM ARGUMENTS...
 
 Each device NAME is input-NAME.umockdev (its sysfs and udev description) with
 input-NAME.ioctl (its evdev ioctls, in umockdev's ioctl file format) in FIXTURES. The ioctls
@@ -30,6 +31,7 @@ With --uinput, /dev/uinput is faked: what is written to it is printed on stderr 
 import ctypes
 import errno
 import os
+import re
 import signal
 import struct
 import subprocess
@@ -63,10 +65,16 @@ def request_parts(request):
 
 
 class Device:
-    def __init__(self, fixtures, name):
+    def __init__(self, fixtures, name, number=None):
         self.name = name
         with open(os.path.join(fixtures, "input-%s.umockdev" % name)) as f:
             self.description = f.read()
+        if number is not None:
+            # A copy at /dev/input/eventNUMBER, below inputNUMBER.
+            event = re.search(r"/(event\d+)\n", self.description).group(1)
+            parent = re.search(r"/(input\d+)/", self.description).group(1)
+            self.description = (self.description.replace("/" + event, "/event%d" % number)
+                                .replace("/" + parent, "/input%d" % number))
         self.syspath = self.description.split("\n", 1)[0][3:].strip()
         node = next(line[3:].strip() for line in self.description.splitlines() if line.startswith("N: "))
         self.devnode = "/dev/" + node
@@ -217,6 +225,12 @@ def main():
     for i, option in enumerate(options):
         if option == "--describe":
             testbed.add_from_file(options[i + 1])
+        if option == "--copies":
+            # COUNT more devices like NAME, at /dev/input/event200 on (named NAME-0, NAME-1...).
+            name, count = options[i + 1], int(options[i + 2])
+            for copy in range(count):
+                clone = devices["%s-%d" % (name, copy)] = Device(fixtures, name, 200 + copy)
+                attach(clone)
     if "--uinput" in options:
         # The device uinput makes is there from the start; UI_DEV_CREATE announces it.
         made = devices["virtual"] = Device(fixtures, "virtual")

@@ -43,10 +43,11 @@ final class FakeInputRun {
   let process: TestProcess
   private let commands: LineFeed
 
-  /// Starts `program` (default: `orientd-bench switches`) with `devices` present, and the
-  /// IIO devices `others`. orientd gets the arguments that keep it off the host's paths.
+  /// Starts `program` (default: `orientd-bench switches`) with `devices` present, `copies`
+  /// more of one of them (at /dev/input/event200 on), and the IIO devices `others`. orientd gets the arguments that keep it off the host's paths.
   init(
-    devices: [String], others: [FakeDevice] = [], uinput: Bool = false,
+    devices: [String], copies: (name: String, count: Int)? = nil, others: [FakeDevice] = [],
+    uinput: Bool = false,
     program: [String] = [TestPaths.bench, "switches"]
   ) throws {
     let scratch = try Scratch.current()
@@ -54,6 +55,7 @@ final class FakeInputRun {
     commands = try LineFeed(in: directory)
     let script = TestPaths.packageRoot + "/Tests/Fixtures/input-testbed.py"
     var options = devices.flatMap { ["--device", $0] } + (uinput ? ["--uinput"] : [])
+    if let copies { options += ["--copies", copies.name, String(copies.count)] }
     if !others.isEmpty {
       let file = directory + "/others.umockdev"
       try others.map(\.umockdevText).joined(separator: "\n").write(
