@@ -32,6 +32,7 @@ import ctypes
 import errno
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -304,7 +305,9 @@ def main():
     child.terminate()
     status = child.wait()
     say("testbed: %s exited with %s" % (program[0], status))
-    # The testbed's own cleanup would close the node a hangup already closed.
+    # The testbed's own cleanup would close the node a hangup already closed: its folder is
+    # removed here instead.
+    shutil.rmtree(testbed.get_root_dir(), ignore_errors=True)
     os._exit(status if status >= 0 else 128 - status)
 
 
