@@ -32,6 +32,10 @@ public final class TabletSwitchWatcher {
   /// The devices being read, in the order they were found.
   private var devices: [(device: SwitchDevice, watch: Watch)] = []
   private var reported: SwitchReadings?
+  /// Devices read at most. Machines have one or two; whoever may create input devices
+  /// (uinput) must not make orientd hold a descriptor for each of thousands.
+  static let maximumDevices = 16
+  private var tooMany = RateLimitedWarning(seconds: 60)
 
   /// A watcher on `loop` that calls `onChange` with the readings when they change.
   public init(loop: EventLoop, onChange: @escaping (SwitchReadings) -> Void) {
@@ -78,12 +82,15 @@ public final class TabletSwitchWatcher {
   }
 
   /// The switches read, for `orientctl info`: e.g. `SW_TABLET_MODE on /dev/input/event5
-  /// (Intel HID switches)`, several joined with "; ", or `none`.
+  /// (Intel HID switches)`, several joined with "; " (the first four, then how many more),
+  /// or `none`.
   public var summary: String {
     guard !devices.isEmpty else { return "none" }
-    return devices.map { entry in
+    let shown = devices.prefix(4).map { entry in
       entry.device.switches.map(\.name).joined(separator: ", ") + " on " + entry.device.label
-    }.joined(separator: "; ")
+    }
+    let more = devices.count > shown.count ? ["and \(devices.count - shown.count) more"] : []
+    return (shown + more).joined(separator: "; ")
   }
 
   /// The readings from every device held.
@@ -105,6 +112,12 @@ public final class TabletSwitchWatcher {
 
   private func add(_ candidate: SwitchCandidate) {
     guard !devices.contains(where: { $0.device.syspath == candidate.syspath }) else { return }
+    guard devices.count < Self.maximumDevices else {
+      tooMany.warn(
+        "tablet-mode switch: already reading \(Self.maximumDevices) devices; \(candidate.devnode) is not read"
+      )
+      return
+    }
     let device: SwitchDevice
     do {
       guard let opened = try SwitchDevice.open(candidate) else {
