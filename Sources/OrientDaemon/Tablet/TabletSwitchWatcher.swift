@@ -79,6 +79,7 @@ public final class TabletSwitchWatcher {
     monitorWatch = nil
     monitor = nil
     discovery = nil
+    reported = nil
   }
 
   /// The switches read, for `orientctl info`: e.g. `SW_TABLET_MODE on /dev/input/event5
