@@ -9,6 +9,7 @@ public final class SwitchDiscovery {
 
   /// Opens libudev.
   public init() throws(InputError) {
+    LibevdevMessages.install()
     guard let udev = udev_new() else { throw InputError("cannot open libudev") }
     self.udev = udev
   }

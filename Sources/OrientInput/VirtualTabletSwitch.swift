@@ -17,6 +17,7 @@ public final class VirtualTabletSwitch {
   /// Creates the device; throws, with a message naming /dev/uinput, when uinput is missing
   /// or refuses.
   public init() throws(InputError) {
+    LibevdevMessages.install()
     guard let template = libevdev_new() else {
       throw InputError("cannot create a libevdev device (out of memory)")
     }
@@ -29,9 +30,12 @@ public final class VirtualTabletSwitch {
     guard result >= 0, let device = created else {
       let code = -result
       let why =
-        code == ENOENT
-        ? "/dev/uinput does not exist (is the uinput module loaded?)"
-        : "/dev/uinput: \(Errno(rawValue: code))"
+        switch code {
+        case ENOENT: "/dev/uinput does not exist (is the uinput module loaded?)"
+        // libevdev's answer when the device made cannot be found in sysfs.
+        case ENODEV: "the device /dev/uinput made cannot be found in /sys/devices/virtual/input"
+        default: "/dev/uinput: \(Errno(rawValue: code))"
+        }
       throw InputError("cannot create a virtual tablet-mode switch: \(why)", code: code)
     }
     self.device = device

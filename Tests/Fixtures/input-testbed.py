@@ -1,16 +1,16 @@
 #!/usr/bin/python3
 """A umockdev testbed of evdev switch devices, driven by commands on stdin.
 
-usage: input-testbed.py FIXTURES [--device NAME]... [--copies NAME COUNT] [--describe FILE]... [--uinput]
-                        -- PROGRAM ARGUMENTS...
+usage: input-testbed.py FIXTURES [--device NAME]... [--copies NAME COUNT] [--describe FILE]...
+                        [--uinput | --uinput-nameless] -- PROGRAM ARGUMENTS...
 
 Each device NAME is input-NAME.umockdev (its sysfs and udev description) with
 input-NAME.ioctl (its evdev ioctls, in umockdev's ioctl file format) in FIXTURES. The ioctls
 are answered here rather than by umockdev's own ioctl tree, so that the switches' state
 (EVIOCGSW) follows the events sent and reads can be made to fail. PROGRAM runs with
 libumockdev-preload in the testbed; its stdin is a pipe, closed (and PROGRAM sent SIGTERM)
-by `stop` or at the end of this script's stdin. --describe adds other devices (an accelerometer) from a umockdev
-description FILE. Every command is acknowledged on stderr with "testbed: done COMMAND".
+by `stop` or at the end of this script's stdin. --describe adds other devices (an
+accelerometer) from a umockdev description FILE. Every command is acknowledged on stderr with "testbed: done COMMAND".
 
 Commands:
   switch NAME CODE VALUE   an EV_SW event and SYN_REPORT (CODE: tablet or lid)
@@ -24,8 +24,9 @@ Commands:
   input TEXT               writes the line TEXT to PROGRAM's stdin
   stop                     closes PROGRAM's stdin and sends it SIGTERM; the script exits
                            with PROGRAM's status
-With --uinput, /dev/uinput is faked: what is written to it is printed on stderr as
-"uinput: TYPE CODE VALUE" lines, and the setup ioctls as "uinput: ioctl NAME ...".
+With --uinput, /dev/uinput is faked: the events written to it are printed on stderr as
+"uinput: event TYPE CODE VALUE" lines, and its ioctls as "uinput: ioctl NAME [ARGUMENT]".
+With --uinput-nameless, it does not know UI_GET_SYSNAME (as kernels before 3.15).
 """
 
 import ctypes
@@ -146,9 +147,10 @@ class FakeUinput:
              0x66: "UI_SET_RELBIT", 0x67: "UI_SET_ABSBIT", 0x68: "UI_SET_MSCBIT", 0x69: "UI_SET_LEDBIT",
              0x6A: "UI_SET_SNDBIT", 0x6B: "UI_SET_FFBIT", 0x6D: "UI_SET_SWBIT", 0x6E: "UI_SET_PROPBIT"}
 
-    def __init__(self, testbed, device):
+    def __init__(self, testbed, device, nameless):
         self.testbed = testbed
         self.device = device
+        self.nameless = nameless
 
     def handle_ioctl(self, handler, client):
         direction, kind, number, size = request_parts(client.get_request())
@@ -159,6 +161,11 @@ class FakeUinput:
         if name == "UI_GET_VERSION":
             arg.resolve(0, 4).update(0, struct.pack("I", 5))
             say("uinput: ioctl %s" % name)
+        elif name == "UI_GET_SYSNAME" and self.nameless:
+            # As kernels before 3.15 answer; libevdev then looks for the device in sysfs.
+            say("uinput: ioctl %s" % name)
+            client.complete(-1, errno.ENOTTY)
+            return True
         elif name == "UI_GET_SYSNAME":
             sysname = self.device.syspath.split("/")[-2].encode() + b"\0"
             arg.resolve(0, size).update(0, sysname[:size].ljust(size, b"\0"))
@@ -232,11 +239,11 @@ def main():
             for copy in range(count):
                 clone = devices["%s-%d" % (name, copy)] = Device(fixtures, name, 200 + copy)
                 attach(clone)
-    if "--uinput" in options:
+    if "--uinput" in options or "--uinput-nameless" in options:
         # The device uinput makes is there from the start; UI_DEV_CREATE announces it.
         made = devices["virtual"] = Device(fixtures, "virtual")
         attach(made)
-        uinput = FakeUinput(testbed, made)
+        uinput = FakeUinput(testbed, made, "--uinput-nameless" in options)
         handler = UMockdev.IoctlBase()
         handler.connect("handle-ioctl", uinput.handle_ioctl)
         handler.connect("handle-write", uinput.handle_write)

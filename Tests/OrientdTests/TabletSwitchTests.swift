@@ -190,6 +190,23 @@ struct VirtualTabletSwitchTests {
     #expect(occurrences(of: "\n", in: process.stderr) == 1, "\(process.stderr)")
   }
 
+  @Test("libevdev's messages are log lines, and a switch uinput made but cannot name is logged once and left")
+  func namelessUinput() throws {
+    let run = try FakeInputRun(
+      devices: [], uinput: true, nameless: true, program: [TestPaths.bench, "virtual-switch"])
+    #expect(run.waitForLines(1) == ["virtual switch none"], "\(run.process.stderr)")
+    run.send("input tablet")
+    #expect(run.waitForLines(2).last == "set tablet")
+    #expect(run.stop() == 0)
+    let log = run.process.stderr.split(separator: "\n").filter { $0.hasPrefix("orientd-bench: ") }
+    #expect(
+      log == [
+        "orientd-bench: error: libevdev: unable to fetch syspath or device node.",
+        "orientd-bench: warning: cannot create a virtual tablet-mode switch: the device /dev/uinput made cannot be found in /sys/devices/virtual/input; going on without it",
+      ], "\(run.process.stderr)")
+    #expect(!run.process.stderr.contains("event 5 1"), "nothing may be written to a switch that failed")
+  }
+
   @Test(
     "On a uinput that answers as the kernel's, the switch is made with SW_TABLET_MODE only and writes each change once, then SYN_REPORT"
   )

@@ -44,17 +44,18 @@ final class FakeInputRun {
   private let commands: LineFeed
 
   /// Starts `program` (default: `orientd-bench switches`) with `devices` present, `copies`
-  /// more of one of them (at /dev/input/event200 on), and the IIO devices `others`. orientd gets the arguments that keep it off the host's paths.
+  /// more of one of them (at /dev/input/event200 on), and the IIO devices `others`. With
+  /// `uinput`, /dev/uinput is faked (`nameless`: without UI_GET_SYSNAME). orientd gets the arguments that keep it off the host's paths.
   init(
     devices: [String], copies: (name: String, count: Int)? = nil, others: [FakeDevice] = [],
-    uinput: Bool = false,
-    program: [String] = [TestPaths.bench, "switches"]
+    uinput: Bool = false, nameless: Bool = false, program: [String] = [TestPaths.bench, "switches"]
   ) throws {
     let scratch = try Scratch.current()
     let directory = try scratch.makeDirectory("input")
     commands = try LineFeed(in: directory)
     let script = TestPaths.packageRoot + "/Tests/Fixtures/input-testbed.py"
-    var options = devices.flatMap { ["--device", $0] } + (uinput ? ["--uinput"] : [])
+    var options =
+      devices.flatMap { ["--device", $0] } + (uinput ? [nameless ? "--uinput-nameless" : "--uinput"] : [])
     if let copies { options += ["--copies", copies.name, String(copies.count)] }
     if !others.isEmpty {
       let file = directory + "/others.umockdev"
