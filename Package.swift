@@ -35,6 +35,11 @@ let package = Package(
       pkgConfig: "libsystemd",
       providers: [.apt(["libsystemd-dev"])]
     ),
+    .systemLibrary(
+      name: "CEvdev",
+      pkgConfig: "libevdev",
+      providers: [.apt(["libevdev-dev"])]
+    ),
     .target(name: "CLinux"),
     .target(
       name: "OrientCore",
@@ -63,9 +68,17 @@ let package = Package(
       name: "OrientBus",
       dependencies: ["OrientSystem", "CSystemd"]
     ),
+    // Input switches (tablet mode, lid) and the virtual tablet-mode switch, through libudev
+    // and libevdev.
+    .target(
+      name: "OrientInput",
+      dependencies: ["OrientCore", "OrientSystem", "CUdev", "CEvdev"]
+    ),
     .target(
       name: "OrientDaemon",
-      dependencies: ["OrientCore", "OrientConfig", "OrientSystem", "OrientIIO", "OrientHooks", "OrientBus"]
+      dependencies: [
+        "OrientCore", "OrientConfig", "OrientSystem", "OrientIIO", "OrientHooks", "OrientBus", "OrientInput",
+      ]
     ),
     .target(
       name: "OrientClient",
@@ -83,7 +96,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "orientd-bench",
-      dependencies: ["OrientCore", "OrientSystem", "OrientIIO", "OrientDaemon", "OrientBus"]
+      dependencies: ["OrientCore", "OrientSystem", "OrientIIO", "OrientDaemon", "OrientBus", "OrientInput"]
     ),
     .testTarget(
       name: "OrientCoreTests",

@@ -5,6 +5,7 @@ import OrientSystem
 // orientd. Run it as `swift run -c release orientd-bench`; every figure is a median after a
 // warm-up. Memory is VmRSS / Pss / USS: only the last two say what orientd costs the machine.
 
+runInputProbeIfAsked(Array(CommandLine.arguments.dropFirst()))
 if CommandLine.arguments.dropFirst().first == "attack" {
   runAttack(Array(CommandLine.arguments.dropFirst(2)))
 }
