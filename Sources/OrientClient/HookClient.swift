@@ -8,6 +8,10 @@ import OrientSystem
 /// with a timeout, coalesced). When orientd goes away, it reconnects every second; after
 /// a reconnect it runs the hook again if the orientation differs from the last one applied.
 ///
+/// It subscribes to what hooks need, the screen orientation and the mode, so that orientd may
+/// let the sensor sleep while the screen is held in laptop mode; `ORIENTD_DEVICE` is therefore
+/// `undefined` in its hooks (the daemon's own hooks have it).
+///
 /// A command that cannot be started ends it at once (127 for a program that is missing or
 /// not executable, 69 for any other reason), before connecting or on the change that finds it
 /// gone, so a user unit's `Restart=on-failure` and the journal see the failure.
@@ -20,8 +24,10 @@ final class HookClient {
   private var signals: SignalWatcher?
   private var applied: ScreenOrientation??
   private var orientation: ScreenOrientation?
-  private var device: DeviceOrientation?
-  private var snapshotLines = 0
+  private var mode = TabletMode.unknown
+  private var appliedMode: TabletMode?
+  /// Whether the greeting, which ends with its `mode` line, is in.
+  private var greeted = false
   private var warnedAbsent = false
   private let hook: HookCommand
   private var exitStatus: Int32 = 0
@@ -77,9 +83,11 @@ final class HookClient {
     retry = nil
     do {
       let socket = try UnixSocket.connect(path: socket, nonBlocking: true)
+      // Only what hooks need: a client hearing device changes would keep the sensor awake.
+      _ = try? socket.send(Array("subscribe orientation,mode\n".utf8)[...])
       let watch = try loop.watch(socket.rawValue) { [unowned self] _ in self.readInput() }
       connection = Connection(socket: socket, watch: watch)
-      snapshotLines = 0
+      greeted = false
       Log.info("connected to orientd at \(self.socket)")
       warnedAbsent = false
     } catch {
@@ -132,20 +140,18 @@ final class HookClient {
 
   private func handle(_ change: StateChange) {
     switch change {
-    case .device(let value): device = value
     case .orientation(let value): orientation = value
-    default: break
+    case .mode(let value):
+      mode = value
+      // The greeting ends with the mode: act once it is all in.
+      greeted = true
+    default: return
     }
-    if snapshotLines < 5 {
-      // The five lines sent on connect: act once they are all in.
-      snapshotLines += 1
-      guard snapshotLines == 5 else { return }
-    } else if change.key != "orientation" {
-      return
-    }
-    guard orientation != nil, applied != .some(orientation) else { return }
+    guard greeted, orientation != nil, applied != .some(orientation) || appliedMode != mode else { return }
     let previous = applied ?? nil
     applied = .some(orientation)
-    runner.trigger(HookEnvironment.variables(orientation: orientation, previous: previous, device: device))
+    appliedMode = mode
+    runner.trigger(
+      HookEnvironment.variables(orientation: orientation, previous: previous, device: nil, mode: mode))
   }
 }

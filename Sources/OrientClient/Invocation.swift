@@ -48,7 +48,8 @@ struct Invocation: Equatable {
 
   /// Every command, in the order the help lists them.
   static let commands = [
-    "get", "monitor", "lock", "unlock", "rotate", "allow", "samples", "doctor", "calibrate", "hook", "help",
+    "get", "monitor", "lock", "unlock", "rotate", "allow", "mode", "samples", "doctor", "calibrate", "hook",
+    "help",
   ]
 
   /// The command `word` was most likely meant to be: one at most two edits away, or one it
@@ -207,6 +208,11 @@ struct Invocation: Equatable {
         throw .usage("allow: \(error.message)")
       }
       command = .control("allow " + list)
+    case "mode":
+      guard arguments.count == 1, ["tablet", "laptop", "auto"].contains(arguments[0]) else {
+        throw .usage("usage: mode tablet|laptop|auto")
+      }
+      command = .control("mode " + arguments[0])
     case "samples":
       guard arguments.isEmpty || arguments == ["--raw"] else { throw .usage("usage: samples [--raw]") }
       command = .samples(raw: arguments == ["--raw"])

@@ -95,8 +95,8 @@ public enum OrientctlCommand {
 
     Commands:
       get [--json] [FIELD]               print the current state, as one JSON object with --json;
-                                         FIELD (sensor, device, orientation, lock, allowed)
-                                         prints only that value
+                                         FIELD (sensor, device, orientation, lock, allowed,
+                                         mode, hinge) prints only that value
       monitor [--json|--iio-sensor-proxy] [--once]
                                          print the state and every change until interrupted;
                                          reconnects when orientd restarts, unless --once
@@ -105,20 +105,23 @@ public enum OrientctlCommand {
       unlock                             follow the device again
       rotate cw|ccw                      lock to the next orientation clockwise or counter-clockwise
       allow LIST                         set the allowed screen orientations, e.g. normal,left-up
+      mode tablet|laptop|auto            set the mode (kept across restarts), or give it back to
+                                         the tablet-mode switch or hinge
       samples [--raw]                    print every sample in g (corrected, or before the mount matrix)
       doctor                             explain the sensor, its set-up, the state and the hooks
       calibrate [--yes] [--json]         measure three poses and print the mount matrix and hwdb fix;
                                          --yes takes each pose once steady, without Enter
       hook [--timeout S] [--] COMMAND [ARG]...
-                                         run COMMAND on every screen-orientation change, with
-                                         ORIENTD_* variables set, killed after S s (default 5);
+                                         run COMMAND on every change of the screen orientation
+                                         or the mode, with ORIENTD_* variables set (not
+                                         ORIENTD_DEVICE), killed after S s (default 5);
                                          reconnects when orientd restarts; options go before
                                          COMMAND
       help [COMMAND]                     print this help, or one command's
 
     Options:
       --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else /run/orientd/orientd.sock)
-      --timeout S     give up on get, lock, unlock, rotate, allow and doctor when orientd has
+      --timeout S     give up on get, lock, unlock, rotate, allow, mode and doctor when orientd has
                       not answered within S seconds (default 5), and exit 69
       -h, --help      print this help (after a command: that command's)
       --version

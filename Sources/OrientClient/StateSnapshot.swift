@@ -1,9 +1,9 @@
 import OrientCore
 
-/// The five state values `get` collects, printed whole or one field at a time.
+/// The state values `get` collects, printed whole or one field at a time.
 struct StateSnapshot {
   /// The fields in the order orientd sends them; `get FIELD` accepts exactly these.
-  static let fields = ["sensor", "device", "orientation", "lock", "allowed"]
+  static let fields = ["sensor", "device", "orientation", "lock", "allowed", "mode", "hinge"]
 
   private var latest: [String: StateChange] = [:]
 
@@ -34,11 +34,12 @@ struct StateSnapshot {
     return (json ? Self.jsonValue(change) : change.valueText) + "\n"
   }
 
-  /// A string, or an array of names for `allowed`.
+  /// A string, an array of names for `allowed`, a number (or null) for `hinge`.
   private static func jsonValue(_ change: StateChange) -> String {
     if case .allowed(let allowed) = change {
       return "[" + allowed.members.map { "\"\($0.name)\"" }.joined(separator: ",") + "]"
     }
+    if case .hinge(let degrees) = change { return degrees.map(String.init) ?? "null" }
     return "\"" + JSON.escape(change.valueText) + "\""
   }
 }

@@ -65,6 +65,10 @@ public struct DaemonOptions: Equatable, Sendable {
   public var recordPath: String?
   /// Log samples and decisions too.
   public var verbose = false
+  /// When the screen follows the device: always, only in tablet mode, or auto.
+  public var rotate = RotatePolicy.auto
+  /// Whether a hinge-given mode is shown as a virtual tablet-mode switch.
+  public var virtualTabletSwitch = true
   /// The bus to serve `net.hadess.SensorProxy` on.
   public var bus = BusChoice.off
   /// What D-Bus's `AccelerometerOrientation` follows.

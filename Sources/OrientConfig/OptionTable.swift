@@ -6,7 +6,8 @@ enum OptionSection: String, CaseIterable, Sendable {
   case source = "Sample source (default: the accelerometer found through libiio)"
   case socket = "Socket (served unless --dump runs without --socket)"
   case classifier = "Classifier"
-  case hooks = "Hooks (run on every screen-orientation change)"
+  case hooks = "Hooks (run on every change of the screen orientation or the mode)"
+  case tablet = "Tablet mode (convertibles: a tablet-mode switch, or the hinge between two sensors)"
   case dbus = "D-Bus (for GNOME, KDE and other iio-sensor-proxy clients)"
   case other = "Other"
 }
@@ -155,7 +156,8 @@ enum OptionTable {
       options.idleTimeoutMilliseconds = Int(time.microseconds / 1000)
     },
     OptionSpec(
-      "state", "PATH", .socket, "where the lock and allowed set persist (default /var/lib/orientd/state)"
+      "state", "PATH", .socket,
+      "where the lock, allowed set and mode persist (default /var/lib/orientd/state)"
     ) { options, value throws(ValueError) in
       options.statePath = try nonEmpty(value, "a path")
     },
@@ -175,6 +177,20 @@ enum OptionTable {
         throw ValueError("expected seconds from 0.001 to 3600, such as 5 or 0.5, got '\(value)'")
       }
       options.hookTimeoutMilliseconds = Int(time.microseconds / 1000)
+    },
+    OptionSpec(
+      "rotate", "always|tablet|auto", .tablet,
+      "rotate always, or only in tablet mode (laptop mode holds normal); auto is tablet where a switch, "
+        + "a hinge or the mode command gives the mode (default auto)"
+    ) { options, value throws(ValueError) in
+      options.rotate = try choice(value)
+    },
+    OptionSpec(
+      "tablet-switch", "yes|no", .tablet,
+      "show a mode from the hinge as a virtual SW_TABLET_MODE switch (uinput) for libinput and the "
+        + "desktop; never beside a hardware switch (default yes)"
+    ) { options, value throws(ValueError) in
+      options.virtualTabletSwitch = try boolean(value)
     },
     OptionSpec(
       "dbus", "system|session|off", .dbus,

@@ -67,8 +67,10 @@ public final class Daemon {
   private var sensorProxy: SensorProxyService?
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
-  /// The hinge as last reported.
-  private var hinge = HingeStatus.unavailable
+  /// The demand last sent to the sampling thread.
+  private var sentDemand = SamplingDemand.sample
+  /// Gives up waiting for a fresh sample after resuming.
+  private var freshWait: LoopTimer?
   private var sensorDescription: SensorDescription?
   /// What is wrong with `--hooks-dir`, as found at start or the last reload.
   private var hooksDirectoryProblem: String?
@@ -91,7 +93,9 @@ public final class Daemon {
       Log.warning("the saved lock \(locked.name) is not in the allowed set \(allowed.listText); unlocking")
       lock = nil
     }
-    tracker = OrientationTracker(policy: ScreenPolicy(allowed: allowed, lock: lock))
+    tracker = OrientationTracker(
+      policy: ScreenPolicy(allowed: allowed, lock: lock),
+      mode: TabletModeState(policy: options.rotate, override: saved?.mode))
     do {
       loop = try EventLoop()
     } catch {
@@ -141,6 +145,7 @@ public final class Daemon {
       if options.bus != .off {
         sensorProxy = SensorProxyService(
           bus: options.bus, source: options.busOrientation, state: tracker.snapshot, loop: loop)
+        sensorProxy?.claimsChanged = { [unowned self] in self.updateDemand() }
       }
       let sampler = try SamplingThread(
         configuration: SamplerConfiguration(
@@ -149,6 +154,7 @@ public final class Daemon {
       recorder = nil
       self.sampler = sampler
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
+      updateDemand()
       try startWatchdog()
       if options.dump { watchOutputForHangUp() }
       Systemd.notify(
@@ -219,11 +225,62 @@ public final class Daemon {
 
   /// The hinge's status changed (the sampling thread reports it).
   private func hingeChanged(_ status: HingeStatus) {
-    hinge = status
+    publish(tracker.updateMode { $0.hinge = status }, at: now)
+    modeChanged()
   }
 
-  /// The first sample after an idle stretch has been classified.
+  /// What the switches say changed (the tablet-mode switch, the lid).
+  private func switchesChanged(tablet: Bool?, lidClosed: Bool?) {
+    publish(tracker.updateMode { $0.switchSaysTablet = tablet }, at: now)
+    sampler?.send(.lid(closed: lidClosed))
+    modeChanged()
+  }
+
+  /// After any change of the mode or its sources: the sensor's demand may change.
+  private func modeChanged() { updateDemand() }
+
+  /// Whether anything needs the sensor's samples: a client that hears device changes or
+  /// samples, a D-Bus client's claim, `--dump` or `--record`, a screen that follows the device,
+  /// a mode that only samples can tell (the hinge), or a client waiting for a fresh state.
+  private var demand: SamplingDemand {
+    guard options.source == .iio, !options.dump, options.recordPath == nil else { return .sample }
+    let mode = tracker.mode
+    guard mode.holdsNormal, mode.modeNeedsNoSamples else { return .sample }
+    if let server, server.wantsDevice || server.wantsSamples || server.awaitsFreshState { return .sample }
+    if sensorProxy?.needsSamples == true { return .sample }
+    return .idle
+  }
+
+  /// Tells the sampling thread when the demand changes. While idle, the device orientation
+  /// held is stale: greetings and `get` wait for the first sample after sampling resumes.
+  private func updateDemand() {
+    let new = demand
+    guard new != sentDemand else { return }
+    sentDemand = new
+    sampler?.send(.demand(new))
+    if new == .idle {
+      Log.info("nothing needs the sensor now (\(tracker.mode.summary)); sampling stops")
+      server?.holdsStaleState = true
+      freshWait?.cancel()
+    } else if server?.holdsStaleState == true {
+      Log.info("sampling resumes")
+      // A sensor that does not deliver within a second must not keep clients waiting.
+      let timer = LoopTimer(loop: loop) { [unowned self] _ in
+        Log.warning("no fresh sample within 1 s of resuming; serving the last known state")
+        self.sampleIsFresh()
+      }
+      timer.schedule(afterNanoseconds: 1_000_000_000)
+      freshWait = timer
+    }
+  }
+
+  /// The first sample after an idle stretch has been classified: the state is current.
   private func sampleIsFresh() {
+    freshWait = nil
+    guard sentDemand == .sample, let server, server.holdsStaleState else { return }
+    server.holdsStaleState = false
+    server.stateIsFresh()
+    updateDemand()
   }
 
   // MARK: Socket and state
@@ -250,7 +307,11 @@ public final class Daemon {
       control: { [unowned self] command in self.control(command) },
       commit: { [unowned self] in self.persist() },
       info: { [unowned self] full in self.infoItems(full: full) },
-      samplesWanted: { [unowned self] wanted in self.sampler?.send(.forwardSamples(wanted)) })
+      samplesWanted: { [unowned self] wanted in
+        self.sampler?.send(.forwardSamples(wanted))
+        self.updateDemand()
+      },
+      needsChanged: { [unowned self] in self.updateDemand() })
   }
 
   /// The socket passed by systemd, else a new one at `--socket`.
@@ -279,8 +340,20 @@ public final class Daemon {
     return listener.takeDescriptor()
   }
 
-  private func control(_ command: ClientCommand) -> Result<[StateChange], ProtocolError> {
+  private func control(_ command: ClientCommand) -> Result<
+    (changes: [StateChange], saves: Bool), ProtocolError
+  > {
     let changes: [StateChange]
+    if case .mode(let mode) = command {
+      let before = tracker.mode.override
+      changes = tracker.updateMode { $0.override = mode }
+      if !changes.isEmpty { announce(changes, at: now) }
+      if before != tracker.mode.override {
+        Log.info("mode \(mode?.rawValue ?? "auto") set by a client: \(tracker.mode.summary)")
+      }
+      modeChanged()
+      return .success((changes, before != tracker.mode.override))
+    }
     do throws(PolicyError) {
       switch command {
       case .lock(let target):
@@ -305,7 +378,7 @@ public final class Daemon {
     if !changes.isEmpty {
       announce(changes, at: now)
     }
-    return .success(changes)
+    return .success((changes, !changes.isEmpty))
   }
 
   /// What `info` reports: the sensor, then the settings that shape what clients see; with
@@ -327,6 +400,8 @@ public final class Daemon {
       InfoItem("settle", "\(settings.settleMicroseconds / 1000) ms"),
       InfoItem("allowed-from", describeAllowedOrigin(full: full)),
       InfoItem("dbus", sensorProxy?.status ?? "off"),
+      InfoItem("mode", tracker.mode.summary),
+      InfoItem("sampling", sentDemand == .idle ? "stopped (nothing needs the sensor)" : "on"),
     ]
     guard full else { return items }
     items += options.hooks.map { InfoItem("hook", $0) }
@@ -343,7 +418,7 @@ public final class Daemon {
   private var persistedState: PersistedState {
     PersistedState(
       lock: tracker.policy.lock, allowed: tracker.policy.allowed, allowedChosen: allowedOrigin.isChosen,
-      configAllowed: .known(options.configAllowed))
+      configAllowed: .known(options.configAllowed), mode: tracker.mode.override)
   }
 
   /// Starts the thread that saves the state, when there is a state file.
@@ -518,12 +593,14 @@ public final class Daemon {
   /// Prints changes for `--dump`, or logs them, and runs the hooks for a new screen orientation.
   private func announce(_ changes: [StateChange], at time: SampleTime) {
     sensorProxy?.publish(changes)
-    for change in changes {
-      if case .orientation(let screen) = change, let hooks {
-        hooks.trigger(
-          HookEnvironment.variables(orientation: screen, previous: lastScreen, device: tracker.device))
-        lastScreen = screen
-      }
+    // Hooks run once per batch that turns the screen or changes the mode (a desktop may turn
+    // its on-screen keyboard on in tablet mode).
+    if let hooks, changes.contains(where: { $0.key == "orientation" || $0.key == "mode" }) {
+      hooks.trigger(
+        HookEnvironment.variables(
+          orientation: tracker.orientation, previous: lastScreen, device: tracker.device,
+          mode: tracker.mode.mode))
+      lastScreen = tracker.orientation
     }
     // One write for the whole batch: a change of device and screen orientation is one wake-up.
     guard options.dump else { return changeLog.write(.info, lines: changes.map(\.line)) }

@@ -23,7 +23,7 @@ struct TrackerTests {
     #expect(changes == [.lock(nil), .orientation(.rightUp)])
   }
 
-  @Test("The snapshot lists sensor, device, orientation, lock and allowed in protocol order")
+  @Test("The snapshot lists sensor, device, orientation, lock, allowed and mode in protocol order")
   func snapshot() {
     var tracker = OrientationTracker()
     _ = tracker.setSensor(online: true)
@@ -31,8 +31,17 @@ struct TrackerTests {
     #expect(
       tracker.snapshot.map(\.line) == [
         "sensor online", "device bottom-up", "orientation bottom-up", "lock off",
-        "allowed normal,left-up,bottom-up,right-up",
+        "allowed normal,left-up,bottom-up,right-up", "mode unknown",
       ])
+  }
+
+  @Test("Where there is a hinge the snapshot ends with its angle, undefined until one is known")
+  func snapshotWithHinge() {
+    var tracker = OrientationTracker()
+    _ = tracker.updateMode { $0.hinge = HingeStatus(available: true) }
+    #expect(tracker.snapshot.suffix(2).map(\.line) == ["mode unknown", "hinge undefined"])
+    _ = tracker.updateMode { $0.hinge = HingeStatus(available: true, mode: .tablet, angle: 250) }
+    #expect(tracker.snapshot.suffix(2).map(\.line) == ["mode tablet", "hinge 250"])
   }
 
   @Test("Sensor status changes are reported once")

@@ -11,7 +11,7 @@ struct AllowReleasesLockTests {
     let directory = try Unprivileged.openDirectory(in: try Scratch.current())
     var daemon = try ServedDaemon(directory: directory)
     let subscriber = try TestClient(path: daemon.socket)
-    #expect(subscriber.readLines(5) == normalSnapshot)
+    #expect(subscriber.readLines(greetingLines) == normalSnapshot)
     func orientctl(_ arguments: String...) throws -> Int32 {
       try runToCompletion(
         try Unprivileged.command([TestPaths.orientctl, "--socket", daemon.socket] + arguments)
@@ -33,8 +33,9 @@ struct AllowReleasesLockTests {
     daemon = try ServedDaemon(directory: directory)
     let restarted = try TestClient(path: daemon.socket)
     #expect(
-      restarted.readLines(5) == [
+      restarted.readLines(greetingLines) == [
         "sensor online", "device normal", "orientation normal", "lock off", "allowed normal",
+        "mode unknown",
       ])
     #expect(
       !daemon.process.stderr.contains("unlocking"), "a restart found a lock to drop: \(daemon.process.stderr)"

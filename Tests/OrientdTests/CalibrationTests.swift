@@ -192,9 +192,9 @@ struct CalibrationTests {
   func sampleStream() throws {
     let (run, socket) = try laptopDaemon(extra: ["--mount-matrix", rotatedMount])
     let bystander = try TestClient(path: socket)
-    _ = bystander.readLines(5)
+    _ = bystander.readLines(greetingLines)
     let client = try TestClient(path: socket)
-    _ = client.readLines(5)
+    _ = client.readLines(greetingLines)
     client.send("samples corrected\n")
     #expect(client.readLine() == "ok")
     let corrected = client.readLines(3)
@@ -217,7 +217,7 @@ struct CalibrationTests {
     #expect(afterOff == "{\"reply\":\"ok\"}")
     // Samples keep coming, to a third connection that asks for them...
     let watcher = try TestClient(path: socket)
-    _ = watcher.readLines(5)
+    _ = watcher.readLines(greetingLines)
     watcher.send("samples raw\n")
     #expect(watcher.readLines(through: "ok").last == "ok")
     let seen = watcher.readLines(3)

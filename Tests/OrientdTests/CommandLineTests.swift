@@ -74,7 +74,7 @@ struct CommandLineTests {
     #expect(
       completeLines(state.stdout) == [
         "sensor online", "device right-up", "orientation right-up", "lock off",
-        "allowed normal,left-up,bottom-up,right-up",
+        "allowed normal,left-up,bottom-up,right-up", "mode unknown",
       ])
     process.signal(SIGINT)
     #expect(process.waitForExit() == 0)

@@ -68,7 +68,7 @@ struct HookTests {
     #expect(waitForLines(inFile: finished, 1) == ["undefined>normal"])
 
     let commander = try TestClient(path: daemon.socket)
-    #expect(commander.readLines(5) == normalSnapshot)
+    #expect(commander.readLines(greetingLines) == normalSnapshot)
     commander.send("rotate cw\n")
     #expect(commander.readLines(3).last == "ok")
     // The run for left-up is under way and waits at the gate while three more changes come.

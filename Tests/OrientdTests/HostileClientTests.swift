@@ -78,7 +78,7 @@ struct HostileClientTests {
   func commandBeforeCloseIsServed() throws {
     let daemon = try servedDaemonOpenToOthers()
     let subscriber = try TestClient(path: daemon.socket)
-    _ = subscriber.readLines(5)
+    _ = subscriber.readLines(greetingLines)
     for round in 0..<20 {
       let target = round % 2 == 0 ? "left-up" : "right-up"
       let sender = try runToCompletion(
@@ -93,7 +93,7 @@ struct HostileClientTests {
   func closedConnectionCannotFlood() throws {
     let daemon = try servedDaemonOpenToOthers()
     let subscriber = try TestClient(path: daemon.socket)
-    _ = subscriber.readLines(5)
+    _ = subscriber.readLines(greetingLines)
     let connected = openSockets(of: daemon.process.pid)
     let sender = try runToCompletion(
       Unprivileged.attack("send-and-close", [daemon.socket, "1", "rotate cw", "1000"]))
@@ -133,7 +133,7 @@ struct HostileClientTests {
     // 60 connections stay under the per-user limit (64 of the default 256), not under 48 descriptors.
     let daemon = try servedDaemonOpenToOthers(launcher: [prlimit, "--nofile=48:48"])
     let connected = try TestClient(path: daemon.socket)
-    _ = connected.readLines(5)
+    _ = connected.readLines(greetingLines)
     let trace = try SystemCallTrace(pid: daemon.process.pid, calls: "accept4")
     let holder = try TestProcess(Unprivileged.attack("hold-connections", [daemon.socket, "60"]))
     try #require(
@@ -152,7 +152,7 @@ struct HostileClientTests {
   func idleClientsAreDropped() throws {
     let daemon = try servedDaemonOpenToOthers(extra: ["--idle-timeout", "0.5"])
     let listener = try TestClient(path: daemon.socket)
-    _ = listener.readLines(5)
+    _ = listener.readLines(greetingLines)
     let idle = try runToCompletion(
       Unprivileged.attack("idle-connections", [daemon.socket, "3", "\(patience)"]))
     #expect(attackFigure("opened", in: idle.stdout) == "3")

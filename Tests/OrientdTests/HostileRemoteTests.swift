@@ -70,7 +70,7 @@ struct HostileRemoteTests {
         "refusing the IIO context \(server.uri): the server announces 268435456 bytes of context XML, "
           + "more than the limit of 1048576 bytes (1 MiB)"))
     let client = try TestClient(path: socket)
-    #expect(client.readLines(5).first == "sensor offline")
+    #expect(client.readLines(greetingLines).first == "sensor offline")
     #expect(client.linesBeforePong().isEmpty)
     // It looks again, as for an unreachable server: a second connection comes.
     let before = server.connections

@@ -149,7 +149,7 @@ struct LoadAndFaultTests {
     for round in 0..<rounds {
       let daemon = try ServedDaemon(directory: directory)
       let client = try TestClient(path: daemon.socket)
-      _ = client.readLines(5)
+      _ = client.readLines(greetingLines)
       var acknowledged: String? = nil
       let killAt = deadline(in: Double.random(in: 0.05...0.3))
       var index = round
@@ -189,7 +189,7 @@ struct LoadAndFaultTests {
     let (run, socket) = try servingFakeSensor(
       [device], extra: ["--interval", "20", "--settle", "0"], ready: "info: orientation left-up")
     let subscriber = try TestClient(path: socket)
-    _ = subscriber.readLines(5)
+    _ = subscriber.readLines(greetingLines)
     for _ in 0..<rounds {
       try run.unplug()
       #expect(subscriber.readLine() == "sensor offline")
@@ -219,7 +219,7 @@ struct LoadAndFaultTests {
     // to be saved (a few saves a second), so they turn side by side.
     let clients = try (0..<8).map { _ in try TestClient(path: daemon.socket) }
     for client in clients {
-      _ = client.readLines(5)
+      _ = client.readLines(greetingLines)
       client.send(String(repeating: "rotate cw\n", count: 5))
     }
     for client in clients {

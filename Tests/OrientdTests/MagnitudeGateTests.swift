@@ -43,13 +43,13 @@ struct MagnitudeGateTests {
       })
 
     let monitor = try TestProcess([TestPaths.orientctl, "--socket", socket, "monitor"])
-    #expect(monitor.waitForLines(5) == normalSnapshot)
+    #expect(monitor.waitForLines(greetingLines) == normalSnapshot)
     try run.setRaw(256, 0, 0)
-    #expect(monitor.waitForLines(7).suffix(2) == ["device left-up", "orientation left-up"])
+    #expect(monitor.waitForLines(8).suffix(2) == ["device left-up", "orientation left-up"])
     try run.setRaw(0, 256, 0)
-    #expect(monitor.waitForLines(9).suffix(2) == ["device bottom-up", "orientation bottom-up"])
+    #expect(monitor.waitForLines(10).suffix(2) == ["device bottom-up", "orientation bottom-up"])
     try run.setRaw(0, 0, -256)
-    #expect(monitor.waitForLines(10).last == "device face-up")
+    #expect(monitor.waitForLines(11).last == "device face-up")
 
     // A shake towards right-up at 1.53 g (39.66 g read), longer than the settle time: rejected,
     // nothing changes.
@@ -61,16 +61,16 @@ struct MagnitudeGateTests {
         inStderr: true))
     let state = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", "device"])
     #expect(state.stdout == "face-up\n")
-    #expect(monitor.stdoutLines.count == 10, "a shake must not publish: \(monitor.stdoutLines)")
+    #expect(monitor.stdoutLines.count == 11, "a shake must not publish: \(monitor.stdoutLines)")
     try run.setRaw(-256, 0, 0)
-    #expect(monitor.waitForLines(12).suffix(2) == ["device right-up", "orientation right-up"])
+    #expect(monitor.waitForLines(13).suffix(2) == ["device right-up", "orientation right-up"])
 
     // The scale is corrected, and the sensor re-attached so that orientd reads it again.
     try run.write("in_accel_scale", "0.038307")
     try run.unplug()
-    #expect(monitor.waitForLines(13).last == "sensor offline")
+    #expect(monitor.waitForLines(14).last == "sensor offline")
     try run.plug()
-    #expect(monitor.waitForLines(14).last == "sensor online")
+    #expect(monitor.waitForLines(15).last == "sensor online")
     // The sensor set up again is measured afresh: its samples are used as they are at once.
     try #require(run.process.waitFor("scale 0.038307 (in_accel_scale)", inStderr: true))
     try run.setRaw(0, -256, 0)

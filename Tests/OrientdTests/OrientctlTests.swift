@@ -3,19 +3,19 @@ import Testing
 
 @Suite("The orientctl client", .scratch)
 struct OrientctlTests {
-  @Test("get prints the five state lines; get --json prints them as one JSON object")
+  @Test("get prints the state lines; get --json prints them as one JSON object")
   func get() throws {
     let daemon = try ServedDaemon(holding: (1, 0, 0))
     let text = try daemon.orientctl("get")
     #expect(text.status == 0)
     #expect(
       text.stdout == "sensor online\ndevice left-up\norientation left-up\nlock off\n"
-        + "allowed normal,left-up,bottom-up,right-up\n")
+        + "allowed normal,left-up,bottom-up,right-up\nmode unknown\n")
     let json = try daemon.orientctl("get", "--json")
     #expect(json.status == 0)
     #expect(
       json.stdout == #"{"sensor":"online","device":"left-up","orientation":"left-up","lock":"off","#
-        + #""allowed":["normal","left-up","bottom-up","right-up"]}"# + "\n")
+        + #""allowed":["normal","left-up","bottom-up","right-up"],"mode":"unknown"}"# + "\n")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any],
       "get --json must print one JSON object: \(json.stdout)")
@@ -73,17 +73,18 @@ struct OrientctlTests {
     let json = try TestProcess([
       TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--json", "--once",
     ])
-    #expect(text.waitForLines(5) == normalSnapshot)
+    #expect(text.waitForLines(greetingLines) == normalSnapshot)
     #expect(
-      json.waitForLines(5) == [
+      json.waitForLines(greetingLines) == [
         #"{"event":"sensor","value":"online"}"#, #"{"event":"device","value":"normal"}"#,
         #"{"event":"orientation","value":"normal"}"#, #"{"event":"lock","value":"off"}"#,
         #"{"event":"allowed","value":["normal","left-up","bottom-up","right-up"]}"#,
+        #"{"event":"mode","value":"unknown"}"#,
       ])
     #expect(try daemon.orientctl("rotate", "ccw").status == 0)
-    #expect(text.waitForLines(7).suffix(2) == ["lock right-up", "orientation right-up"])
+    #expect(text.waitForLines(8).suffix(2) == ["lock right-up", "orientation right-up"])
     #expect(
-      json.waitForLines(7).suffix(2) == [
+      json.waitForLines(8).suffix(2) == [
         #"{"event":"lock","value":"right-up"}"#, #"{"event":"orientation","value":"right-up"}"#,
       ])
     #expect(!json.stdout.contains("reply"), "replies are not events")
@@ -100,7 +101,7 @@ struct OrientctlTests {
     let sensor = try TestProcess([
       TestPaths.orientctl, "--socket", first.socket, "monitor", "--iio-sensor-proxy",
     ])
-    #expect(text.waitForLines(5) == normalSnapshot)
+    #expect(text.waitForLines(greetingLines) == normalSnapshot)
     #expect(sensor.waitForLines(1) == ["=== Has accelerometer (orientation: normal)"])
     #expect(first.stop() == 0)
     #expect(text.waitFor("closed the connection; reconnecting", inStderr: true), "\(text.stderr)")
@@ -109,16 +110,16 @@ struct OrientctlTests {
     let second = try ServedDaemon(holding: (1, 0, 0), directory: first.directory)
     #expect(text.waitFor("reconnected to orientd", inStderr: true), "\(text.stderr)")
     #expect(
-      Array(text.waitForLines(10).suffix(5)) == [
+      Array(text.waitForLines(12).suffix(6)) == [
         "sensor online", "device left-up", "orientation left-up", "lock off",
-        "allowed normal,left-up,bottom-up,right-up",
+        "allowed normal,left-up,bottom-up,right-up", "mode unknown",
       ])
     #expect(
       sensor.waitForLines(2) == [
         "=== Has accelerometer (orientation: normal)", "    Accelerometer orientation changed: left-up",
       ])
     #expect(try second.orientctl("lock", "bottom-up").status == 0)
-    #expect(text.waitForLines(12).suffix(2) == ["lock bottom-up", "orientation bottom-up"])
+    #expect(text.waitForLines(14).suffix(2) == ["lock bottom-up", "orientation bottom-up"])
     text.signal(SIGTERM)
     sensor.signal(SIGTERM)
     #expect(text.waitForExit() != nil)

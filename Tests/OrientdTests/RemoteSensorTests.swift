@@ -47,7 +47,10 @@ struct RemoteSensorTests {
     ])
     #expect(daemon.waitFor("info: orientation left-up", inStderr: true))
     let subscriber = try TestClient(path: socket)
-    #expect(subscriber.readLines(5).prefix(3) == ["sensor online", "device left-up", "orientation left-up"])
+    #expect(
+      subscriber.readLines(greetingLines).prefix(3) == [
+        "sensor online", "device left-up", "orientation left-up",
+      ])
 
     try server?.setRaw(0, 256, 0)
     #expect(subscriber.readLines(2) == ["device bottom-up", "orientation bottom-up"])

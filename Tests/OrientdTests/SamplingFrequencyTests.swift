@@ -66,7 +66,7 @@ struct SamplingFrequencyTests {
       [slowAccelerometer(available: "1 5 20 50 100")], extra: ["--interval", "20", "--settle", "0"],
       ready: "capture mode poll")
     let subscriber = try TestClient(path: socket)
-    #expect(subscriber.readLines(5).prefix(1) == ["sensor online"])
+    #expect(subscriber.readLines(greetingLines).prefix(1) == ["sensor online"])
     #expect(run.read("sampling_frequency") == "50")
     try run.unplug()
     #expect(subscriber.readLine() == "sensor offline")

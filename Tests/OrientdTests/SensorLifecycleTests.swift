@@ -122,7 +122,10 @@ struct SensorLifecycleTests {
     let (run, socket) = try servingFakeSensor(
       [device], extra: ["--interval", "20", "--settle", "0"], ready: "info: orientation left-up")
     let subscriber = try TestClient(path: socket)
-    #expect(subscriber.readLines(5).prefix(3) == ["sensor online", "device left-up", "orientation left-up"])
+    #expect(
+      subscriber.readLines(greetingLines).prefix(3) == [
+        "sensor online", "device left-up", "orientation left-up",
+      ])
 
     try run.unplug()
     #expect(subscriber.readLine() == "sensor offline")
@@ -145,9 +148,9 @@ struct SensorLifecycleTests {
       ready: "serving 'sensor offline' and looking again every second")
     let subscriber = try TestClient(path: socket)
     #expect(
-      subscriber.readLines(5) == [
+      subscriber.readLines(greetingLines) == [
         "sensor offline", "device undefined", "orientation undefined", "lock off",
-        "allowed normal,left-up,bottom-up,right-up",
+        "allowed normal,left-up,bottom-up,right-up", "mode unknown",
       ])
 
     try FileManager.default.moveItem(
@@ -197,7 +200,7 @@ struct SensorLifecycleTests {
     func blocked() -> [pid_t] { threads(of: run.programPID, sleepingIn: "wait_for_partner", syscall: 257) }
     try #require(waitUntil { blocked().count == 1 }, "orientd never blocked opening the FIFO")
     let client = try TestClient(path: socket)
-    #expect(client.readLines(5) == normalSnapshot)
+    #expect(client.readLines(greetingLines) == normalSnapshot)
     for _ in 0..<20 {
       client.send("ping\n")
       #expect(client.readLine() == "pong")

@@ -9,12 +9,12 @@ struct SocketProtocolTests {
       [.accelerometer(raw: (0, -256, 0))], extra: ["--interval", "10", "--settle", "50"],
       ready: "info: orientation normal")
     let subscriber = try socatClient(socket: socket)
-    #expect(subscriber.process.waitForLines(5) == normalSnapshot)
+    #expect(subscriber.process.waitForLines(greetingLines) == normalSnapshot)
 
     try run.setRaw(256, 0, 0)
-    #expect(subscriber.process.waitForLines(7).suffix(2) == ["device left-up", "orientation left-up"])
+    #expect(subscriber.process.waitForLines(8).suffix(2) == ["device left-up", "orientation left-up"])
     try run.setRaw(0, 0, -256)
-    #expect(subscriber.process.waitForLines(8).last == "device face-up")
+    #expect(subscriber.process.waitForLines(9).last == "device face-up")
     #expect(run.stop() == 0)
     #expect(subscriber.process.waitForExit() != nil, "socat should see the daemon close")
   }
@@ -25,7 +25,7 @@ struct SocketProtocolTests {
       [.accelerometer(raw: (0, -256, 0))], extra: ["--interval", "10", "--settle", "50"],
       ready: "info: orientation normal")
     let subscriber = try TestClient(path: socket)
-    #expect(subscriber.readLines(5) == normalSnapshot)
+    #expect(subscriber.readLines(greetingLines) == normalSnapshot)
 
     let lock = try runToCompletion([TestPaths.orientctl, "--socket", socket, "lock"])
     #expect(lock.status == 0)
@@ -39,7 +39,7 @@ struct SocketProtocolTests {
     #expect(
       completeLines(state.stdout) == [
         "sensor online", "device bottom-up", "orientation normal", "lock normal",
-        "allowed normal,left-up,bottom-up,right-up",
+        "allowed normal,left-up,bottom-up,right-up", "mode unknown",
       ])
 
     #expect(try runToCompletion([TestPaths.orientctl, "--socket", socket, "unlock"]).status == 0)
@@ -51,7 +51,7 @@ struct SocketProtocolTests {
   func rotate() throws {
     let daemon = try ServedDaemon()
     let subscriber = try TestClient(path: daemon.socket)
-    #expect(subscriber.readLines(5) == normalSnapshot)
+    #expect(subscriber.readLines(greetingLines) == normalSnapshot)
 
     #expect(try daemon.orientctl("rotate", "cw").status == 0)
     #expect(subscriber.readLines(2) == ["lock left-up", "orientation left-up"])
@@ -71,6 +71,7 @@ struct SocketProtocolTests {
     #expect(
       completeLines(try daemon.orientctl("get").stdout) == [
         "sensor online", "device normal", "orientation normal", "lock normal", "allowed normal,left-up",
+        "mode unknown",
       ])
     #expect(subscriber.linesBeforePong() == [], "a refused rotate must change nothing")
     #expect(daemon.stop() == 0)
@@ -80,7 +81,7 @@ struct SocketProtocolTests {
   func changeBeforeReply() throws {
     let daemon = try ServedDaemon()
     let commander = try TestClient(path: daemon.socket)
-    #expect(commander.readLines(5) == normalSnapshot)
+    #expect(commander.readLines(greetingLines) == normalSnapshot)
     commander.send("allow normal,right-up\nlock right-up\nping\nlock\n")
     // The last `lock` finds the screen already locked: it changes nothing and only replies.
     #expect(
@@ -89,9 +90,9 @@ struct SocketProtocolTests {
       ])
     commander.send("get\nunlock\n")
     #expect(
-      commander.readLines(9) == [
+      commander.readLines(10) == [
         "sensor online", "device normal", "orientation right-up", "lock right-up", "allowed normal,right-up",
-        "ok",
+        "mode unknown", "ok",
         "lock off", "orientation normal", "ok",
       ])
     #expect(daemon.stop() == 0)
@@ -101,7 +102,7 @@ struct SocketProtocolTests {
   func json() throws {
     let daemon = try ServedDaemon()
     let client = try TestClient(path: daemon.socket)
-    _ = client.readLines(5)
+    _ = client.readLines(greetingLines)
     client.send("format json\nrotate cw\nping\nrotate\nbogus\n")
     #expect(
       client.readLines(6) == [
@@ -124,7 +125,7 @@ struct SocketProtocolTests {
   func helpAndQuit() throws {
     let daemon = try ServedDaemon()
     let client = try TestClient(path: daemon.socket)
-    _ = client.readLines(5)
+    _ = client.readLines(greetingLines)
     client.send("help\n")
     let help = client.readLines(through: "ok")
     #expect(help.last == "ok")
@@ -155,7 +156,7 @@ struct SocketProtocolTests {
   func cleanExit() throws {
     let daemon = try ServedDaemon()
     let client = try TestClient(path: daemon.socket)
-    _ = client.readLines(5)
+    _ = client.readLines(greetingLines)
     #expect(daemon.stop() == 0)
     #expect(client.waitForClose())
     #expect(!FileManager.default.fileExists(atPath: daemon.socket))

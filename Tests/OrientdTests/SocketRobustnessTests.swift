@@ -106,7 +106,7 @@ struct SocketRobustnessTests {
     var size: Int32 = 4096
     setsockopt(slow.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     let fast = try TestClient(path: socket)
-    _ = fast.readLines(5)
+    _ = fast.readLines(greetingLines)
 
     var received = 0
     var inOrder = true
@@ -151,7 +151,7 @@ struct SocketRobustnessTests {
   func twoHundredSubscribers() throws {
     let daemon = try ServedDaemon(extra: ["--max-clients", "300"])
     let subscribers = try (0..<200).map { _ in try TestClient(path: daemon.socket) }
-    for subscriber in subscribers { #expect(subscriber.readLines(5) == normalSnapshot) }
+    for subscriber in subscribers { #expect(subscriber.readLines(greetingLines) == normalSnapshot) }
     #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
     var delivered = 0
     for subscriber in subscribers
@@ -167,8 +167,8 @@ struct SocketRobustnessTests {
     let daemon = try ServedDaemon(extra: ["--max-clients", "2"])
     let first = try TestClient(path: daemon.socket)
     let second = try TestClient(path: daemon.socket)
-    _ = first.readLines(5)
-    _ = second.readLines(5)
+    _ = first.readLines(greetingLines)
+    _ = second.readLines(greetingLines)
     let third = try TestClient(path: daemon.socket)
     #expect(third.readLine()?.hasPrefix("error too-many-clients") == true)
     #expect(third.waitForClose())
@@ -183,9 +183,9 @@ struct SocketRobustnessTests {
   func garbageInput() throws {
     let daemon = try ServedDaemon()
     let bystander = try TestClient(path: daemon.socket)
-    _ = bystander.readLines(5)
+    _ = bystander.readLines(greetingLines)
     let client = try TestClient(path: daemon.socket)
-    _ = client.readLines(5)
+    _ = client.readLines(greetingLines)
 
     client.send(bytes: [0x01, 0x02, 0xFF, 0x0A])
     #expect(client.readLine() == "error bad-encoding lines must be UTF-8 text without NUL bytes")
@@ -205,7 +205,7 @@ struct SocketRobustnessTests {
 
     // A whole command without its newline, then the end of input: it must not run.
     let halfLine = try TestClient(path: daemon.socket)
-    #expect(halfLine.readLines(5) == normalSnapshot)
+    #expect(halfLine.readLines(greetingLines) == normalSnapshot)
     halfLine.send("lock left-up")
     shutdown(halfLine.descriptor, Int32(SHUT_WR))
     #expect(try waitUntil { try halfLine.unreadByServer() == 0 }, "orientd never read the half line")
@@ -236,9 +236,9 @@ struct SocketRobustnessTests {
     let second = try ServedDaemon(directory: directory)
     let client = try TestClient(path: second.socket)
     #expect(
-      client.readLines(5) == [
+      client.readLines(greetingLines) == [
         "sensor online", "device normal", "orientation right-up", "lock right-up",
-        "allowed normal,left-up,right-up",
+        "allowed normal,left-up,right-up", "mode unknown",
       ])
     #expect(second.stop() == 0)
   }
@@ -251,7 +251,7 @@ struct SocketRobustnessTests {
     let daemon = try ServedDaemon(directory: directory)
     #expect(daemon.process.stderr.contains("ignoring corrupt state file"))
     let client = try TestClient(path: daemon.socket)
-    #expect(client.readLines(5) == normalSnapshot)
+    #expect(client.readLines(greetingLines) == normalSnapshot)
     #expect(try daemon.orientctl("lock").status == 0)
     #expect(waitForFile(daemon.statePath, toContain: "\nlock normal\n"), "\(fileText(daemon.statePath))")
     #expect(daemon.stop() == 0)
@@ -269,7 +269,7 @@ struct SocketRobustnessTests {
 
     let daemon = try ServedDaemon(directory: directory)
     let client = try TestClient(path: socket)
-    #expect(client.readLines(5) == normalSnapshot)
+    #expect(client.readLines(greetingLines) == normalSnapshot)
 
     let second = try runToCompletion([
       TestPaths.orientd, "--demo", "--socket", socket, "--state", directory + "/state2",

@@ -1,17 +1,19 @@
 /// The environment a hook runs with: the orientations, and ready-made values for the
 /// tools that rotate displays and touchscreens.
 public enum HookEnvironment {
-  /// The variables for a screen-orientation change, in a stable order.
+  /// The variables for a change of the screen orientation or the mode, in a stable order.
   ///
   /// For an undefined orientation the per-tool values describe `normal`.
   public static func variables(
-    orientation: ScreenOrientation?, previous: ScreenOrientation?, device: DeviceOrientation?
+    orientation: ScreenOrientation?, previous: ScreenOrientation?, device: DeviceOrientation?,
+    mode: TabletMode = .unknown
   ) -> [(name: String, value: String)] {
     let screen = orientation ?? .normal
     return [
       ("ORIENTD_ORIENTATION", orientationName(orientation)),
       ("ORIENTD_PREVIOUS", orientationName(previous)),
       ("ORIENTD_DEVICE", orientationName(device)),
+      ("ORIENTD_MODE", mode.rawValue),
       ("ORIENTD_XRANDR", xrandr(screen)),
       ("ORIENTD_WL_TRANSFORM", waylandTransform(screen)),
       ("ORIENTD_SWAY_TRANSFORM", swayTransform(screen)),

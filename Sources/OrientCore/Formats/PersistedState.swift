@@ -1,7 +1,7 @@
 /// The part of the state that survives a restart: the lock and the allowed set, whether that
 /// set was chosen with `orientctl allow`, and the config file's allowed set when they were
 /// saved (so that a later edit of the file can be told from an old value; see
-/// `AllowedOrigin.choose`).
+/// `AllowedOrigin.choose`), and the mode set with `orientctl mode` until `mode auto`.
 public struct PersistedState: Equatable, Sendable {
   public var lock: ScreenOrientation?
   public var allowed: AllowedOrientations
@@ -10,6 +10,8 @@ public struct PersistedState: Equatable, Sendable {
   public var allowedChosen: Bool?
   /// What the config file's `allowed =` was when the state was saved.
   public var configAllowed: ConfigRecord
+  /// The mode set with `mode tablet|laptop`; nil is `mode auto` (the line is left out).
+  public var mode: TabletMode?
 
   /// What the state file knows of the config file's `allowed =`.
   public enum ConfigRecord: Equatable, Sendable {
@@ -22,8 +24,9 @@ public struct PersistedState: Equatable, Sendable {
   /// Creates a state.
   public init(
     lock: ScreenOrientation? = nil, allowed: AllowedOrientations = .all, allowedChosen: Bool? = nil,
-    configAllowed: ConfigRecord = .unknown
+    configAllowed: ConfigRecord = .unknown, mode: TabletMode? = nil
   ) {
+    self.mode = mode == .unknown ? nil : mode
     self.lock = lock
     self.allowed = allowed
     self.allowedChosen = allowedChosen
@@ -39,6 +42,7 @@ public struct PersistedState: Equatable, Sendable {
     var text = "\(Self.header)\nlock \(lock?.name ?? "off")\nallowed \(allowed.listText)\n"
     if let allowedChosen { text += "allowed-chosen \(allowedChosen ? "yes" : "no")\n" }
     if case .known(let config) = configAllowed { text += "config-allowed \(config?.listText ?? "none")\n" }
+    if let mode { text += "mode \(mode.rawValue)\n" }
     return text
   }
 
@@ -52,6 +56,7 @@ public struct PersistedState: Equatable, Sendable {
     var configAllowed = ConfigRecord.unknown
     var sawConfig = false
     var allowedChosen: Bool?
+    var mode: TabletMode??
     for (index, line) in lines.enumerated() {
       let parts = line.split(separator: " ", maxSplits: 1)
       guard parts.count == 2 else { throw ValueError("line \(index + 2) is not 'key value'") }
@@ -83,12 +88,20 @@ public struct PersistedState: Equatable, Sendable {
         } catch {
           throw ValueError("line \(index + 2): \(error.message)")
         }
+      case "mode" where mode == nil:
+        switch parts[1] {
+        case "tablet": mode = .some(.tablet)
+        case "laptop": mode = .some(.laptop)
+        case "auto": mode = .some(nil)
+        default: throw ValueError("line \(index + 2): mode is tablet, laptop or auto, got '\(parts[1])'")
+        }
       default:
         throw ValueError("line \(index + 2): unexpected '\(parts[0])'")
       }
     }
     guard let lock, let allowed else { throw ValueError("lock or allowed is missing") }
     return PersistedState(
-      lock: lock, allowed: allowed, allowedChosen: allowedChosen, configAllowed: configAllowed)
+      lock: lock, allowed: allowed, allowedChosen: allowedChosen, configAllowed: configAllowed,
+      mode: mode ?? nil)
   }
 }

@@ -1,5 +1,5 @@
-/// The daemon's whole orientation state: the device orientation, the screen policy and the
-/// sensor status.
+/// The daemon's whole orientation state: the device orientation, the screen policy, the
+/// sensor status and the convertible's mode.
 ///
 /// The device orientation comes from the classifier of the sensor that drives it, wherever
 /// that runs; the tracker only takes its changes. Every input returns the changes it caused,
@@ -10,9 +10,14 @@ public struct OrientationTracker: Sendable {
   /// Whether a sensor is delivering samples.
   public private(set) var sensorOnline = false
 
-  /// Creates a tracker with an undefined device orientation and `policy`.
-  public init(policy: ScreenPolicy = ScreenPolicy()) {
+  /// The mode, its sources and the rotate policy.
+  public private(set) var mode: TabletModeState
+
+  /// Creates a tracker with an undefined device orientation, `policy` and `mode`.
+  public init(policy: ScreenPolicy = ScreenPolicy(), mode: TabletModeState = TabletModeState()) {
     self.policy = policy
+    self.mode = mode
+    _ = self.policy.hold(mode.holdsNormal)
   }
 
   /// The current device orientation.
@@ -21,12 +26,13 @@ public struct OrientationTracker: Sendable {
   /// The current screen orientation.
   public var orientation: ScreenOrientation? { policy.orientation }
 
-  /// The full state as changes, in protocol order: sensor, device, orientation, lock, allowed.
+  /// The full state as changes, in protocol order: sensor, device, orientation, lock, allowed,
+  /// mode, and the hinge where there is one.
   public var snapshot: [StateChange] {
     [
       .sensor(online: sensorOnline), .device(device), .orientation(orientation),
-      .lock(policy.lock), .allowed(policy.allowed),
-    ]
+      .lock(policy.lock), .allowed(policy.allowed), .mode(mode.mode),
+    ] + (mode.hinge.available || mode.hinge.angle != nil ? [.hinge(mode.hinge.angle)] : [])
   }
 
   /// Takes a new device orientation; its change comes before the screen change it causes.
@@ -41,6 +47,17 @@ public struct OrientationTracker: Sendable {
     guard online != sensorOnline else { return [] }
     sensorOnline = online
     return [.sensor(online: online)]
+  }
+
+  /// Changes what the mode's sources say (or the rotate policy) and returns what that changed:
+  /// the hinge angle, the mode, then the screen orientation it holds or releases.
+  public mutating func updateMode(_ update: (inout TabletModeState) -> Void) -> [StateChange] {
+    let before = mode
+    update(&mode)
+    var changes: [StateChange] = []
+    if mode.hinge.angle != before.hinge.angle { changes.append(.hinge(mode.hinge.angle)) }
+    if mode.mode != before.mode { changes.append(.mode(mode.mode)) }
+    return changes + policy.hold(mode.holdsNormal)
   }
 
   /// Runs a screen-policy command and returns what it changed.

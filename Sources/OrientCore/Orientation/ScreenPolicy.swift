@@ -34,6 +34,9 @@ public struct ScreenPolicy: Sendable {
   public private(set) var orientation: ScreenOrientation?
   /// Four-way device orientations seen, most recent first, each at most once.
   private var recent: [ScreenOrientation] = []
+  /// Whether the screen is held upright whatever the device does (laptop mode under the
+  /// tablet policy). A lock still wins: it is what the user asked for.
+  public private(set) var held = false
 
   /// Creates a policy; a lock given here (e.g. restored from disk) applies at once, unless
   /// `allowed` leaves it out.
@@ -46,6 +49,19 @@ public struct ScreenPolicy: Sendable {
   /// The orientation the screen follows when unlocked.
   public var following: ScreenOrientation? {
     recent.first(where: { allowed.contains($0) })
+  }
+
+  /// The orientation a held screen takes: `normal`, or the first allowed one if `normal` is not.
+  public var heldOrientation: ScreenOrientation {
+    allowed.contains(.normal) ? .normal : allowed.members.first ?? .normal
+  }
+
+  /// Holds the screen upright (true), or lets it follow the device again (false); the device
+  /// orientations seen meanwhile are kept, so release turns to the latest at once.
+  public mutating func hold(_ newHeld: Bool) -> [StateChange] {
+    guard newHeld != held else { return [] }
+    held = newHeld
+    return resolve()
   }
 
   /// Records a new device orientation.
@@ -95,7 +111,7 @@ public struct ScreenPolicy: Sendable {
   }
 
   private mutating func resolve() -> [StateChange] {
-    let target = lock ?? following
+    let target = lock ?? (held ? heldOrientation : following)
     guard target != orientation else { return [] }
     orientation = target
     return [.orientation(target)]

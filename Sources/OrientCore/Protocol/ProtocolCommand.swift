@@ -21,6 +21,10 @@ public enum ClientCommand: Equatable, Sendable {
   case unlock
   case rotate(RotationDirection)
   case allow(AllowedOrientations)
+  /// Set the mode (tablet or laptop) until `mode auto` (nil) gives it back to its sources.
+  case mode(TabletMode?)
+  /// Receive only these changes from now on.
+  case subscribe(Subscription)
   case format(MessageFormat)
   /// Start (or, with nil, stop) this connection's sample stream.
   case samples(SampleStream?)
@@ -32,11 +36,13 @@ public enum ClientCommand: Equatable, Sendable {
 
   /// The commands and what they do, one line each, as `help` sends them.
   public static let helpLines = [
-    "get: the five state lines, then ok",
+    "get: the state lines (sensor, device, orientation, lock, allowed, mode, and hinge where there is one), then ok",
     "lock [ORIENTATION]: lock the screen to ORIENTATION, or to the current one",
     "unlock: follow the device again",
     "rotate cw|ccw: lock to the next orientation clockwise or counter-clockwise",
     "allow LIST: set the allowed screen orientations, e.g. allow normal,left-up",
+    "mode tablet|laptop|auto: set the mode until mode auto gives it back to the switch or hinge",
+    "subscribe all|LIST: receive only these changes, e.g. subscribe orientation,mode",
     "format json|text: switch this connection's format",
     "samples corrected|raw|off: stream this connection every sample, in g",
     "info: the sensor, how it is read, its matrix and the settings, then ok",
@@ -100,6 +106,22 @@ public enum ClientCommand: Equatable, Sendable {
         return .allow(try AllowedOrientations.parse(arguments.joined(separator: " ")))
       } catch {
         throw ProtocolError(.badArgument, ProtocolError.printable(Substring(error.message)))
+      }
+    case "mode":
+      switch try oneArgument("mode tablet|laptop|auto") {
+      case "tablet": return .mode(.tablet)
+      case "laptop": return .mode(.laptop)
+      case "auto": return .mode(nil)
+      case let other:
+        throw ProtocolError(
+          .badArgument, "expected tablet, laptop or auto, got '\(ProtocolError.printable(other))'")
+      }
+    case "subscribe":
+      guard !arguments.isEmpty else { throw ProtocolError(.badArgument, "usage: subscribe all|LIST") }
+      do {
+        return .subscribe(try Subscription.parse(arguments.joined(separator: " ")))
+      } catch {
+        throw ProtocolError(.badArgument, error.message)
       }
     case "format":
       switch try oneArgument("format json|text") {

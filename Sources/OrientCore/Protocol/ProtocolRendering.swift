@@ -19,6 +19,8 @@ public enum ProtocolRendering {
       let value: String
       if case .allowed(let allowed) = change {
         value = "[" + allowed.members.map { "\"\($0.name)\"" }.joined(separator: ",") + "]"
+      } else if case .hinge(let degrees) = change {
+        value = degrees.map(String.init) ?? "null"
       } else {
         value = "\"" + JSON.escape(change.valueText) + "\""
       }

@@ -10,8 +10,13 @@ public enum StateChange: Equatable, Sendable {
   case lock(ScreenOrientation?)
   /// The allowed screen orientations changed.
   case allowed(AllowedOrientations)
+  /// The convertible's mode changed: tablet, laptop or unknown.
+  case mode(TabletMode)
+  /// The hinge angle moved (whole degrees, 0 closed to 360 folded back), or is no longer known.
+  case hinge(Int?)
 
-  /// The state's name as the protocol spells it: sensor, device, orientation, lock or allowed.
+  /// The state's name as the protocol spells it: sensor, device, orientation, lock, allowed,
+  /// mode or hinge.
   public var key: String {
     switch self {
     case .sensor: return "sensor"
@@ -19,6 +24,8 @@ public enum StateChange: Equatable, Sendable {
     case .orientation: return "orientation"
     case .lock: return "lock"
     case .allowed: return "allowed"
+    case .mode: return "mode"
+    case .hinge: return "hinge"
     }
   }
 
@@ -30,6 +37,8 @@ public enum StateChange: Equatable, Sendable {
     case .orientation(let screen): return orientationName(screen)
     case .lock(let lock): return lock?.name ?? "off"
     case .allowed(let allowed): return allowed.listText
+    case .mode(let mode): return mode.rawValue
+    case .hinge(let degrees): return degrees.map(String.init) ?? "undefined"
     }
   }
 
@@ -74,6 +83,17 @@ extension StateChange {
     case "allowed":
       guard let allowed = try? AllowedOrientations.parse(value) else { return nil }
       self = .allowed(allowed)
+    case "mode":
+      guard let mode = TabletMode(rawValue: String(value)) else { return nil }
+      self = .mode(mode)
+    case "hinge":
+      if value == "undefined" {
+        self = .hinge(nil)
+      } else if let degrees = Int(value), (0...360).contains(degrees) {
+        self = .hinge(degrees)
+      } else {
+        return nil
+      }
     default:
       return nil
     }

@@ -268,8 +268,19 @@ final class SensorProxyService {
     message: "orientd has too many claims to check; try again")
 
   private func updateClaimed() {
-    signal(accelerometer.setClaimed(claims.claimants(of: .accelerometer) > 0))
+    let claimed = needsSamples
+    signal(accelerometer.setClaimed(claimed))
+    if claimed != lastClaimed {
+      lastClaimed = claimed
+      claimsChanged()
+    }
   }
+
+  /// Whether a client claims the accelerometer, so its readings must stay current.
+  var needsSamples: Bool { claims.claimants(of: .accelerometer) > 0 }
+  private var lastClaimed = false
+  /// Called when the accelerometer gets its first claim or loses its last.
+  var claimsChanged: () -> Void = {}
 
   /// The bus connection went: every client's claims went with it, and clients of the next
   /// connection see a service that has just started.
@@ -277,6 +288,10 @@ final class SensorProxyService {
     claims.removeAll()
     lookups = [:]
     accelerometer.restart()
+    if lastClaimed {
+      lastClaimed = false
+      claimsChanged()
+    }
   }
 
   private func signal(_ changed: [SensorProxyAccelerometer.Property]) {

@@ -40,6 +40,14 @@ final class ClientConnection {
   /// The state commit this client's last control command waits for; its `ok` and its
   /// further commands wait until that commit is durable.
   var awaitingCommit: UInt64?
+  /// What waits for a state that is current again (sampling resumes after an idle stretch):
+  /// the greeting, or a `get`'s reply. The client is not served meanwhile.
+  var awaitingFresh: FreshWait?
+  /// Whether the client waits for a commit or for a fresh state, and is not served meanwhile.
+  var isWaiting: Bool { awaitingCommit != nil || awaitingFresh != nil }
+  /// The changes this client receives (`subscribe`); the server sets everything when it
+  /// accepts the client (and counts it then), until the client says otherwise.
+  var subscription: Subscription = []
   /// Whether the loop watches for writability (output is waiting).
   var watchingWritable = false
   /// Whether the loop watches for input.
@@ -166,4 +174,10 @@ final class ClientConnection {
     sentOfHead = 0
     retainedBytes = queue.reduce(0) { $0 + $1.bytes.count + Self.messageOverhead }
   }
+}
+
+/// What a client waits to be sent once the state is current.
+enum FreshWait {
+  case greeting
+  case getReply
 }

@@ -12,8 +12,11 @@ import OrientSystem
 /// most `maxClientsPerUser` connections, and a control command's sender is not served again
 /// until its change is saved.
 public final class SocketServer {
-  /// Runs a control command and returns what it changed, or the error to reply with.
-  public typealias ControlHandler = (ClientCommand) -> Result<[StateChange], ProtocolError>
+  /// Runs a control command and returns the changes to publish and whether the saved state
+  /// changed (an override can change it and nothing clients see), or the error to reply with.
+  public typealias ControlHandler = (ClientCommand) -> Result<
+    (changes: [StateChange], saves: Bool), ProtocolError
+  >
   /// Asks for the applied changes to be saved; returns the commit to wait for before the
   /// `ok`, or nil when nothing needs to wait (the daemon keeps no state file).
   public typealias CommitHandler = () -> UInt64?
@@ -48,6 +51,10 @@ public final class SocketServer {
   private let info: (_ full: Bool) -> [InfoItem]
   private let samplesWanted: (Bool) -> Void
   private var sampleSubscribers = 0
+  /// Tells the daemon what clients need of the sensor changed: a first or last device
+  /// subscriber, or a client that starts waiting for a fresh state.
+  private let needsChanged: () -> Void
+  private var deviceSubscribers = 0
   private var clients: [Int32: ClientConnection] = [:]
   private var clientsPerUID: [UInt32: Int] = [:]
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
@@ -78,7 +85,7 @@ public final class SocketServer {
     loop: EventLoop, listener: consuming FileDescriptor, limits: Limits, permission: ControlPermission,
     snapshot: @escaping () -> [StateChange], control: @escaping ControlHandler,
     commit: @escaping CommitHandler, info: @escaping (_ full: Bool) -> [InfoItem],
-    samplesWanted: @escaping (Bool) -> Void
+    samplesWanted: @escaping (Bool) -> Void, needsChanged: @escaping () -> Void = {}
   ) throws(SystemError) {
     self.loop = loop
     self.limits = limits
@@ -88,6 +95,7 @@ public final class SocketServer {
     self.commit = commit
     self.info = info
     self.samplesWanted = samplesWanted
+    self.needsChanged = needsChanged
     refusals = RefusedConnections(loop: loop)
     let descriptor = listener.rawValue
     self.listener = listener
@@ -105,17 +113,45 @@ public final class SocketServer {
       afterNanoseconds: limits.idleNanoseconds / 3, repeatingEveryNanoseconds: limits.idleNanoseconds / 3)
   }
 
-  /// Publishes changes to every client, each in its own format.
+  /// Publishes changes to every client that subscribed to them, each in its own format. A
+  /// client still waiting for its greeting gets none: the greeting it will get includes them.
   public func publish(_ changes: [StateChange]) {
     guard !changes.isEmpty, !clients.isEmpty else { return }
-    var text: [UInt8] = []
-    var json: [UInt8] = []
-    for change in changes {
-      text += ProtocolRendering.line(for: change, format: .text).utf8
-      json += ProtocolRendering.line(for: change, format: .json).utf8
+    let text = changes.map { Array(ProtocolRendering.line(for: $0, format: .text).utf8) }
+    let json = changes.map { Array(ProtocolRendering.line(for: $0, format: .json).utf8) }
+    for client in Array(clients.values) where !client.closing && client.awaitingFresh != .greeting {
+      let lines = client.format == .json ? json : text
+      var bytes: [UInt8] = []
+      for (index, change) in changes.enumerated() where client.subscription.includes(change) {
+        bytes += lines[index]
+      }
+      if !bytes.isEmpty { deliver(bytes, to: client, isReply: false) }
     }
-    for client in Array(clients.values) where !client.closing {
-      deliver(client.format == .json ? json : text, to: client, isReply: false)
+  }
+
+  /// Whether greetings and `get` replies wait for a fresh state (the daemon sets it while
+  /// the sensor is idle, so that nothing stale is sent as current).
+  public var holdsStaleState = false
+
+  /// Whether any client subscribes to device orientation changes.
+  public var wantsDevice: Bool { deviceSubscribers > 0 }
+
+  /// Whether any client streams samples.
+  public var wantsSamples: Bool { sampleSubscribers > 0 }
+
+  /// Whether any client waits for a fresh state.
+  public var awaitsFreshState: Bool { clients.values.contains { $0.awaitingFresh != nil } }
+
+  /// The state is current again: clients waiting for it get their greeting or their `get`
+  /// reply, and are served again.
+  public func stateIsFresh() {
+    for client in Array(clients.values) {
+      guard let wait = client.awaitingFresh else { continue }
+      client.awaitingFresh = nil
+      deliver(render(snapshot(), format: client.format), to: client, isReply: wait == .getReply)
+      if wait == .getReply { reply(.ok, to: client) }
+      guard clients[client.descriptor] != nil else { continue }
+      serve(client)
     }
   }
 
@@ -196,7 +232,14 @@ public final class SocketServer {
       clients[client.descriptor] = client
       startSweeping()
       if let uid = client.peer?.uid { clientsPerUID[uid, default: 0] += 1 }
-      deliver(render(snapshot(), format: .text), to: client, isReply: false)
+      setSubscription(.all, for: client)
+      if holdsStaleState {
+        client.awaitingFresh = .greeting
+        updateInterest(of: client)
+        needsChanged()
+      } else {
+        deliver(render(snapshot(), format: .text), to: client, isReply: false)
+      }
     }
   }
 
@@ -305,7 +348,7 @@ public final class SocketServer {
   /// sends just before it closes, too little to turn a closed connection into a flood.
   private func serve(_ client: ClientConnection) {
     var served = 0
-    while served < Self.commandsPerRound, !client.closing, client.awaitingCommit == nil,
+    while served < Self.commandsPerRound, !client.closing, !client.isWaiting,
       client.retainedBytes <= Self.outputLimit / 2
     {
       if client.peerGone && client.servedAfterGone >= Self.commandsPerRound { break }
@@ -334,7 +377,7 @@ public final class SocketServer {
       // Its last change, if any, is saved all the same; nobody waits for the ok.
       if done { return drop(client) }
     }
-    if moreInput && !client.closing && client.awaitingCommit == nil
+    if moreInput && !client.closing && !client.isWaiting
       && client.retainedBytes <= Self.outputLimit / 2
     {
       backlog.insert(client.descriptor)
@@ -382,7 +425,14 @@ public final class SocketServer {
     }
     switch command {
     case .get:
+      if holdsStaleState {
+        client.awaitingFresh = .getReply
+        return needsChanged()
+      }
       deliver(render(snapshot(), format: client.format), to: client, isReply: true)
+      reply(.ok, to: client)
+    case .subscribe(let subscription):
+      setSubscription(subscription, for: client)
       reply(.ok, to: client)
     case .format(let format):
       client.format = format
@@ -403,19 +453,19 @@ public final class SocketServer {
       reply(.ok, to: client)
     case .quit:
       client.closing = true
-    case .lock, .unlock, .rotate, .allow:
+    case .lock, .unlock, .rotate, .allow, .mode:
       guard mayControl(client) else {
         return reply(
           .error(ProtocolError(.permissionDenied, permission.requirement)),
           to: client)
       }
       switch control(command) {
-      case .success(let changes):
+      case .success(let (changes, saves)):
         // Subscribers hear of the change first; the commander's ok waits until it is durable,
         // and the commander is not served again until then.
         publish(changes)
         guard clients[client.descriptor] != nil else { return }
-        if !changes.isEmpty, let generation = commit() {
+        if saves, let generation = commit() {
           client.awaitingCommit = generation
         } else {
           reply(.ok, to: client)
@@ -462,7 +512,7 @@ public final class SocketServer {
     guard let watch = client.watch else { return }
     let wantWritable = client.hasPendingOutput
     let wantReadable =
-      !client.closing && !client.inputClosed && !client.hasUnservedInput && client.awaitingCommit == nil
+      !client.closing && !client.inputClosed && !client.hasUnservedInput && !client.isWaiting
       && client.retainedBytes <= Self.outputLimit / 2
     guard wantWritable != client.watchingWritable || wantReadable != client.watchingReadable else { return }
     client.watchingWritable = wantWritable
@@ -482,6 +532,15 @@ public final class SocketServer {
     if (before == 0) != (sampleSubscribers == 0) { samplesWanted(sampleSubscribers > 0) }
   }
 
+  /// Tracks who subscribes to device changes, so the sensor may stop while nobody does.
+  private func setSubscription(_ subscription: Subscription, for client: ClientConnection) {
+    let before = deviceSubscribers
+    if client.subscription.contains(.device) { deviceSubscribers -= 1 }
+    client.subscription = subscription
+    if subscription.contains(.device) { deviceSubscribers += 1 }
+    if (before == 0) != (deviceSubscribers == 0) { needsChanged() }
+  }
+
   private func drop(_ client: ClientConnection) {
     guard clients.removeValue(forKey: client.descriptor) != nil else { return }
     backlog.remove(client.descriptor)
@@ -493,6 +552,11 @@ public final class SocketServer {
       if clientsPerUID[uid] == 0 { clientsPerUID[uid] = nil }
     }
     if client.sampleStream != nil { setSampleStream(nil, for: client) }
+    if client.subscription.contains(.device) {
+      client.subscription = []
+      deviceSubscribers -= 1
+      if deviceSubscribers == 0 { needsChanged() }
+    }
     if let watch = client.watch { loop.unwatch(watch) }
     client.watch = nil
     // The client's socket closes when the last reference to the client goes.

@@ -169,7 +169,7 @@ final class TestClient {
 /// returns whether it did.
 func waitForSensorOnline(socket: String) throws -> Bool {
   let client = try TestClient(path: socket)
-  guard let first = client.readLines(5).first else { return false }
+  guard let first = client.readLines(greetingLines).first else { return false }
   if first == "sensor online" { return true }
   while let line = client.readLine() {
     if line == "sensor online" { return true }
@@ -177,10 +177,15 @@ func waitForSensorOnline(socket: String) throws -> Bool {
   return false
 }
 
-/// The five state lines a client gets on connect for a device held `normal`, unlocked.
+/// How many state lines a client gets on connect where there is no hinge: sensor, device,
+/// orientation, lock, allowed and mode.
+let greetingLines = 6
+
+/// The state lines a client gets on connect for a device held `normal`, unlocked, without
+/// any source of the mode.
 let normalSnapshot = [
   "sensor online", "device normal", "orientation normal", "lock off",
-  "allowed normal,left-up,bottom-up,right-up",
+  "allowed normal,left-up,bottom-up,right-up", "mode unknown",
 ]
 
 /// A process whose stdin is a FIFO the test types into, like a person at a terminal.
