@@ -18,11 +18,12 @@
 # long, idle and then turning): the machine's noise hits both alike, so the ratios are
 # steadier than those of the rows above, which run one after another.
 #
-# Last, the latency rows that reach monitor-sensor again, with iio-sensor-proxy and two
-# orientds at once on one fake accelerometer, each on its own private bus with its own
-# monitor-sensor, timed on the same 20 changes: the machine's load weighs on all alike. The
-# same three then see three traces played on the device, and the changes each subscriber
-# gets are counted against those the trace holds: a sweep from normal to left-up and back at
+# Last, the latency rows that reach monitor-sensor again, with iio-sensor-proxy and orientds
+# at once on one fake accelerometer, each on its own private bus with its own monitor-sensor,
+# timed on the same 20 changes: the machine's load weighs on all alike. Beside the defaults
+# and 700 ms with settle 0 (iio-sensor-proxy's own pace), two defaults changed one at a time:
+# settle 200 ms, and a 100 ms interval. The same daemons then see three traces played on
+# the device, and the changes each subscriber gets are counted against those the trace holds: a sweep from normal to left-up and back at
 # a degree every 50 ms (2 changes), a wobble of 4 degrees either side of 45 every 100 ms for
 # 6 s (none), and a shake whose bursts pass through left-up, a sample every 20 ms for 2 s
 # (none). Every change past those is a flap.
@@ -306,9 +307,20 @@ paired() {
 }
 case paired in *${ONLY:-}*) paired ;; esac
 
-# The latency rows that reach monitor-sensor, again with all three daemons at once on one fake
+# The name of a row of same_changes.
+row_name() {
+  case $1 in
+    proxy) echo "iio-sensor-proxy (700 ms poll)" ;;
+    defaults) echo "orientd D-Bus, poll 200 ms, settle 300 ms (defaults)" ;;
+    settle0) echo "orientd D-Bus, poll 700 ms, settle 0" ;;
+    settle200) echo "orientd D-Bus, poll 200 ms, settle 200 ms" ;;
+    interval100) echo "orientd D-Bus, poll 100 ms, settle 300 ms" ;;
+  esac
+}
+
+# The latency rows that reach monitor-sensor, again with all the daemons at once on one fake
 # accelerometer, each on its own private bus with its own monitor-sensor: each change is
-# written once and timed at the three subscribers.
+# written once and timed at every subscriber. Then the traces, and the flaps they bring.
 same_changes() {
   local dir="$work/same-changes"
   mkdir -p "$dir"
@@ -316,15 +328,17 @@ same_changes() {
     proxy_lines "$dir/proxy" stamp
     orientd_bus_lines "$dir/defaults" stamp
     orientd_bus_lines "$dir/settle0" stamp --mode poll --interval 700 --settle 0
+    orientd_bus_lines "$dir/settle200" stamp --settle 200
+    orientd_bus_lines "$dir/interval100" stamp --interval 100
   } >"$dir/body"
-  start_testbed "$dir" "$dir/settle0.pid" "$dir/body"
+  start_testbed "$dir" "$dir/interval100.pid" "$dir/body"
   sleep 4
-  local sysfs state=0 stem
+  local sysfs state=0 stem stems="proxy defaults settle0 settle200 interval100"
   sysfs="$(cat "$dir/testbed")/sys/devices/platform/accel/iio:device0"
   turn_sysfs 0 "$sysfs"
   sleep 1.5
   : >"$dir/writes"
-  for stem in proxy defaults settle0; do wc -l <"$dir/$stem.events" >"$dir/$stem.before"; done
+  for stem in $stems; do wc -l <"$dir/$stem.events" >"$dir/$stem.before"; done
   for _ in $(seq $changes); do
     state=$((1 - state))
     printf '%s %s\n' "$EPOCHREALTIME" "$state" >>"$dir/writes"
@@ -332,16 +346,12 @@ same_changes() {
     sleep 1.5
   done
   echo
-  echo "the same $changes changes timed at three monitor-sensors at once, each on its own private bus:"
+  echo "the same $changes changes timed at five monitor-sensors at once, each on its own private bus:"
   echo "latency in ms from a raw-attribute change to monitor-sensor's line"
   printf '%-54s %8s %8s %8s %4s\n' daemon p50-ms p90-ms p99-ms n
-  for stem in proxy defaults settle0; do
+  for stem in $stems; do
     tail -n +$(($(cat "$dir/$stem.before") + 1)) "$dir/$stem.events" >"$dir/$stem.after"
-    case $stem in
-      proxy) name="iio-sensor-proxy (700 ms poll)" ;;
-      defaults) name="orientd D-Bus, poll 200 ms, settle 300 ms (defaults)" ;;
-      settle0) name="orientd D-Bus, poll 700 ms, settle 0" ;;
-    esac
+    name=$(row_name $stem)
     printf '%-54s %8s %8s %8s %4s\n' "$name" $(latency_of "$dir/writes" "$dir/$stem.after")
   done
 
@@ -351,7 +361,7 @@ same_changes() {
   for trace in sweep wobble shake; do
     set_raw "$sysfs" 0 -256 0
     sleep 2
-    for stem in proxy defaults settle0; do wc -l <"$dir/$stem.events" >"$dir/$stem.before"; done
+    for stem in $stems; do wc -l <"$dir/$stem.events" >"$dir/$stem.before"; done
     case $trace in
       sweep)
         for step in $(seq 0 89) $(seq 89 -1 0); do set_raw "$sysfs" $(tilted "$step.5"); sleep 0.05; done ;;
@@ -364,7 +374,7 @@ same_changes() {
     esac
     set_raw "$sysfs" 0 -256 0
     sleep 2
-    for stem in proxy defaults settle0; do
+    for stem in $stems; do
       count=$(tail -n +$(($(cat "$dir/$stem.before") + 1)) "$dir/$stem.events" \
         | grep -cE 'orientation (changed: )?(normal|left-up|right-up|bottom-up)|Accelerometer orientation changed' || true)
       got[$stem.$trace]=$count
@@ -374,12 +384,8 @@ same_changes() {
   echo "changes at each monitor-sensor during three traces played on the same device (what the trace holds"
   echo "in brackets); flaps: the changes past those"
   printf '%-54s %10s %10s %10s %6s\n' daemon "sweep(2)" "wobble(0)" "shake(0)" flaps
-  for stem in proxy defaults settle0; do
-    case $stem in
-      proxy) name="iio-sensor-proxy (700 ms poll)" ;;
-      defaults) name="orientd D-Bus, poll 200 ms, settle 300 ms (defaults)" ;;
-      settle0) name="orientd D-Bus, poll 700 ms, settle 0" ;;
-    esac
+  for stem in $stems; do
+    name=$(row_name $stem)
     local sweep=${got[$stem.sweep]} wobble=${got[$stem.wobble]} shake=${got[$stem.shake]}
     local extra=$(( (sweep > 2 ? sweep - 2 : 0) + wobble + shake ))
     printf '%-54s %10s %10s %10s %6s\n' "$name" "$sweep" "$wobble" "$shake" "$extra"
