@@ -9,8 +9,9 @@ import OrientSystem
 /// While attached, only the capture wakes the thread (a poll timer, or the kernel
 /// delivering scans), and the sensor's sampling frequency stays raised for it. While no
 /// sensor is attached, it looks again every second. In auto mode a buffer that stayed
-/// silent at start is tried again now and then while polling goes on, and takes over when
-/// it delivers.
+/// silent at start is tried again now and then while polling goes on (at once when polling
+/// sees the device move), and takes over when it delivers. Polling runs faster while a change
+/// is pending (`PollPacer`). While nothing needs samples (`pause`), nothing is read at all.
 final class IIOSensorSource {
   private let options: DaemonOptions
   private let loop: EventLoop
