@@ -75,7 +75,7 @@ struct IdleSamplingTests {
   }
 
   @Test(
-    "In laptop mode the buffer is disabled and the thread never wakes; a client then gets the current orientation at once"
+    "In laptop mode the buffer is disabled and the thread never wakes; a subscriber then gets the current orientation in its greeting"
   )
   func idleBuffer() throws {
     let (run, socket) = try tabletPolicyDaemon(
@@ -99,10 +99,14 @@ struct IdleSamplingTests {
     let woke = waitUntil(timeout: Self.window) { samplingThreadWakeUps(of: pid) != idle }
     #expect(!woke, "the idle sampling thread woke: \(idle) -> \(samplingThreadWakeUps(of: pid) ?? -1)")
 
-    let get = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
-    #expect(get.status == 0)
-    #expect(get.stdout.contains("device left-up\n"), "\(get.stdout)")
+    // A subscriber that connects: its greeting holds the device's current orientation.
+    let monitor = try TestProcess([TestPaths.orientctl, "--socket", socket, "monitor"])
+    let greeting = monitor.waitForLines(greetingLines)
+    #expect(greeting.contains("device left-up"), "\(greeting)")
     #expect(!run.process.stderr.contains("no fresh sample"), "\(run.process.stderr)")
+    #expect(run.process.waitFor("sampling resumed", inStderr: true))
+    monitor.signal(SIGTERM)
+    #expect(monitor.waitForExit() != nil)
     #expect(run.process.waitFor("nothing needs samples: sampling stopped", inStderr: true, count: 2))
     #expect(run.stop() == 0)
   }
