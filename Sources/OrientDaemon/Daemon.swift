@@ -26,9 +26,11 @@ import OrientSystem
 // Only mailboxes cross between the threads (a mutex-guarded queue and an eventfd each):
 // `SamplerEvent`s to the main thread (sensor online or offline, a device orientation change,
 // the tilt when D-Bus is on, the sensor's description, samples while a client asks for them,
-// a failure),
+// the hinge's status, "the first sample after idle is in", a failure),
 // `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward
-// samples, stop), save requests to the state writer and its outcomes back. Values that cross are Sendable; `TraceRecorder` is handed to the sampling
+// samples, the lid switch, the sampling demand, stop), save requests to the state writer and
+// its outcomes back. The main loop decides the demand (what clients, D-Bus claims and the mode
+// need); the sampling thread only obeys it. Values that cross are Sendable; `TraceRecorder` is handed to the sampling
 // thread at start and used only there. The log threshold is atomic.
 // The log is shared too: its writes are serialized and never wait for stderr; what libiio
 // prints on stdio's stderr becomes log lines in the thread that prints it (LibraryMessages).

@@ -20,6 +20,13 @@ public enum SensorDiscovery {
     return "it is the first accelerometer not in the keyboard base"
   }
 
+  /// The keyboard base's sensor, for the hinge angle: the first sensor located in the base
+  /// that is not `display` (the one orientation comes from, which `--device` may have made a
+  /// base sensor), or nil.
+  public static func base(among sensors: [Accelerometer], besides display: Accelerometer?) -> Accelerometer? {
+    sensors.first { $0.location == .base && $0.device.id != display?.device.id }
+  }
+
   /// Picks by `--device` (id, name or label), else the first display sensor, else the first
   /// sensor not in the base. Throws a failure (exit 69) that says where it looked.
   public static func choose(

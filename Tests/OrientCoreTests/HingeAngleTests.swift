@@ -65,3 +65,24 @@ struct HingeAngleTests {
     #expect(HingeAngle.degrees(lid: Vector3(0, .nan, 0), base: Vector3(0, 0, -1)) == nil)
   }
 }
+
+@Suite("A base sensor set up as systemd's hwdb documents it")
+struct HingeBaseFrameTests {
+  @Test(
+    "A base reading like the display's with the lid closed gives 0 degrees once turned into the flat frame")
+  func closedLidReadsAlike() {
+    // Closed, on a desk: the display faces down, and the hwdb's base frame reads alike.
+    let reading = Vector3(0, 0, 1)
+    #expect(HingeAngle.flatFrame(ofBase: reading) == Vector3(0, 0, -1))
+    #expect(near(HingeAngle.degrees(lid: reading, base: HingeAngle.flatFrame(ofBase: reading)), 0))
+    // Open as a laptop: the base still reads (0, 0, 1) in the hwdb's frame.
+    #expect(near(HingeAngle.degrees(lid: Vector3(0, -1, 0), base: HingeAngle.flatFrame(ofBase: reading)), 90))
+  }
+
+  @Test("The turn is half a turn about the hinge: x stays, y and z change sign, twice is no turn")
+  func halfTurn() {
+    let reading = Vector3(0.3, -0.5, 0.8)
+    #expect(HingeAngle.flatFrame(ofBase: reading) == Vector3(0.3, 0.5, -0.8))
+    #expect(HingeAngle.flatFrame(ofBase: HingeAngle.flatFrame(ofBase: reading)) == reading)
+  }
+}

@@ -34,6 +34,17 @@ public enum HingeAngle {
     return angle < 0 ? angle + 360 : angle
   }
 
+  /// A base sensor's corrected reading turned into the frame `degrees` takes for the base.
+  ///
+  /// systemd's hwdb (60-sensor.hwdb) asks of a base sensor's `ACCEL_MOUNT_MATRIX` that,
+  /// once both matrices are applied, the base reads as the display does with the lid
+  /// closed (0 degrees); Chromebooks' cros-ec sensors read that way too. `degrees` takes the
+  /// base's frame to read as the display's with the device open flat (180 degrees). The two
+  /// frames are half a turn apart about the hinge: y and z change sign.
+  public static func flatFrame(ofBase reading: Vector3) -> Vector3 {
+    Vector3(reading.x, -reading.y, -reading.z)
+  }
+
   /// How much of gravity lies along the hinge, in g: the larger of the two sensors' |x|.
   public static func alongHinge(lid: Vector3, base: Vector3) -> Double { max(abs(lid.x), abs(base.x)) }
 }

@@ -12,11 +12,26 @@ import OrientSystem
 /// silent at start is tried again now and then while polling goes on (at once when polling
 /// sees the device move), and takes over when it delivers. Polling runs faster while a change
 /// is pending (`PollPacer`). While nothing needs samples (`pause`), nothing is read at all.
+///
+/// A source reads one of a convertible's two accelerometers (`Role`): the display sensor,
+/// which drives orientation, or the keyboard base's, whose readings only the hinge takes.
 final class IIOSensorSource {
+  /// Which accelerometer a source reads, and where its readings go.
+  enum Role {
+    /// The display sensor (or the one `--device` names): its readings go through the
+    /// detector, and to the hinge when there is a base sensor too; the daemon hears of it.
+    case display(Detector)
+    /// The base sensor: its readings go to the hinge only, and the daemon hears of it only
+    /// through the hinge's status.
+    case base
+  }
+
+  private let role: Role
+  /// Where both sensors' readings meet; nil where only orientation is wanted.
+  private unowned let hinge: HingeTracker?
   private let options: DaemonOptions
   private let loop: EventLoop
   private let origin: UInt64
-  private let detector: Detector
   private let events: Mailbox<SamplerEvent>
   private var failIfAbsent: Bool
 
@@ -66,16 +81,31 @@ final class IIOSensorSource {
 
   /// Prepares the source; `failIfAbsent` makes a missing sensor at start fatal (`--dump`).
   init(
-    options: DaemonOptions, loop: EventLoop, origin: UInt64, detector: Detector,
+    role: Role, options: DaemonOptions, loop: EventLoop, origin: UInt64, hinge: HingeTracker?,
     events: Mailbox<SamplerEvent>,
     failIfAbsent: Bool
   ) {
+    self.role = role
+    self.hinge = hinge
     self.options = options
     self.loop = loop
     self.origin = origin
-    self.detector = detector
     self.events = events
     self.failIfAbsent = failIfAbsent
+  }
+
+  private var isDisplay: Bool {
+    if case .display = role { return true }
+    return false
+  }
+
+  /// Which half of the hinge this sensor is.
+  private var half: HingeTracker.Sensor { isDisplay ? .display : .base }
+
+  /// Tells the daemon about the display sensor; the base sensor reaches it only through the
+  /// hinge, so that it never passes for the sensor orientation comes from.
+  private func report(_ event: SamplerEvent) {
+    if isDisplay { events.post(event) }
   }
 
   /// Attaches to the sensor, or starts looking for one.
@@ -108,11 +138,25 @@ final class IIOSensorSource {
       context = try openContext(uri: options.uri)
       udev = context.isLocal ? UdevProperties() : nil
       let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
-      for problem in sensors.compactMap(\.locationProblem) where reportedProblems.insert(problem).inserted {
+      for problem in sensors.compactMap(\.locationProblem)
+      where isDisplay && reportedProblems.insert(problem).inserted {
         Log.warning(problem)
       }
-      sensor = try SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
-      reason = SensorDiscovery.reason(for: sensor, among: sensors, selector: options.device)
+      switch role {
+      case .display:
+        sensor = try SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
+        reason = SensorDiscovery.reason(for: sensor, among: sensors, selector: options.device)
+        // Only a machine that has a base sensor gets a second source.
+        if SensorDiscovery.base(among: sensors, besides: sensor) != nil { hinge?.baseFound() }
+      case .base:
+        // The sensor orientation comes from (the one --device names) is never the base's too.
+        let display = try? SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
+        guard let base = SensorDiscovery.base(among: sensors, besides: display) else {
+          throw Failure("no base accelerometer in IIO context \(context.uri)", exitCode: .unavailable)
+        }
+        sensor = base
+        reason = "it is the base sensor (\(base.locationSource ?? "location"))"
+      }
       if options.captureMode == .poll, let why = sensor.whyNotPollable {
         throw Failure(why, exitCode: .unavailable)
       }
@@ -131,12 +175,14 @@ final class IIOSensorSource {
     failIfAbsent = false
     lastAbsence = ""
     if options.uri != nil { context.setTimeout(milliseconds: 2000) }
+    // --mount-matrix is the display sensor's: the base sensor has its own.
     let setup = SensorSetup(
-      accelerometer: sensor, matrixOption: options.mountMatrix, udev: udev, warn: { Log.warning($0) })
+      accelerometer: sensor, matrixOption: isDisplay ? options.mountMatrix : nil, udev: udev,
+      warn: { Log.warning($0) })
     self.context = context
     self.sensor = sensor
     converter = setup.converter
-    detector.sensor = Detector.Sensor(setup)
+    if case .display(let detector) = role { detector.sensor = Detector.Sensor(setup) }
     description = SensorDescription(
       id: sensor.device.id, summary: sensor.summary, reason: reason,
       location: sensor.location.rawValue + (sensor.locationSource.map { " (\($0))" } ?? ""), uri: context.uri,
@@ -165,7 +211,8 @@ final class IIOSensorSource {
       let when =
         delay == Self.rescanNanoseconds
         ? "every second" : "in \(delay / 1_000_000_000) s, then further apart, up to a minute"
-      Log.warning("\(reason); serving 'sensor offline' and looking again \(when)")
+      let serving = isDisplay ? "serving 'sensor offline'" : "no hinge angle meanwhile"
+      Log.warning("\(reason); \(serving) and looking again \(when)")
       lastAbsence = reason
     }
     scheduleRescan(after: delay)
@@ -181,12 +228,15 @@ final class IIOSensorSource {
   private func setOnline(_ value: Bool) {
     guard value != online else { return }
     online = value
-    events.post(.sensor(online: value, time: now))
+    report(.sensor(online: value, time: now))
+    hinge?.online(half, value, sensor?.summary ?? "the sensor")
   }
 
   /// The sensor is gone or failing: stop, go offline, keep the orientation, look again.
   private func lost(_ reason: String) {
-    Log.warning("\(sensor?.summary ?? "the sensor") went offline: \(reason)")
+    Log.warning(
+      "\(isDisplay ? "" : "the base accelerometer ")\(sensor?.summary ?? "the sensor") went offline: \(reason)"
+    )
     detach(restoring: false)
     setOnline(false)
     lastAbsence = ""
@@ -197,13 +247,13 @@ final class IIOSensorSource {
   private func describe(mode: String, reason: String) {
     description?.mode = mode
     description?.modeReason = reason
-    events.post(.described(description))
+    report(.described(description))
   }
 
   /// Stops capturing. `restoring` writes the original sampling frequencies back; a lost
   /// sensor cannot be written to now, so its originals are kept for its next set-up.
   private func detach(restoring: Bool) {
-    if description != nil { events.post(.described(nil)) }
+    if description != nil { report(.described(nil)) }
     description = nil
     stopPolling()
     bufferRetryTimer = nil
@@ -425,7 +475,7 @@ final class IIOSensorSource {
     guard let sensor, let polling else { return }
     let time = sampleTime(loop.now)
     // Paced after the reading, whatever became of it: the detector says what is pending.
-    defer { pacer?.paced(settlesAt: detector.settlesAt) }
+    defer { pacer?.paced(settlesAt: pendingSettle) }
     switch polling.read() {
     case .success(let raw):
       guard let gravity = deliver(raw.x, raw.y, raw.z, at: time) else { return }
@@ -453,7 +503,7 @@ final class IIOSensorSource {
   /// move (a clearly different reading, or a change pending), a sensor hub that sends only on
   /// change may deliver now, so the buffer is tried at once, at most once a second.
   private func triggerBufferRetry(gravity: Vector3, at time: SampleTime) {
-    let pending = detector.settlesAt != nil && detector.current != nil
+    let pending = pendingSettle != nil && displayDetector?.current != nil
     guard bufferRetryTimer != nil,
       retryTrigger.shouldTry(gravity: gravity, changePending: pending, at: time)
     else { return }
@@ -466,6 +516,16 @@ final class IIOSensorSource {
     }
     startProbe()
   }
+
+  /// The display sensor's detector; nil for the base sensor.
+  private var displayDetector: Detector? {
+    if case .display(let detector) = role { return detector }
+    return nil
+  }
+
+  /// When the change the display's detector has pending settles; nil when nothing is, and for
+  /// the base sensor, whose readings decide no orientation.
+  private var pendingSettle: SampleTime? { displayDetector?.settlesAt }
 
   /// Errors after which the device is treated as removed.
   static func meansGone(_ code: Errno) -> Bool {
@@ -489,9 +549,12 @@ final class IIOSensorSource {
     else {
       garbageWarning.warn(
         "\(sensor?.summary ?? "sensor"): reading (\(rawX), \(rawY), \(rawZ)) is out of range; sample skipped")
+      hinge?.rejected(half, at: time)
       return nil
     }
-    detector.handle(Sample(time: time, raw: raw, gravity: gravity))
+    let sample = Sample(time: time, raw: raw, gravity: gravity)
+    if case .display(let detector) = role { detector.handle(sample) }
+    hinge?.take(sample, from: half, polled: polling != nil)
     return gravity
   }
 

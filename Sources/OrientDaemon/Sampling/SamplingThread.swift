@@ -82,6 +82,11 @@ private final class SamplingEngine {
     // Only the D-Bus service shows a tilt; without it no sample pays for the arcsine.
     detector.reportsTilt = options.bus != .off
     var iio: IIOSensorSource?
+    // The base sensor is read only live, and only where the display source finds one.
+    var hinge: HingeTracker?
+    if case .iio = options.source {
+      hinge = HingeTracker(options: options, loop: loop, origin: configuration.origin, events: events)
+    }
     var replay: ReplaySource?  // kept alive until the loop ends
     var commandWatch: Watch?
     var demand = SamplingDemand.sample
@@ -91,7 +96,7 @@ private final class SamplingEngine {
         switch command {
         case .settings(let settings): detector.update(settings: settings)
         case .forwardSamples(let enabled): detector.forwardsSamples = enabled
-        case .lid: break
+        case .lid(let closed): hinge?.setLid(closed: closed)
         case .demand(let wanted):
           guard wanted != demand else { break }
           demand = wanted
@@ -101,9 +106,11 @@ private final class SamplingEngine {
             if wanted == .sample { events.post(.fresh(time: detector.lastSampleTime ?? .zero)) }
           } else if wanted == .idle {
             iio?.pause()
+            hinge?.pause()
           } else {
             detector.resume()
             iio?.resume()
+            hinge?.resume()
           }
         case .stop: loop.stop()
         }
@@ -111,8 +118,8 @@ private final class SamplingEngine {
       switch options.source {
       case .iio:
         let source = IIOSensorSource(
-          options: options, loop: loop, origin: configuration.origin, detector: detector, events: events,
-          failIfAbsent: configuration.failIfNoSensor)
+          role: .display(detector), options: options, loop: loop, origin: configuration.origin, hinge: hinge,
+          events: events, failIfAbsent: configuration.failIfNoSensor)
         source.start()
         iio = source
       case .demo:
@@ -139,6 +146,7 @@ private final class SamplingEngine {
       events.post(.failed(Failure("sensor thread: \(error)", exitCode: .osError)))
     }
     iio?.stop()
+    hinge?.stop()
     withExtendedLifetime(replay) {}
     if let commandWatch { loop.unwatch(commandWatch) }
   }
