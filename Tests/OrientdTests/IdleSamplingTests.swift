@@ -19,13 +19,15 @@ private func samplingThreadWakeUps(of pid: pid_t) -> Int? {
 
 /// orientd under the tablet policy on a fake accelerometer, with `extra` options, serving a
 /// socket in the scratch directory.
-private func tabletPolicyDaemon(_ device: FakeDevice, extra: [String], bufferFIFO: Bool = false) throws -> (
-  run: FakeSensorRun, socket: String
-) {
+private func tabletPolicyDaemon(_ devices: [FakeDevice], extra: [String], bufferFIFO: Bool = false) throws
+  -> (
+    run: FakeSensorRun, socket: String
+  )
+{
   let directory = try Scratch.current().makeDirectory("daemon")
   let socket = directory + "/s"
   let run = try FakeSensorRun(
-    devices: [device],
+    devices: devices,
     arguments: ["--rotate", "tablet", "--verbose"] + extra + [
       "--socket", socket, "--state", directory + "/state",
     ],
@@ -43,7 +45,7 @@ struct IdleSamplingTests {
   )
   func idlePolling() throws {
     let (run, socket) = try tabletPolicyDaemon(
-      .accelerometer(raw: (0, -256, 0)), extra: ["--mode", "poll", "--interval", "100"])
+      [.accelerometer(raw: (0, -256, 0))], extra: ["--mode", "poll", "--interval", "100"])
     try #require(run.process.waitFor("info: orientation normal", inStderr: true), "\(run.process.stderr)")
     let pid = run.programPID
     // The premise: while sampling, the same measure sees the thread wake at every poll.
@@ -79,7 +81,7 @@ struct IdleSamplingTests {
   )
   func idleBuffer() throws {
     let (run, socket) = try tabletPolicyDaemon(
-      .bufferedAccelerometer(raw: (0, -256, 0)), extra: ["--mode", "buffer", "--settle", "0"],
+      [.bufferedAccelerometer(raw: (0, -256, 0))], extra: ["--mode", "buffer", "--settle", "0"],
       bufferFIFO: true)
     try #require(run.process.waitFor("capture mode buffer", inStderr: true), "\(run.process.stderr)")
     run.writeScans([(0, -256, 0)])
@@ -108,6 +110,26 @@ struct IdleSamplingTests {
     monitor.signal(SIGTERM)
     #expect(monitor.waitForExit() != nil)
     #expect(run.process.waitFor("nothing needs samples: sampling stopped", inStderr: true, count: 2))
+    #expect(run.stop() == 0)
+  }
+
+  @Test("With a base sensor too, laptop mode set by hand stops reading both sensors")
+  func idleWithBaseSensor() throws {
+    let (run, socket) = try tabletPolicyDaemon(
+      FakeHinge.devices(opening: 90), extra: ["--mode", "poll", "--interval", "100"])
+    try #require(run.process.waitFor("hinge: pairing", inStderr: true), "\(run.process.stderr)")
+    let pid = run.programPID
+    let mode = try runToCompletion([TestPaths.orientctl, "--socket", socket, "mode", "laptop"])
+    #expect(mode.status == 0, "\(mode.stderr)")
+    try #require(run.process.waitFor("nothing needs samples: sampling stopped", inStderr: true, count: 2))
+    #expect(waitUntil { samplingThreadIsAsleep(pid) })
+    let idle = try #require(samplingThreadWakeUps(of: pid))
+    try run.markUnread("in_accel_x_raw", device: FakeHinge.displayIndex)
+    try run.markUnread("in_accel_x_raw", device: FakeHinge.baseIndex)
+    let woke = waitUntil(timeout: Self.window) { samplingThreadWakeUps(of: pid) != idle }
+    #expect(!woke, "the idle sampling thread woke: \(idle) -> \(samplingThreadWakeUps(of: pid) ?? -1)")
+    #expect(!run.hasBeenRead("in_accel_x_raw", device: FakeHinge.displayIndex), "the display sensor was read")
+    #expect(!run.hasBeenRead("in_accel_x_raw", device: FakeHinge.baseIndex), "the base sensor was read")
     #expect(run.stop() == 0)
   }
 }
