@@ -18,9 +18,17 @@
 # long, idle and then turning): the machine's noise hits both alike, so the ratios are
 # steadier than those of the rows above, which run one after another.
 #
-# Last, the latency rows that reach monitor-sensor again, with iio-sensor-proxy and two
-# orientds at once on one fake accelerometer, each on its own private bus with its own
-# monitor-sensor, timed on the same 20 changes: the machine's load weighs on all alike.
+# Last, the latency rows that reach monitor-sensor again, with iio-sensor-proxy and orientds
+# at once on one fake accelerometer, each on its own private bus with its own monitor-sensor,
+# timed on the same 20 changes: the machine's load weighs on all alike. Beside the defaults
+# and 700 ms with settle 0 (iio-sensor-proxy's own pace), two defaults changed one at a time:
+# settle 200 ms, and a 100 ms interval. The same daemons then see three traces played on
+# the device, and the changes each subscriber gets are counted against those the trace holds: a sweep from normal to left-up and back at
+# a degree every 50 ms (2 changes), a wobble of 4 degrees either side of 45 every 100 ms for
+# 6 s (none), and a shake whose bursts pass through left-up, a sample every 20 ms for 2 s
+# (none). Every change past those is a flap.
+#
+#   ONLY=same-changes benchmarks/compare-iio-sensor-proxy.sh      just this part (about 2 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -58,6 +66,14 @@ cpu_of() { cat /proc/$1/task/*/schedstat | awk '{s += $1} END {printf "%d", s}';
 # Sets attribute $2 of the sysfs directory $1 to $3 as umockdev's set_attribute does: a new
 # file renamed over the old, so no reader ever finds it empty (libiio reads that as EIO).
 set_attribute() { echo "$3" >"$1/$2.new" && mv "$1/$2.new" "$1/$2"; }
+
+# Sets the three raw readings of the sysfs directory $1 to $2, $3 and $4.
+set_raw() {
+  set_attribute "$1" in_accel_x_raw "$2"; set_attribute "$1" in_accel_y_raw "$3"; set_attribute "$1" in_accel_z_raw "$4"
+}
+
+# Raw readings of an upright device tilted $1 degrees from normal towards left-up (256 is 1 g).
+tilted() { awk -v d="$1" 'BEGIN { r = d * 3.141592653589793 / 180; printf "%d %d 0", 256 * sin(r), -256 * cos(r) }'; }
 
 # Writes raw values for normal (0) or left-up (1) into the sysfs directory $2.
 turn_sysfs() {
@@ -291,9 +307,20 @@ paired() {
 }
 case paired in *${ONLY:-}*) paired ;; esac
 
-# The latency rows that reach monitor-sensor, again with all three daemons at once on one fake
+# The name of a row of same_changes.
+row_name() {
+  case $1 in
+    proxy) echo "iio-sensor-proxy (700 ms poll)" ;;
+    defaults) echo "orientd D-Bus, poll 200 ms, settle 300 ms (defaults)" ;;
+    settle0) echo "orientd D-Bus, poll 700 ms, settle 0" ;;
+    settle200) echo "orientd D-Bus, poll 200 ms, settle 200 ms" ;;
+    interval100) echo "orientd D-Bus, poll 100 ms, settle 300 ms" ;;
+  esac
+}
+
+# The latency rows that reach monitor-sensor, again with all the daemons at once on one fake
 # accelerometer, each on its own private bus with its own monitor-sensor: each change is
-# written once and timed at the three subscribers.
+# written once and timed at every subscriber. Then the traces, and the flaps they bring.
 same_changes() {
   local dir="$work/same-changes"
   mkdir -p "$dir"
@@ -301,15 +328,17 @@ same_changes() {
     proxy_lines "$dir/proxy" stamp
     orientd_bus_lines "$dir/defaults" stamp
     orientd_bus_lines "$dir/settle0" stamp --mode poll --interval 700 --settle 0
+    orientd_bus_lines "$dir/settle200" stamp --settle 200
+    orientd_bus_lines "$dir/interval100" stamp --interval 100
   } >"$dir/body"
-  start_testbed "$dir" "$dir/settle0.pid" "$dir/body"
+  start_testbed "$dir" "$dir/interval100.pid" "$dir/body"
   sleep 4
-  local sysfs state=0 stem
+  local sysfs state=0 stem stems="proxy defaults settle0 settle200 interval100"
   sysfs="$(cat "$dir/testbed")/sys/devices/platform/accel/iio:device0"
   turn_sysfs 0 "$sysfs"
   sleep 1.5
   : >"$dir/writes"
-  for stem in proxy defaults settle0; do wc -l <"$dir/$stem.events" >"$dir/$stem.before"; done
+  for stem in $stems; do wc -l <"$dir/$stem.events" >"$dir/$stem.before"; done
   for _ in $(seq $changes); do
     state=$((1 - state))
     printf '%s %s\n' "$EPOCHREALTIME" "$state" >>"$dir/writes"
@@ -317,17 +346,49 @@ same_changes() {
     sleep 1.5
   done
   echo
-  echo "the same $changes changes timed at three monitor-sensors at once, each on its own private bus:"
+  echo "the same $changes changes timed at five monitor-sensors at once, each on its own private bus:"
   echo "latency in ms from a raw-attribute change to monitor-sensor's line"
   printf '%-54s %8s %8s %8s %4s\n' daemon p50-ms p90-ms p99-ms n
-  for stem in proxy defaults settle0; do
+  for stem in $stems; do
     tail -n +$(($(cat "$dir/$stem.before") + 1)) "$dir/$stem.events" >"$dir/$stem.after"
-    case $stem in
-      proxy) name="iio-sensor-proxy (700 ms poll)" ;;
-      defaults) name="orientd D-Bus, poll 200 ms, settle 300 ms (defaults)" ;;
-      settle0) name="orientd D-Bus, poll 700 ms, settle 0" ;;
-    esac
+    name=$(row_name $stem)
     printf '%-54s %8s %8s %8s %4s\n' "$name" $(latency_of "$dir/writes" "$dir/$stem.after")
+  done
+
+  # The traces: the changes each subscriber got during each, against those it holds.
+  local trace count step
+  declare -A got
+  for trace in sweep wobble shake; do
+    set_raw "$sysfs" 0 -256 0
+    sleep 2
+    for stem in $stems; do wc -l <"$dir/$stem.events" >"$dir/$stem.before"; done
+    case $trace in
+      sweep)
+        for step in $(seq 0 89) $(seq 89 -1 0); do set_raw "$sysfs" $(tilted "$step.5"); sleep 0.05; done ;;
+      wobble)
+        for step in $(seq 30); do set_raw "$sysfs" $(tilted 41); sleep 0.1; set_raw "$sysfs" $(tilted 49); sleep 0.1; done ;;
+      shake)
+        for step in $(seq 20); do
+          for sample in "461 0 0" "0 435 77" "-384 -51 0" "256 0 0" "51 538 0"; do set_raw "$sysfs" $sample; sleep 0.02; done
+        done ;;
+    esac
+    set_raw "$sysfs" 0 -256 0
+    sleep 2
+    for stem in $stems; do
+      count=$(tail -n +$(($(cat "$dir/$stem.before") + 1)) "$dir/$stem.events" \
+        | grep -cE 'orientation (changed: )?(normal|left-up|right-up|bottom-up)|Accelerometer orientation changed' || true)
+      got[$stem.$trace]=$count
+    done
+  done
+  echo
+  echo "changes at each monitor-sensor during three traces played on the same device (what the trace holds"
+  echo "in brackets); flaps: the changes past those"
+  printf '%-54s %10s %10s %10s %6s\n' daemon "sweep(2)" "wobble(0)" "shake(0)" flaps
+  for stem in $stems; do
+    name=$(row_name $stem)
+    local sweep=${got[$stem.sweep]} wobble=${got[$stem.wobble]} shake=${got[$stem.shake]}
+    local extra=$(( (sweep > 2 ? sweep - 2 : 0) + wobble + shake ))
+    printf '%-54s %10s %10s %10s %6s\n' "$name" "$sweep" "$wobble" "$shake" "$extra"
   done
   touch "$dir/done"
   wait

@@ -42,4 +42,46 @@ struct BufferRetryTests {
     #expect(lines.filter { $0.contains("info: capture mode buffer") }.count == 1, "\(run.process.stderr)")
     #expect(lines.filter { $0.contains("warning:") }.isEmpty, "\(run.process.stderr)")
   }
+
+  @Test(
+    "A silent buffer is tried again at the first poll that sees the device move, not at the end of its wait")
+  func retriesOnMovement() throws {
+    let run = try FakeSensorRun(
+      devices: [.bufferedAccelerometer(raw: (0, -256, 0))],
+      arguments: ["--dump", "--settle", "0", "--interval", "20", "--verbose"], bufferFIFO: true)
+    #expect(
+      run.process.waitFor("the buffer delivered no sample within 1 s; trying it again in 2 s", inStderr: true)
+    )
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
+    // A sensor hub that sends only on change: its scan is waiting when the device moves.
+    run.writeScans([(256, 0, 0)])
+    try run.setRaw(256, 0, 0)
+    #expect(
+      run.process.waitFor("capture mode buffer: the buffer tried again delivered a scan", inStderr: true))
+    #expect(run.read("buffer/enable") == "1")
+    // The try came with the first poll that read a new position, not 2 s (100 polls) later:
+    // no other poll comes between that poll's sample line and the try.
+    let lines = run.process.stderr.split(separator: "\n").map(String.init)
+    let tried = try #require(
+      lines.firstIndex { $0.contains("the device moved: trying the buffer again now") }, "\(lines)")
+    let polls = lines.indices.filter { lines[$0].contains("debug: sample") }
+    let firstMoved = polls.first { !lines[$0].contains(" 0.000 -1.000 0.000 ") }
+    #expect(firstMoved != nil && polls.last { $0 < tried } == firstMoved, "\(lines)")
+    #expect(run.stop() == 0)
+  }
+
+  @Test("A still device leaves the silent buffer to its wait: polling alone triggers no try")
+  func stillDeviceWaits() throws {
+    let run = try FakeSensorRun(
+      devices: [.bufferedAccelerometer(raw: (0, -256, 0))],
+      arguments: ["--dump", "--settle", "0", "--interval", "20", "--verbose"], bufferFIFO: true)
+    #expect(
+      run.process.waitFor("the buffer delivered no sample within 1 s; trying it again in 2 s", inStderr: true)
+    )
+    // Many polls of the same reading, up to the try that the wait brings.
+    #expect(
+      run.process.waitFor("the buffer stayed silent again; polling goes on, next try in 4 s", inStderr: true))
+    #expect(!run.process.stderr.contains("the device moved"), "\(run.process.stderr)")
+    #expect(run.stop() == 0)
+  }
 }

@@ -17,6 +17,9 @@ public struct OrientationClassifier: Sendable {
 
   @usableFromInline var pending: DeviceOrientation?
   @usableFromInline var pendingSince = SampleTime.zero
+  /// Whether the next sample the gate takes decides the orientation at once (see
+  /// `adoptNextProposal`).
+  @usableFromInline var adopting = false
   @usableFromInline var minimumSquared: Double
   @usableFromInline var maximumSquared: Double
   @usableFromInline var steady = SteadyMagnitude()
@@ -25,6 +28,33 @@ public struct OrientationClassifier: Sendable {
 
   /// What samples are divided by before the gate, or nil when they are used as they are.
   public var magnitudeDivisor: Double? { steady.divisor }
+
+  /// The orientation proposed but not yet current: it waits for the settle time. Nil when
+  /// the samples propose the current orientation (or were rejected by the gate).
+  public var pendingOrientation: DeviceOrientation? { pending }
+
+  /// When the pending orientation becomes current, if every sample until then proposes it;
+  /// nil when nothing is pending. A source that samples at least once more at this time lets
+  /// the settle time decide as soon as it can.
+  public var settlesAt: SampleTime? {
+    pending == nil ? nil : pendingSince.advanced(byMicroseconds: settings.settleMicroseconds)
+  }
+
+  /// Whether the next sample the gate takes will decide the orientation at once.
+  public var isAdopting: Bool { adopting }
+
+  /// Makes the next sample the gate lets through decide the orientation at once, without a
+  /// settle time: sampling resumes after a pause, and the orientation held from before may be
+  /// stale while someone waits for a current one.
+  ///
+  /// The proposal is made as for any sample, against the orientation held: inside the
+  /// hysteresis band or the dead zone it stays, as it would have had sampling gone on through
+  /// the pause, so resuming never turns a device that sits between two orientations. A sample
+  /// the gate rejects (the device is shaken) decides nothing, and the next one is tried.
+  public mutating func adoptNextProposal() {
+    adopting = true
+    pending = nil
+  }
 
   /// What the classifier made of one sample.
   public enum Verdict: Equatable, Sendable {
@@ -139,6 +169,13 @@ public struct OrientationClassifier: Sendable {
         verdict: .rejected(magnitude: squared.squareRoot()), changed: false, magnitude: magnitudeChange)
     }
     let proposed = proposal(for: vector)
+    if adopting {
+      adopting = false
+      pending = nil
+      let changed = proposed != currentStorage
+      currentStorage = proposed
+      return Step(verdict: .proposed(proposed), changed: changed, magnitude: magnitudeChange)
+    }
     return Step(
       verdict: .proposed(proposed), changed: settle(proposed, at: time), magnitude: magnitudeChange)
   }

@@ -63,9 +63,29 @@ public final class Detector {
   /// Applies new tunables, keeping the current orientation.
   public func update(settings: ClassifierSettings) { classifier.update(settings: settings) }
 
+  /// The device orientation held now (nil: undefined).
+  public var current: DeviceOrientation? { classifier.current }
+
+  /// When the change the classifier proposes becomes current if the samples until then agree;
+  /// nil while nothing is pending. A polling source polls faster until then (`PollPace`).
+  public var settlesAt: SampleTime? { classifier.settlesAt }
+
+  /// The time of the last sample handled, nil before the first.
+  public private(set) var lastSampleTime: SampleTime?
+
+  /// Called with a sample's time when it made the orientation current after `resume`.
+  public var fresh: ((SampleTime) -> Void)?
+
+  /// Sampling resumes after a pause: the next sample the gate takes decides the orientation
+  /// at once (`OrientationClassifier.adoptNextProposal`), and `fresh` is then called, after any
+  /// change it made has been reported.
+  public func resume() { classifier.adoptNextProposal() }
+
   /// Records, classifies and, on a change, reports one sample.
   public func handle(_ sample: Sample) {
     recorder?.record(sample)
+    lastSampleTime = sample.time
+    let adopting = classifier.isAdopting
     let step = classifier.classify(sample.gravity, at: sample.time)
     if let change = step.magnitude { log(change) }
     if Log.isVerbose { Log.debug(describe(sample, step.verdict)) }
@@ -81,6 +101,11 @@ public final class Detector {
     }
     if step.changed {
       report(.device(classifier.current, time: sample.time))
+    }
+    if adopting, !classifier.isAdopting {
+      Log.debug(
+        "sampling resumed: \(orientationName(classifier.current)) is current at \(sample.time.secondsText)")
+      fresh?(sample.time)
     }
   }
 

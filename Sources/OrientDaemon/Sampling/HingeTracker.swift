@@ -41,6 +41,8 @@ final class HingeTracker {
   private var display = Half()
   private var base = Half()
   private var baseSource: IIOSensorSource?
+  /// Whether nothing needs samples now (the daemon's demand is idle).
+  private var paused = false
   /// The lid switch: closed, open, or none (nil).
   private var lidClosed: Bool?
   private var status = HingeStatus.unavailable
@@ -69,7 +71,21 @@ final class HingeTracker {
       role: .base, options: options, loop: loop, origin: origin, hinge: self, events: events,
       failIfAbsent: false)
     baseSource = source
+    // Found while nothing needs samples: set up, but not read until `resume`.
+    if paused { source.pause() }
     source.start()
+  }
+
+  /// Nothing needs samples: the base sensor is not read either (`IIOSensorSource.pause`).
+  func pause() {
+    paused = true
+    baseSource?.pause()
+  }
+
+  /// Samples are needed again: the base sensor is read again at once.
+  func resume() {
+    paused = false
+    baseSource?.resume()
   }
 
   /// Stops the base sensor's capture and restores what it changed on the device.

@@ -9,8 +9,9 @@ import OrientSystem
 /// While attached, only the capture wakes the thread (a poll timer, or the kernel
 /// delivering scans), and the sensor's sampling frequency stays raised for it. While no
 /// sensor is attached, it looks again every second. In auto mode a buffer that stayed
-/// silent at start is tried again now and then while polling goes on, and takes over when
-/// it delivers.
+/// silent at start is tried again now and then while polling goes on (at once when polling
+/// sees the device move), and takes over when it delivers. Polling runs faster while a change
+/// is pending (`PollPacer`). While nothing needs samples (`pause`), nothing is read at all.
 ///
 /// A source reads one of a convertible's two accelerometers (`Role`): the display sensor,
 /// which drives orientation, or the keyboard base's, whose readings only the hinge takes.
@@ -40,11 +41,17 @@ final class IIOSensorSource {
   private var capture: BufferCapture?
   private var captureWatch: Watch?
   private var polling: PollCapture?
-  private var pollTimer: LoopTimer?
+  private var pacer: PollPacer?
   private var probeTimer: LoopTimer?
   /// The next try of a buffer that stayed silent, while polling.
   private var bufferRetryTimer: LoopTimer?
   private var bufferRetries = RetrySchedule()
+  /// Tries the silent buffer at once when polling sees the device move.
+  private var retryTrigger = BufferRetryTrigger()
+  /// Whether nothing needs samples (`pause`): nothing is read and no timer of capture runs.
+  private var paused = false
+  /// How capture went when it was paused, to go on the same way.
+  private var pausedCapture: PausedCapture?
   private var frequencies: SamplingFrequencies?
   private var rescanTimer: LoopTimer?
   private var probeStarted: UInt64 = 0
@@ -251,6 +258,7 @@ final class IIOSensorSource {
     stopPolling()
     bufferRetryTimer = nil
     bufferRetries.reset()
+    pausedCapture = nil
     closeBuffer()
     if restoring {
       frequencies?.restore()
@@ -270,6 +278,8 @@ final class IIOSensorSource {
   /// device allow. Returns why the sensor cannot be read at all, or nil.
   private func startCapture() -> String? {
     guard let sensor else { return nil }
+    // A sensor found while nothing needs samples is set up but not read; `resume` starts it.
+    if paused { return nil }
     let remembered = lostFrequencies.flatMap { $0.sensor == sensorKey ? $0.rates : nil } ?? [:]
     lostFrequencies = nil
     frequencies = SamplingFrequencies(
@@ -386,6 +396,7 @@ final class IIOSensorSource {
   /// Opens the buffer again while polling goes on; the first scan ends the polling.
   private func retryBuffer() {
     bufferRetryTimer = nil
+    retryTrigger.tried(at: now)
     do {
       _ = try openBuffer()
     } catch {
@@ -436,28 +447,39 @@ final class IIOSensorSource {
   private func startPolling(reason: String) {
     guard let sensor else { return }
     let polling = PollCapture(accelerometer: sensor)
-    self.polling = polling
     Log.info(
       "capture mode poll every \(options.intervalMilliseconds) ms: \(reason); reading through \(polling.method)"
         + frequencyText)
     describe(mode: "poll every \(options.intervalMilliseconds) ms", reason: reason)
-    let timer = LoopTimer(loop: loop) { [unowned self] _ in self.poll() }
-    let interval = UInt64(options.intervalMilliseconds) * 1_000_000
-    timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: interval)
-    pollTimer = timer
+    beginPolling(polling)
+  }
+
+  /// Polls at once, then at the interval (faster while a change is pending).
+  private func beginPolling(_ polling: PollCapture) {
+    self.polling = polling
+    retryTrigger.forgetReading()
+    let pacer = PollPacer(
+      loop: loop, origin: origin, intervalMilliseconds: options.intervalMilliseconds
+    ) { [unowned self] in self.poll() }
+    pacer.start()
+    self.pacer = pacer
   }
 
   private func stopPolling() {
-    pollTimer = nil
+    pacer?.stop()
+    pacer = nil
     polling = nil
   }
 
   private func poll() {
     guard let sensor, let polling else { return }
     let time = sampleTime(loop.now)
+    // Paced after the reading, whatever became of it: the detector says what is pending.
+    defer { pacer?.paced(settlesAt: pendingSettle) }
     switch polling.read() {
     case .success(let raw):
-      deliver(raw.x, raw.y, raw.z, at: time)
+      guard let gravity = deliver(raw.x, raw.y, raw.z, at: time) else { return }
+      triggerBufferRetry(gravity: gravity, at: time)
     case .failure(.garbage(let file, let value)):
       garbageWarning.warn("\(sensor.summary): \(file) holds '\(value)', not a raw reading; sample skipped")
     case .failure(.missing(let file)):
@@ -477,6 +499,34 @@ final class IIOSensorSource {
     }
   }
 
+  /// A silent buffer waits for its next try while polling goes on: when polling sees the device
+  /// move (a clearly different reading, or a change pending), a sensor hub that sends only on
+  /// change may deliver now, so the buffer is tried at once, at most once a second.
+  private func triggerBufferRetry(gravity: Vector3, at time: SampleTime) {
+    let pending = pendingSettle != nil && displayDetector?.current != nil
+    guard bufferRetryTimer != nil,
+      retryTrigger.shouldTry(gravity: gravity, changePending: pending, at: time)
+    else { return }
+    Log.debug("the device moved: trying the buffer again now rather than at the end of its wait")
+    bufferRetryTimer = nil
+    do {
+      _ = try openBuffer()
+    } catch {
+      return bufferRetryFailed("\(error)")
+    }
+    startProbe()
+  }
+
+  /// The display sensor's detector; nil for the base sensor.
+  private var displayDetector: Detector? {
+    if case .display(let detector) = role { return detector }
+    return nil
+  }
+
+  /// When the change the display's detector has pending settles; nil when nothing is, and for
+  /// the base sensor, whose readings decide no orientation.
+  private var pendingSettle: SampleTime? { displayDetector?.settlesAt }
+
   /// Errors after which the device is treated as removed.
   static func meansGone(_ code: Errno) -> Bool {
     [
@@ -486,8 +536,10 @@ final class IIOSensorSource {
     .contains(code)
   }
 
-  private func deliver(_ rawX: Double, _ rawY: Double, _ rawZ: Double, at time: SampleTime) {
-    guard let converter else { return }
+  /// Classifies one reading; returns its gravity, or nil when it was skipped.
+  @discardableResult
+  private func deliver(_ rawX: Double, _ rawY: Double, _ rawZ: Double, at time: SampleTime) -> Vector3? {
+    guard let converter else { return nil }
     let raw = converter.uncorrected(rawX: rawX, rawY: rawY, rawZ: rawZ)
     // A mount matrix is read from the device too: with huge entries the product overflows
     // to infinity (or NaN), which would reach clients and the recorded trace.
@@ -498,10 +550,80 @@ final class IIOSensorSource {
       garbageWarning.warn(
         "\(sensor?.summary ?? "sensor"): reading (\(rawX), \(rawY), \(rawZ)) is out of range; sample skipped")
       hinge?.rejected(half, at: time)
-      return
+      return nil
     }
     let sample = Sample(time: time, raw: raw, gravity: gravity)
     if case .display(let detector) = role { detector.handle(sample) }
     hinge?.take(sample, from: half, polled: polling != nil)
+    return gravity
+  }
+
+  // MARK: Demand
+
+  /// How capture went when it was paused.
+  private enum PausedCapture {
+    /// Polling (perhaps with a silent buffer waiting for its next try).
+    case poll
+    /// The buffer.
+    case buffer
+    /// The buffer, in its first second of trial in auto mode (polling takes over if it stays silent).
+    case bufferOnTrial
+  }
+
+  /// Nothing needs samples: stops reading the sensor, with no timer left and the buffer
+  /// disabled (a sensor hub would otherwise wake the thread with scans nobody needs), and puts
+  /// the driver's own sampling frequencies back. A missing sensor is still looked for every
+  /// second, as before (the daemon shows whether it is online); found, it is set up but not
+  /// read until `resume`.
+  func pause() {
+    guard !paused else { return }
+    paused = true
+    guard sensor != nil else { return }
+    pausedCapture =
+      polling != nil ? .poll : capture == nil ? nil : probeTimer != nil ? .bufferOnTrial : .buffer
+    stopPolling()
+    bufferRetryTimer = nil
+    closeBuffer()
+    frequencies?.restore()
+    frequencies = nil
+    Log.debug("nothing needs samples: sampling stopped")
+  }
+
+  /// Samples are needed again: reads the sensor at once and goes on as before the pause.
+  /// The detector has been told (`Detector.resume`) to take the first reading as current.
+  func resume() {
+    guard paused else { return }
+    paused = false
+    guard let sensor else { return }  // the next look for the sensor starts capture
+    Log.debug("sampling resumed")
+    guard let how = pausedCapture else {
+      if let failure = startCapture() { lost(failure) }
+      return
+    }
+    pausedCapture = nil
+    frequencies = SamplingFrequencies(
+      raising: sensor, to: SamplingFrequencies.needed(intervalMilliseconds: options.intervalMilliseconds))
+    switch how {
+    case .poll:
+      beginPolling(PollCapture(accelerometer: sensor))
+      // The buffer that was silent before the pause gets its next try as after its first silence.
+      if options.captureMode == .auto, sensor.canBuffer {
+        bufferRetries.reset()
+        scheduleBufferRetry(after: bufferRetries.delayAfterFailure())
+      }
+    case .buffer, .bufferOnTrial:
+      // A buffer may send nothing until the device moves: one reading now, where the device
+      // can be read directly, makes the orientation current at once.
+      if sensor.canPoll, case .success(let raw) = PollCapture(accelerometer: sensor).read() {
+        deliver(raw.x, raw.y, raw.z, at: now)
+      }
+      do {
+        _ = try openBuffer()
+      } catch {
+        guard sensor.canPoll else { return lost("reopening the buffer failed: \(error)") }
+        return startPolling(reason: "reopening the buffer after a pause failed: \(error)")
+      }
+      if how == .bufferOnTrial { startProbe() }
+    }
   }
 }

@@ -89,13 +89,29 @@ private final class SamplingEngine {
     }
     var replay: ReplaySource?  // kept alive until the loop ends
     var commandWatch: Watch?
+    var demand = SamplingDemand.sample
+    detector.fresh = { [events] time in events.post(.fresh(time: time)) }
     do {
-      commandWatch = try commands.deliver(on: loop) { command in
+      commandWatch = try commands.deliver(on: loop) { [events] command in
         switch command {
         case .settings(let settings): detector.update(settings: settings)
         case .forwardSamples(let enabled): detector.forwardsSamples = enabled
         case .lid(let closed): hinge?.setLid(closed: closed)
-        case .demand: break
+        case .demand(let wanted):
+          guard wanted != demand else { break }
+          demand = wanted
+          // Replays and the demo are no sensor: they play on through idle, so their state stays
+          // exact (a paused replay would also shift its timeline), and resuming is at once.
+          if replay != nil {
+            if wanted == .sample { events.post(.fresh(time: detector.lastSampleTime ?? .zero)) }
+          } else if wanted == .idle {
+            iio?.pause()
+            hinge?.pause()
+          } else {
+            detector.resume()
+            iio?.resume()
+            hinge?.resume()
+          }
         case .stop: loop.stop()
         }
       }

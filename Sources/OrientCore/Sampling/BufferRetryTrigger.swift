@@ -1,0 +1,41 @@
+/// When a polled device shows that it moves, so that a buffer that stayed silent (a sensor
+/// hub that sends only on change) is worth trying again at once rather than at the end of its
+/// backoff: a reading that differs clearly from the previous one, or a change of orientation
+/// pending. Tries are at least a second apart, whatever started them.
+///
+/// Pure: the caller passes each reading's time.
+public struct BufferRetryTrigger: Sendable {
+  /// A reading that differs from the previous one by this much (in g, the length of the
+  /// difference) is movement; a still sensor's noise is a few hundredths of a g.
+  public static let movement = 0.1
+  /// The least time between two tries of the buffer, in microseconds.
+  public static let spacingMicroseconds: Int64 = 1_000_000
+
+  private var previous: Vector3?
+  private var lastTry: SampleTime?
+
+  /// A trigger with no reading and no try yet.
+  public init() {}
+
+  /// Takes a polled reading (`gravity` in g) at `time`, and whether a change of orientation is
+  /// pending after it; returns whether to try the buffer now. A true answer counts as a try.
+  public mutating func shouldTry(gravity: Vector3, changePending: Bool, at time: SampleTime) -> Bool {
+    let moved =
+      previous.map {
+        Vector3(gravity.x - $0.x, gravity.y - $0.y, gravity.z - $0.z).magnitude >= Self.movement
+      } ?? false
+    previous = gravity
+    guard moved || changePending else { return false }
+    guard lastTry.map({ time.microseconds - $0.microseconds >= Self.spacingMicroseconds }) ?? true else {
+      return false
+    }
+    lastTry = time
+    return true
+  }
+
+  /// Notes a try made for another reason (the backoff's timer), which the spacing counts from.
+  public mutating func tried(at time: SampleTime) { lastTry = time }
+
+  /// Forgets the previous reading (polling starts again, perhaps after a pause).
+  public mutating func forgetReading() { previous = nil }
+}

@@ -1,0 +1,41 @@
+/// How often to poll a sensor: at the interval, and faster while a change is pending, so the
+/// settle time decides (either way) as soon as it can rather than at the next interval.
+///
+/// With a 200 ms interval and a 300 ms settle time, a change proposed by one poll needs a
+/// second proposal at least 300 ms later: at the interval that is the poll 400 ms later. At
+/// 50 ms it is the poll 300 ms later, and a proposal that was a passing wobble is dropped
+/// within 50 ms instead of 200. The faster polling lasts only while something is pending.
+///
+/// Pure: times are the samples' own.
+public struct PollPace: Equatable, Sendable {
+  /// The poll period while a change is pending, unless the interval is shorter.
+  public static let pendingMicroseconds: Int64 = 50_000
+
+  /// The period between polls when nothing is pending.
+  public let intervalMicroseconds: Int64
+
+  /// A pace for polling every `intervalMilliseconds`.
+  public init(intervalMilliseconds: Int) {
+    intervalMicroseconds = Int64(max(intervalMilliseconds, 1)) * 1000
+  }
+
+  /// The period while a change is pending: 50 ms, never slower than the interval.
+  public var pendingPeriodMicroseconds: Int64 { min(Self.pendingMicroseconds, intervalMicroseconds) }
+
+  /// What to do next.
+  public enum Next: Equatable, Sendable {
+    /// Poll at the interval.
+    case interval
+    /// Poll once after this many microseconds (then decide again).
+    case after(microseconds: Int64)
+  }
+
+  /// When to poll next, at `now`, given when the pending change settles (`settlesAt`, nil when
+  /// nothing is pending): at the pending period, or earlier if the settle time falls sooner,
+  /// so that a poll comes exactly when it can decide. Never a negative wait.
+  public func next(now: SampleTime, settlesAt: SampleTime?) -> Next {
+    guard let settlesAt else { return .interval }
+    let untilSettled = settlesAt.microseconds - now.microseconds
+    return .after(microseconds: max(0, min(pendingPeriodMicroseconds, untilSettled)))
+  }
+}

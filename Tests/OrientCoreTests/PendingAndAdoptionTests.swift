@@ -1,0 +1,191 @@
+import OrientCore
+import Testing
+
+@Suite("What the classifier has pending, and adopting a sample at once after a pause")
+struct PendingAndAdoptionTests {
+  /// A classifier at the defaults (300 ms settle) holding `orientation` since time 0.
+  private func holding(_ orientation: DeviceOrientation) -> OrientationClassifier {
+    var classifier = OrientationClassifier(settings: .defaults)
+    _ = classifier.add(orientation.gravity, at: SampleTime(milliseconds: 0))
+    _ = classifier.add(orientation.gravity, at: SampleTime(milliseconds: 300))
+    return classifier
+  }
+
+  @Test(
+    "A proposal other than the current orientation is pending until its settle time, and says when that is")
+  func pendingUntilSettled() {
+    var classifier = holding(.normal)
+    #expect(classifier.pendingOrientation == nil)
+    #expect(classifier.settlesAt == nil)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000))
+    #expect(classifier.pendingOrientation == .leftUp)
+    #expect(classifier.settlesAt == SampleTime(milliseconds: 1300))
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1050))
+    #expect(classifier.settlesAt == SampleTime(milliseconds: 1300), "a later agreeing sample moves nothing")
+    let changed1 = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300))
+    #expect(changed1)
+    #expect(classifier.settlesAt == nil)
+    #expect(classifier.pendingOrientation == nil)
+  }
+
+  @Test("A pending change ends when the samples go back or the gate rejects one")
+  func pendingEnds() {
+    var classifier = holding(.normal)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000))
+    _ = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 1050))
+    #expect(classifier.settlesAt == nil)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1100))
+    #expect(classifier.settlesAt == SampleTime(milliseconds: 1400))
+    _ = classifier.add(Vector3(2, 0, 0), at: SampleTime(milliseconds: 1150))
+    #expect(classifier.settlesAt == nil)
+  }
+
+  @Test("At start the first proposal is pending too: the undefined orientation waits for its settle time")
+  func pendingAtStart() {
+    var classifier = OrientationClassifier(settings: .defaults)
+    _ = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 20))
+    #expect(classifier.current == nil)
+    #expect(classifier.settlesAt == SampleTime(milliseconds: 320))
+  }
+
+  @Test(
+    "After adoptNextProposal the next sample's orientation is current at once, and later ones settle as usual"
+  )
+  func adoptsAtOnce() {
+    var classifier = holding(.normal)
+    classifier.adoptNextProposal()
+    #expect(classifier.isAdopting)
+    let step = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 5000))
+    #expect(step.changed)
+    #expect(classifier.current == .leftUp)
+    #expect(!classifier.isAdopting)
+    #expect(classifier.settlesAt == nil)
+    // Only the one sample: the next change waits for its settle time again.
+    let changed2 = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 5050))
+    #expect(!changed2)
+    #expect(classifier.current == .leftUp)
+    #expect(classifier.settlesAt == SampleTime(milliseconds: 5350))
+  }
+
+  @Test("Adopting drops a change that was pending before the pause")
+  func adoptionDropsPending() {
+    var classifier = holding(.normal)
+    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000))
+    classifier.adoptNextProposal()
+    #expect(classifier.settlesAt == nil)
+    let changed3 = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 9000))
+      .changed
+    #expect(!changed3)
+    #expect(classifier.current == .normal)
+    #expect(!classifier.isAdopting)
+  }
+
+  @Test(
+    "Adopting keeps the held orientation inside its hysteresis band, as sampling through the pause would have"
+  )
+  func adoptionKeepsHysteresis() {
+    var classifier = holding(.leftUp)
+    classifier.adoptNextProposal()
+    // 35 degrees from normal: left-up's 0.57 g is inside its band (>= 0.5 g), normal's 0.82 g above the threshold.
+    let step = classifier.classify(uprightTilt(degrees: 35), at: SampleTime(milliseconds: 5000))
+    #expect(!step.changed)
+    #expect(classifier.current == .leftUp)
+    #expect(!classifier.isAdopting, "the sample decided, though nothing changed")
+  }
+
+  @Test("A sample the gate rejects does not end the adoption; the next one it takes decides")
+  func adoptionWaitsForTheGate() {
+    var classifier = holding(.normal)
+    classifier.adoptNextProposal()
+    let changed4 = classifier.classify(Vector3(0, 0, 2.5), at: SampleTime(milliseconds: 5000)).changed
+    #expect(!changed4)
+    #expect(classifier.isAdopting)
+    let changed5 = classifier.classify(DeviceOrientation.faceUp.gravity, at: SampleTime(milliseconds: 5020))
+      .changed
+    #expect(changed5)
+    #expect(classifier.current == .faceUp)
+  }
+}
+
+@Suite("The pace of polling: faster while a change is pending")
+struct PollPaceTests {
+  @Test("Nothing pending: poll at the interval")
+  func atInterval() {
+    #expect(
+      PollPace(intervalMilliseconds: 200).next(now: SampleTime(milliseconds: 10), settlesAt: nil) == .interval
+    )
+  }
+
+  @Test(
+    "A change pending: poll every 50 ms, or sooner when the settle time falls sooner, never a negative wait")
+  func pending() {
+    let pace = PollPace(intervalMilliseconds: 200)
+    #expect(
+      pace.next(now: SampleTime(milliseconds: 1000), settlesAt: SampleTime(milliseconds: 1300))
+        == .after(microseconds: 50_000))
+    #expect(
+      pace.next(now: SampleTime(milliseconds: 1280), settlesAt: SampleTime(milliseconds: 1300))
+        == .after(microseconds: 20_000))
+    #expect(
+      pace.next(now: SampleTime(milliseconds: 1301), settlesAt: SampleTime(milliseconds: 1300))
+        == .after(microseconds: 0))
+  }
+
+  @Test("An interval shorter than 50 ms is never slowed down")
+  func shortInterval() {
+    let pace = PollPace(intervalMilliseconds: 20)
+    #expect(pace.pendingPeriodMicroseconds == 20_000)
+    #expect(
+      pace.next(now: SampleTime(milliseconds: 0), settlesAt: SampleTime(milliseconds: 300))
+        == .after(microseconds: 20_000))
+  }
+}
+
+@Suite("Trying a silent buffer again when polling sees the device move")
+struct BufferRetryTriggerTests {
+  @Test("The first reading is no movement; a reading 0.1 g or more from the previous one is")
+  func movement() {
+    var trigger = BufferRetryTrigger()
+    let tries6 = trigger.shouldTry(
+      gravity: Vector3(0, -1, 0), changePending: false, at: SampleTime(milliseconds: 0))
+    #expect(!tries6)
+    let tries7 = trigger.shouldTry(
+      gravity: Vector3(0.05, -1, 0.04), changePending: false, at: SampleTime(milliseconds: 2000))
+    #expect(!tries7)
+    let tries8 = trigger.shouldTry(
+      gravity: Vector3(0.3, -0.95, 0), changePending: false, at: SampleTime(milliseconds: 4000))
+    #expect(tries8)
+  }
+
+  @Test("A pending change is a trigger even when each reading moved little")
+  func pendingChange() {
+    var trigger = BufferRetryTrigger()
+    _ = trigger.shouldTry(
+      gravity: Vector3(0.5, -0.85, 0), changePending: false, at: SampleTime(milliseconds: 0))
+    let tries9 = trigger.shouldTry(
+      gravity: Vector3(0.52, -0.84, 0), changePending: true, at: SampleTime(milliseconds: 200))
+    #expect(tries9)
+  }
+
+  @Test("Tries are at least a second apart, counting those the backoff made")
+  func spacing() {
+    var trigger = BufferRetryTrigger()
+    _ = trigger.shouldTry(gravity: Vector3(0, -1, 0), changePending: false, at: SampleTime(milliseconds: 0))
+    let tries10 = trigger.shouldTry(
+      gravity: Vector3(1, 0, 0), changePending: false, at: SampleTime(milliseconds: 100))
+    #expect(tries10)
+    let tries11 = trigger.shouldTry(
+      gravity: Vector3(0, -1, 0), changePending: false, at: SampleTime(milliseconds: 1099))
+    #expect(!tries11)
+    let tries12 = trigger.shouldTry(
+      gravity: Vector3(1, 0, 0), changePending: false, at: SampleTime(milliseconds: 1100))
+    #expect(tries12)
+    trigger.tried(at: SampleTime(milliseconds: 1500))
+    let tries13 = trigger.shouldTry(
+      gravity: Vector3(0, -1, 0), changePending: true, at: SampleTime(milliseconds: 2400))
+    #expect(!tries13)
+    let tries14 = trigger.shouldTry(
+      gravity: Vector3(1, 0, 0), changePending: true, at: SampleTime(milliseconds: 2500))
+    #expect(tries14)
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// The `--verbose` sample lines on stderr: each poll's time and what it proposed.
+private func samples(_ stderr: String) -> [(time: Double, proposes: String)] {
+  stderr.split(separator: "\n").compactMap { line in
+    guard let range = line.range(of: "debug: sample ") else { return nil }
+    let fields = line[range.upperBound...].split(separator: " ")
+    guard let time = fields.first.flatMap({ Double($0) }), let proposes = fields.firstIndex(of: "proposes")
+    else { return nil }
+    return (time, fields[(proposes + 1)...].joined(separator: " "))
+  }
+}
+
+/// The time of a `--dump` line such as `1.617 device left-up`.
+private func time(of line: String) -> Double? { line.split(separator: " ").first.flatMap { Double($0) } }
+
+/// Raw readings of an upright device tilted `degrees` from normal towards left-up (256 is 1 g).
+private func tilted(_ degrees: Double) -> (Int, Int, Int) {
+  let radians = degrees * .pi / 180
+  return (Int((256 * sin(radians)).rounded()), Int((-256 * cos(radians)).rounded()), 0)
+}
+
+@Suite("Polling faster while a change is pending", .scratch)
+struct PendingSamplingTests {
+  /// A long interval against a long settle time, so that polls at the interval and polls while
+  /// pending cannot be taken for each other.
+  static let arguments = ["--dump", "--verbose", "--mode", "poll", "--interval", "2000", "--settle", "1000"]
+
+  @Test(
+    "A pending change is polled many times within one interval until its settle time decides, then polling is at the interval again"
+  )
+  func fastWhilePending() throws {
+    let run = try FakeSensorRun(devices: [.accelerometer(raw: (0, -256, 0))], arguments: Self.arguments)
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
+
+    try run.setRaw(256, 0, 0)
+    let lines = run.process.waitForLines(4)
+    try #require(lines.suffix(2).map(dropTime) == ["device left-up", "orientation left-up"], "\(lines)")
+    let settled = try #require(time(of: lines[2]))
+    // The settle time (1 s) is half an interval: at the interval, the change would be proposed
+    // by one poll and decided by the next, two polls in all. While pending, one every 50 ms.
+    let proposing = samples(run.process.stderr).filter { $0.proposes == "left-up" && $0.time <= settled }
+    #expect(proposing.count >= 10, "polls proposing left-up until it settled: \(proposing.map(\.time))")
+
+    // Then back at the interval: the polls after the settle are an interval apart (a timer never
+    // fires early; the times are orientd's own).
+    #expect(
+      waitUntil { samples(run.process.stderr).filter { $0.time > settled }.count >= 2 },
+      "\(run.process.stderr)")
+    let after = samples(run.process.stderr).filter { $0.time >= settled }.prefix(3).map(\.time)
+    #expect(zip(after, after.dropFirst()).allSatisfy { $1 - $0 >= 1.99 }, "polls after settling: \(after)")
+    #expect(run.stop() == 0)
+  }
+
+  @Test("A pending change that goes back before its settle time ends the fast polling, and nothing changes")
+  func fastUntilCancelled() throws {
+    let run = try FakeSensorRun(devices: [.accelerometer(raw: (0, -256, 0))], arguments: Self.arguments)
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
+
+    try run.setRaw(256, 0, 0)
+    #expect(run.process.waitFor("proposes left-up", inStderr: true))
+    try run.setRaw(0, -256, 0)
+    #expect(run.process.waitFor("nothing pending: polling every 2000 ms again", inStderr: true, count: 2))
+    let back = try #require(
+      samples(run.process.stderr).last { $0.proposes == "left-up" }?.time, "\(run.process.stderr)")
+    // Two more polls at the interval after the last one that proposed left-up.
+    #expect(waitUntil { samples(run.process.stderr).filter { $0.time > back }.count >= 3 })
+    let after = samples(run.process.stderr).filter { $0.time > back }.prefix(3).map(\.time)
+    #expect(after.dropFirst().count == 2)
+    #expect(zip(after, after.dropFirst()).allSatisfy { $1 - $0 >= 1.99 }, "polls after going back: \(after)")
+    #expect(run.stop() == 0)
+    #expect(run.process.stdoutLines.map(dropTime) == ["device normal", "orientation normal"])
+  }
+
+  @Test("While polling fast, a wobble around 45 degrees and a shake through left-up change nothing")
+  func noFlaps() throws {
+    // The default interval; a settle time of 1 s rather than 300 ms, so that a test held up
+    // between a poll and its next write never holds a reading that long.
+    let run = try FakeSensorRun(
+      devices: [.accelerometer(raw: (0, -256, 0))],
+      arguments: ["--dump", "--verbose", "--mode", "poll", "--settle", "1000"])
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
+    // Each reading is held until orientd has polled it.
+    for index in 0..<20 {
+      let (x, y, z) = tilted(index % 2 == 0 ? 41 : 49)
+      try run.setRaw(x, y, z)
+      try #require(try run.waitForPolls())
+    }
+    // The shake: gravity plus jolts, passing through left-up (1 g along x) once in each burst.
+    let burst = [(461, 0, 0), (0, 435, 77), (-384, -51, 0), (256, 0, 0), (51, 538, 0)]
+    for index in 0..<50 {
+      let (x, y, z) = burst[index % burst.count]
+      try run.setRaw(x, y, z)
+      try #require(try run.waitForPolls())
+    }
+    try run.setRaw(0, -256, 0)
+    try #require(try run.waitForPolls(3))
+    // The shake's left-up sample made a change pending: the fast polling ran, and still nothing flapped.
+    #expect(run.process.stderr.contains("a change is pending: polling every 50 ms"), "\(run.process.stderr)")
+    #expect(run.stop() == 0)
+    #expect(run.process.stdoutLines.map(dropTime) == ["device normal", "orientation normal"])
+  }
+}

@@ -1,0 +1,120 @@
+#!/bin/bash
+# Wake-ups of orientd in tablet and laptop mode, with the sensor still.
+#
+#   benchmarks/wakeups.sh [SECONDS] [INTERVAL_MS]      (defaults 60 s, 200 ms)
+#
+# Builds the release binaries and runs orientd serving its socket with `--rotate tablet` on a
+# umockdev accelerometer, once per row, the mode set with `orientctl mode`: in tablet mode the
+# screen follows the device, so the sensor is polled every INTERVAL_MS (target 1000 /
+# INTERVAL_MS wake-ups a second); in laptop mode the screen holds normal, and with no client
+# that hears device changes nothing needs the sensor (target 0). Then laptop mode with a
+# client that subscribes to everything (`orientctl monitor`: it hears device changes, so
+# sampling goes on), one that subscribes to `orientation,mode` only (sampling stops again),
+# and laptop mode with every capture setting at its default (auto: a buffer that stays silent,
+# polling, and the buffer tried again now and then).
+#
+# For each row, once the mode is set and the daemon has settled, it prints the context
+# switches (voluntary + involuntary, from /proc/PID/task/TID/status) of every thread of
+# orientd over SECONDS, the sampling thread's ("orientd-sensor") per second, and whether
+# the raw attribute x was read during the window (its access time, set to 1970 before).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+interval=${2:-200}
+
+for tool in umockdev-run socat; do
+  command -v "$tool" >/dev/null || { echo "wakeups: $tool is missing (apt-get install umockdev socat)" >&2; exit 69; }
+done
+swift build -c release --product orientd >/dev/null
+swift build -c release --product orientctl >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d /tmp/orientd-wakeups.XXXXXX)
+wrapper=""
+cleanup() {
+  [ -e "$work/done" ] || touch "$work/done"
+  [ -n "$wrapper" ] && wait "$wrapper" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cp benchmarks/accel.umockdev "$work/accel.umockdev"
+
+# Switches of each thread of process $1, one line each: "name voluntary involuntary".
+switches() {
+  local task
+  for task in /proc/"$1"/task/*; do
+    awk -v name="$(cat "$task/comm")" '/^voluntary_ctxt_switches/ {v = $2} /^nonvoluntary_ctxt_switches/ {n = $2}
+      END {print name, v, n}' "$task/status"
+  done
+}
+
+# Waits up to 10 s for the file $1 to contain $2.
+wait_for() {
+  for _ in $(seq 100); do grep -q -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+  echo "wakeups: no '$2' in $1:" >&2; cat "$1" >&2; return 1
+}
+
+# One row: $1 names it, $2 is the mode (tablet or laptop), $3 the client (none, all or
+# orientation,mode), $4 the capture options.
+row() {
+  local name=$1 mode=$2 client=$3 capture=$4 dir="$work/row$((++rows))"
+  mkdir -p "$dir"
+  cat >"$dir/inside.sh" <<INSIDE
+#!/bin/bash
+set -u
+echo "\$UMOCKDEV_DIR" > "$dir/testbed.new" && mv "$dir/testbed.new" "$dir/testbed"
+"$bin/orientd" --socket "$dir/socket" --state "$dir/state" --config /dev/null --rotate tablet $capture 2> "$dir/log" &
+echo \$! > "$dir/pid.new" && mv "$dir/pid.new" "$dir/pid"
+while [ ! -e "$work/done" ] && [ ! -e "$dir/done" ]; do sleep 0.2; done
+kill \$(cat "$dir/pid")
+wait
+INSIDE
+  chmod +x "$dir/inside.sh"
+  umockdev-run --device "$work/accel.umockdev" -- "$dir/inside.sh" &
+  wrapper=$!
+  for _ in $(seq 100); do [ -s "$dir/pid" ] && [ -s "$dir/testbed" ] && break; sleep 0.1; done
+  local pid x
+  pid=$(cat "$dir/pid")
+  x="$(cat "$dir/testbed")/sys/devices/platform/accel/iio:device0/in_accel_x_raw"
+  wait_for "$dir/log" "info: orientation normal"
+  "$bin/orientctl" --socket "$dir/socket" mode "$mode" >/dev/null
+  local listener=""
+  case $client in
+    all) "$bin/orientctl" --socket "$dir/socket" monitor >"$dir/client" & listener=$! ;;
+    none) ;;
+    *)
+      # Held open through a FIFO until the row ends.
+      mkfifo "$dir/in"
+      socat -u OPEN:"$dir/in" "UNIX-CONNECT:$dir/socket" & listener=$!
+      exec 4>"$dir/in"
+      echo "subscribe $client" >&4
+      ;;
+  esac
+  [ "$mode" = laptop ] && [ "$client" != all ] && wait_for "$dir/log" "sampling stops"
+  sleep 3
+  touch -a -d @0 "$x"
+  switches "$pid" >"$dir/before"
+  sleep "$seconds"
+  switches "$pid" >"$dir/after"
+  local read=no
+  [ "$(stat -c %X "$x")" != 0 ] && read=yes
+  [ -e "$dir/in" ] && exec 4>&-
+  [ -n "$listener" ] && { kill "$listener" 2>/dev/null || true; wait "$listener" 2>/dev/null || true; }
+  touch "$dir/done"
+  wait "$wrapper" 2>/dev/null || true
+  wrapper=""
+  local per_thread sensor
+  per_thread=$(paste -d ' ' "$dir/before" "$dir/after" | awk '{printf "%s%s %d+%d", (NR > 1 ? ", " : ""), $1, $5 - $2, $6 - $3}')
+  sensor=$(paste -d ' ' "$dir/before" "$dir/after" |
+    awk -v s="$seconds" '$1 == "orientd-sensor" {printf "%.2f", ($5 - $2 + $6 - $3) / s}')
+  printf '%-62s %9s %6s  %s\n' "$name" "$sensor" "$read" "$per_thread"
+}
+rows=0
+
+echo "orientd (release, --rotate tablet) on a umockdev accelerometer held still, $(date -u +%Y-%m-%d), $(nproc) cores,"
+echo "load average $(cut -d ' ' -f 1-3 /proc/loadavg); context switches over $seconds s (voluntary+involuntary)"
+printf '%-62s %9s %6s  %s\n' "row (target)" "sensor/s" "x read" "per thread"
+row "tablet mode, poll $interval ms ($(awk -v i="$interval" 'BEGIN {printf "%.2f", 1000 / i}')/s)" tablet none "--mode poll --interval $interval"
+row "laptop mode, poll $interval ms (0)" laptop none "--mode poll --interval $interval"
+row "laptop mode, poll $interval ms, orientctl monitor (polls)" laptop all "--mode poll --interval $interval"
+row "laptop mode, poll $interval ms, subscribe orientation,mode (0)" laptop orientation,mode "--mode poll --interval $interval"
+row "laptop mode, every capture setting at its default (0)" laptop none ""
