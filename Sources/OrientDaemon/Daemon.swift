@@ -69,6 +69,11 @@ public final class Daemon {
   private var sensorProxy: SensorProxyService?
   private var watchdog: LoopTimer?
   private var lastScreen: ScreenOrientation?
+  /// The tablet-mode and lid switches (live IIO only).
+  private var switches: TabletSwitchWatcher?
+  /// The uinput switch showing a mode from the hinge; tried once (it logs once on failure).
+  private var virtualSwitch: VirtualSwitch?
+  private var virtualSwitchTried = false
   /// The demand last sent to the sampling thread.
   private var sentDemand = SamplingDemand.sample
   /// Gives up waiting for a fresh sample after resuming.
@@ -156,6 +161,13 @@ public final class Daemon {
       recorder = nil
       self.sampler = sampler
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
+      if options.source == .iio, options.uri == nil {
+        let watcher = TabletSwitchWatcher(loop: loop) { [unowned self] readings in
+          self.switchesChanged(tablet: readings.tablet, lidClosed: readings.lid)
+        }
+        switches = watcher
+        watcher.start()
+      }
       updateDemand()
       try startWatchdog()
       if options.dump { watchOutputForHangUp() }
@@ -238,8 +250,18 @@ public final class Daemon {
     modeChanged()
   }
 
-  /// After any change of the mode or its sources: the sensor's demand may change.
-  private func modeChanged() { updateDemand() }
+  /// After any change of the mode or its sources: the sensor's demand may change, and a mode
+  /// from the hinge is shown as a virtual tablet-mode switch (unless a hardware one exists).
+  private func modeChanged() {
+    updateDemand()
+    let mode = tracker.mode
+    guard options.virtualTabletSwitch, mode.switchSaysTablet == nil, mode.hinge.available else { return }
+    if !virtualSwitchTried {
+      virtualSwitchTried = true
+      virtualSwitch = VirtualSwitch()
+    }
+    if mode.hinge.mode != .unknown { virtualSwitch?.set(tablet: mode.hinge.mode == .tablet) }
+  }
 
   /// Whether anything needs the sensor's samples: a client that hears device changes or
   /// samples, a D-Bus client's claim, `--dump` or `--record`, a screen that follows the device,
@@ -403,6 +425,7 @@ public final class Daemon {
       InfoItem("allowed-from", describeAllowedOrigin(full: full)),
       InfoItem("dbus", sensorProxy?.status ?? "off"),
       InfoItem("mode", tracker.mode.summary),
+      InfoItem("switches", switches?.summary ?? "none"),
       InfoItem("sampling", sentDemand == .idle ? "stopped (nothing needs the sensor)" : "on"),
     ]
     guard full else { return items }
@@ -482,6 +505,9 @@ public final class Daemon {
     hooks?.terminate()
     // The name goes back to the bus's queue (an iio-sensor-proxy waiting in it takes over).
     sensorProxy = nil
+    switches?.stop()
+    switches = nil
+    virtualSwitch = nil
     sampler?.stop()
     sampler = nil
     server?.shutDown()
