@@ -81,6 +81,7 @@ struct Session {
       guard connection.send("format json"), connection.send("get") else { return .lost }
     }
     var pending: [StateChange] = []
+    var greeted = false
     while let line = connection.readLine(watchingOutput: true) {
       // orientd sends an error instead of the state when it turns the connection away.
       if line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"") { return .refused(refused(line)) }
@@ -93,10 +94,11 @@ struct Session {
         guard write(line + "\n") else { return .outputClosed }
       case .iioSensorProxy:
         guard let change = StateChange(line: line) else { continue }
-        if pending.count < 5 {
-          // The five lines sent on connect form the initial state.
+        if !greeted {
+          // The lines sent on connect, through `mode`, form the initial state.
           pending.append(change)
-          guard pending.count == 5 else { continue }
+          guard change.key == "mode" else { continue }
+          greeted = true
           let text = MonitorSensorFormat.snapshot(pending, shown: &printed)
           guard write(text) else { return .outputClosed }
           continue
