@@ -44,14 +44,7 @@ trap cleanup EXIT
 # reads it as a polled accelerometer).
 cp benchmarks/accel.umockdev "$work/accel.umockdev"
 
-# Switches of each thread of process $1, one line each: "name voluntary involuntary".
-switches() {
-  local task
-  for task in /proc/"$1"/task/*; do
-    awk -v name="$(cat "$task/comm")" '/^voluntary_ctxt_switches/ {v = $2} /^nonvoluntary_ctxt_switches/ {n = $2}
-      END {print name, v, n}' "$task/status"
-  done
-}
+. benchmarks/thread-switches.sh
 
 # Resident and private kB per mapping of process $1 (anonymous ones by their kind), one line
 # each: "name rss private".

@@ -38,14 +38,7 @@ cleanup() {
 trap cleanup EXIT
 cp benchmarks/accel.umockdev "$work/accel.umockdev"
 
-# Switches of each thread of process $1, one line each: "name voluntary involuntary".
-switches() {
-  local task
-  for task in /proc/"$1"/task/*; do
-    awk -v name="$(cat "$task/comm")" '/^voluntary_ctxt_switches/ {v = $2} /^nonvoluntary_ctxt_switches/ {n = $2}
-      END {print name, v, n}' "$task/status"
-  done
-}
+. benchmarks/thread-switches.sh
 
 # Waits up to 10 s for the file $1 to contain $2.
 wait_for() {
