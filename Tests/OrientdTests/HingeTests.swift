@@ -83,7 +83,7 @@ struct HingeTests {
   func sweepOnTheSocket() throws {
     let (run, socket) = try servingFakeSensor(
       FakeHinge.devices(opening: 90), extra: ["--interval", "10", "--settle", "50"],
-      ready: "info: hinge 90 degrees: laptop mode")
+      ready: "info: mode laptop")
     let monitor = try socatClient(socket: socket)
     let heard = { (line: String) in waitUntil { monitor.process.stdoutLines.contains(line) } }
     #expect(heard("hinge 90"), "\(monitor.process.stdout)")

@@ -63,8 +63,7 @@ struct SamplingFrequencyTests {
     arguments: [true, false])
   func goneAndBack(backAtDriverDefault: Bool) throws {
     let (run, socket) = try servingFakeSensor(
-      [slowAccelerometer(available: "1 5 20 50 100")], extra: ["--interval", "20", "--settle", "0"],
-      ready: "capture mode poll")
+      [slowAccelerometer(available: "1 5 20 50 100")], extra: ["--interval", "20", "--settle", "0"])
     let subscriber = try TestClient(path: socket)
     #expect(subscriber.readLines(greetingLines).prefix(1) == ["sensor online"])
     #expect(run.read("sampling_frequency") == "50")
