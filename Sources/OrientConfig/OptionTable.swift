@@ -106,7 +106,7 @@ enum OptionTable {
     ) { options, value throws(ValueError) in
       options.settings.shakeTolerance = try gravity(value, from: 0, upTo: 4)
     },
-    OptionSpec("settle", "MS", .classifier, "how long a new orientation must hold (default 300)") {
+    OptionSpec("settle", "MS", .classifier, "how long a new orientation must hold (default 200)") {
       options, value throws(ValueError) in
       options.settings.settleMicroseconds = Int64(try milliseconds(value, minimum: 0)) * 1000
     },

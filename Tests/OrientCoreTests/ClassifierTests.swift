@@ -63,7 +63,7 @@ struct ClassifierTests {
 
   @Test("A change settles only after every gated sample has proposed it for the settle time")
   func settleTiming() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     var changed = false
     changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 0))
     #expect(changed == false)
@@ -93,7 +93,7 @@ struct ClassifierTests {
 
   @Test("A shaken sample restarts a pending settle")
   func shakeRestartsSettle() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0))
     _ = classifier.add(Vector3(0, 0, 3), at: SampleTime(milliseconds: 200))
     _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 300))
@@ -106,7 +106,7 @@ struct ClassifierTests {
 
   @Test("A different proposal during settle restarts the clock for the new one")
   func proposalSwitchRestarts() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0))
     _ = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 200))
     _ = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 400))
@@ -158,13 +158,13 @@ struct ClassifierTests {
     #expect(throws: ValueError.self) { try settings.validate() }
   }
 
-  @Test("The defaults are 0.6 g, 0.1 g, 0.4 g and 300 ms, and valid")
+  @Test("The defaults are 0.6 g, 0.1 g, 0.4 g and 200 ms, and valid")
   func defaults() throws {
     let defaults = ClassifierSettings.defaults
     #expect(defaults.threshold == 0.6)
     #expect(defaults.hysteresis == 0.1)
     #expect(defaults.shakeTolerance == 0.4)
-    #expect(defaults.settleMicroseconds == 300_000)
+    #expect(defaults.settleMicroseconds == 200_000)
     try defaults.validate()
   }
 }

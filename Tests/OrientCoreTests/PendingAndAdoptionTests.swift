@@ -3,9 +3,9 @@ import Testing
 
 @Suite("What the classifier has pending, and adopting a sample at once after a pause")
 struct PendingAndAdoptionTests {
-  /// A classifier at the defaults (300 ms settle) holding `orientation` since time 0.
+  /// A classifier with a 300 ms settle holding `orientation` since time 0.
   private func holding(_ orientation: DeviceOrientation) -> OrientationClassifier {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     _ = classifier.add(orientation.gravity, at: SampleTime(milliseconds: 0))
     _ = classifier.add(orientation.gravity, at: SampleTime(milliseconds: 300))
     return classifier
@@ -42,7 +42,7 @@ struct PendingAndAdoptionTests {
 
   @Test("At start the first proposal is pending too: the undefined orientation waits for its settle time")
   func pendingAtStart() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     _ = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 20))
     #expect(classifier.current == nil)
     #expect(classifier.settlesAt == SampleTime(milliseconds: 320))

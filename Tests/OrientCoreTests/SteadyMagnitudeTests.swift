@@ -25,7 +25,7 @@ private func isRejected(_ step: OrientationClassifier.Step) -> Bool {
 struct SteadyMagnitudeTests {
   @Test("A steady 26 g is rejected for 2 s, then reported once and divided out, and the device classifies")
   func wrongScaleIsDividedAfterTwoSeconds() throws {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     let steps = feed(&classifier, Array(repeating: scaled(DeviceOrientation.normal.gravity, 26), count: 30))
     // 0 to 1.9 s: rejected, nothing reported.
     #expect(steps[..<20].allSatisfy { $0.verdict == .rejected(magnitude: 26) && $0.magnitude == nil })
@@ -41,7 +41,7 @@ struct SteadyMagnitudeTests {
 
   @Test("Jolts seconds apart from a sensor that sends only on change never pass for a steady magnitude")
   func sparseSamplesAreNotSteady() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     // Still at 1 g (a change-only sensor sends once), then two 1.9 g jolts 2.1 s apart.
     let upright = DeviceOrientation.normal.gravity
     var steps = [classifier.classify(upright, at: SampleTime(milliseconds: 0))]
@@ -57,7 +57,7 @@ struct SteadyMagnitudeTests {
   @Test("A shake tolerance that validation would refuse gives a gate, not a trap")
   func invalidToleranceDoesNotTrap() {
     for tolerance in [-1.0, .nan] {
-      var settings = ClassifierSettings.defaults
+      var settings = settle300
       settings.shakeTolerance = tolerance
       var classifier = OrientationClassifier(settings: settings)
       _ = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 0))
@@ -67,7 +67,7 @@ struct SteadyMagnitudeTests {
 
   @Test("Turning the device while its wrong magnitude is measured keeps it steady")
   func turningIsSteady() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     let turning = (0..<25).map { scaled(uprightTilt(degrees: Double($0) * 3.6), 26) }
     let steps = feed(&classifier, turning)
     #expect(steps.compactMap(\.magnitude) == [.dividing(magnitude: 26)])
@@ -75,7 +75,7 @@ struct SteadyMagnitudeTests {
 
   @Test("With a 26x scale, turns publish with the usual hysteresis and settle")
   func turnsWithHysteresisAndSettle() throws {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     _ = feed(&classifier, Array(repeating: scaled(DeviceOrientation.normal.gravity, 26), count: 25))
     #expect(classifier.current == .normal)
     // Tilting towards left-up: normal holds up to 60 degrees (T - H = 0.5), as at 1 g.
@@ -106,7 +106,7 @@ struct SteadyMagnitudeTests {
 
   @Test("A real shake of a 26x sensor is still rejected and restarts the settle")
   func shakeStillRejected() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     _ = feed(&classifier, Array(repeating: scaled(DeviceOrientation.normal.gravity, 26), count: 25))
     let left = scaled(DeviceOrientation.leftUp.gravity, 26)
     // 1.6 g and 0.3 g shaken: outside [0.6, 1.4] once divided by 26.
@@ -127,7 +127,7 @@ struct SteadyMagnitudeTests {
 
   @Test("A shake never holds a steady magnitude, so a correct sensor is never divided")
   func shakeIsNotSteady() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     let shaking = (0..<100).map { index in
       scaled(DeviceOrientation.normal.gravity, [1.6, 2.2, 0.4, 1.9][index % 4])
     }
@@ -139,7 +139,7 @@ struct SteadyMagnitudeTests {
 
   @Test("A correct sensor, still or tilted within the gate, is never divided nor reported")
   func correctSensorUntouched() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     let samples =
       Array(repeating: DeviceOrientation.normal.gravity, count: 50)
       + Array(repeating: scaled(DeviceOrientation.leftUp.gravity, 1.3), count: 50)
@@ -151,7 +151,7 @@ struct SteadyMagnitudeTests {
 
   @Test("Samples back at 1 g for 2 s stop the division, once, and classify as they are")
   func rightScaleWins() throws {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     _ = feed(&classifier, Array(repeating: scaled(DeviceOrientation.normal.gravity, 26), count: 25))
     let steps = feed(&classifier, Array(repeating: DeviceOrientation.leftUp.gravity, count: 30), from: 2500)
     // Divided by 26 they fail the gate until the 1 g stretch is 2 s long.
@@ -165,7 +165,7 @@ struct SteadyMagnitudeTests {
 
   @Test("A steady magnitude that moves a little refines the divisor quietly; a large move is reported again")
   func materialChanges() throws {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     var steps = feed(&classifier, Array(repeating: scaled(DeviceOrientation.normal.gravity, 26), count: 25))
     // 28 g is 8% off: passes the band of the 26 g stretch, so the same stretch goes on.
     steps += feed(
@@ -204,7 +204,7 @@ struct SteadyMagnitudeTests {
 
   @Test("A sensor that reads zero is reported once and never divided")
   func nearZero() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     let steps = feed(&classifier, Array(repeating: Vector3.zero, count: 50))
     #expect(steps.compactMap(\.magnitude) == [.nearZero(magnitude: 0)])
     #expect(classifier.magnitudeDivisor == nil)
@@ -213,7 +213,7 @@ struct SteadyMagnitudeTests {
 
   @Test("A scale too small (a driver reporting g, not m/s²) is divided out too")
   func tooSmall() {
-    var classifier = OrientationClassifier(settings: .defaults)
+    var classifier = OrientationClassifier(settings: settle300)
     let steps = feed(
       &classifier, Array(repeating: scaled(DeviceOrientation.faceUp.gravity, 0.102), count: 25))
     let changes = steps.compactMap(\.magnitude)

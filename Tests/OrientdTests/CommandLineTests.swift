@@ -45,11 +45,11 @@ struct CommandLineTests {
     let process = try TestProcess([TestPaths.orientd, "--demo", "--dump"])
     let lines = process.waitForLines(4)
     // Normal is held from 0 to 1.9 s, then the turn samples (f, -(1 - f)) with f = i/11 start at 2.0 s;
-    // they leave normal's band (tilt over 60 degrees, f > 0.634) at i = 7, 2.6 s, and settle by 2.9 s.
+    // they leave normal's band (tilt over 60 degrees, f > 0.634) at i = 7, 2.6 s, and settle by 2.8 s.
     #expect(
       lines == [
-        "0.300 device normal", "0.300 orientation normal", "2.900 device left-up",
-        "2.900 orientation left-up",
+        "0.200 device normal", "0.200 orientation normal", "2.800 device left-up",
+        "2.800 orientation left-up",
       ])
     process.signal(SIGTERM)
     #expect(process.waitForExit() == 0)

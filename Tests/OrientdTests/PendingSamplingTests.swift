@@ -75,7 +75,7 @@ struct PendingSamplingTests {
 
   @Test("While polling fast, a wobble around 45 degrees and a shake through left-up change nothing")
   func noFlaps() throws {
-    // The default interval; a settle time of 1 s rather than 300 ms, so that a test held up
+    // The default interval; a settle time of 1 s rather than 200 ms, so that a test held up
     // between a poll and its next write never holds a reading that long.
     let run = try FakeSensorRun(
       devices: [.accelerometer(raw: (0, -256, 0))],

@@ -15,12 +15,12 @@ struct ReplayTests {
   @Test("A sweep through 45 degrees switches near 60 degrees going out and near 30 coming back")
   func sweepBothWays() throws {
     // Forward, 60.5 degrees (t = 3.00 s) is the first to leave normal's band (cos < 0.5);
-    // it settles 300 ms later. Back, 29.5 degrees (t = 7.50 s) is the first below left-up's band.
+    // it settles 200 ms later. Back, 29.5 degrees (t = 7.50 s) is the first below left-up's band.
     #expect(
       try dumpReplay(Self.sweep) == [
-        "0.300 device normal", "0.300 orientation normal",
-        "3.300 device left-up", "3.300 orientation left-up",
-        "7.800 device normal", "7.800 orientation normal",
+        "0.200 device normal", "0.200 orientation normal",
+        "3.200 device left-up", "3.200 orientation left-up",
+        "7.700 device normal", "7.700 orientation normal",
       ])
   }
 
@@ -42,11 +42,12 @@ struct ReplayTests {
     trace.hold(0, 0, -1, count: 21)  // 0.0 ... 2.0 s flat
     for step in 1...10 { trace.backward(degrees: 90 - 9 * Double(step)) }  // 2.1 ... 3.0 s
     trace.hold(0, -1, 0, count: 10)
-    // Face-up holds down to 30 degrees from upright; 27 degrees at t = 2.7 s proposes normal.
+    // Face-up holds down to 30 degrees from upright; 27 degrees at t = 2.7 s proposes normal,
+    // which settles 200 ms later.
     #expect(
       try dumpReplay(trace) == [
-        "0.300 device face-up",
-        "3.000 device normal", "3.000 orientation normal",
+        "0.200 device face-up",
+        "2.900 device normal", "2.900 orientation normal",
       ])
   }
 
@@ -62,7 +63,7 @@ struct ReplayTests {
       trace.add(x, y, z)
     }
     trace.hold(0, -1, 0, count: 50)
-    #expect(try dumpReplay(trace) == ["0.300 device normal", "0.300 orientation normal"])
+    #expect(try dumpReplay(trace) == ["0.200 device normal", "0.200 orientation normal"])
   }
 
   @Test("The same burst with the shake gate opened wide lets left-up through")
@@ -71,7 +72,7 @@ struct ReplayTests {
     trace.hold(0, -1, 0, count: 50)
     trace.hold(1.8, 0, 0, count: 50)
     let lines = try dumpReplay(trace, ["--shake-tolerance", "1"])
-    #expect(lines.contains("1.300 device left-up"))
+    #expect(lines.contains("1.200 device left-up"))
   }
 
   @Test("A slow tilt back to nearly flat turns the device face-up but leaves the screen alone")
@@ -80,9 +81,9 @@ struct ReplayTests {
     trace.hold(0, -1, 0, count: 10)  // 0.0 ... 0.9 s upright
     for step in 0..<80 { trace.backward(degrees: Double(step) + 0.5) }  // 1.0 ... 8.9 s
     for _ in 0..<20 { trace.backward(degrees: 80) }
-    // 60.5 degrees at t = 7.0 s is the first to leave normal's band; face-up settles at 7.3 s.
+    // 60.5 degrees at t = 7.0 s is the first to leave normal's band; face-up settles at 7.2 s.
     #expect(
-      try dumpReplay(trace) == ["0.300 device normal", "0.300 orientation normal", "7.300 device face-up"])
+      try dumpReplay(trace) == ["0.200 device normal", "0.200 orientation normal", "7.200 device face-up"])
   }
 
   @Test("Orientations outside --allowed change the device but not the screen")
@@ -166,7 +167,7 @@ struct ReplayTests {
     let result = try runToCompletion(
       [bash, "-c", "set -o pipefail; \"$0\" \"$@\" | head -1", TestPaths.orientd] + arguments)
     #expect(result.status == 0)
-    #expect(result.stdout == "0.300 device normal\n")
+    #expect(result.stdout == "0.200 device normal\n")
     #expect(result.stderr.isEmpty)
   }
 

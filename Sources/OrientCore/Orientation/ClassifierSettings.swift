@@ -9,9 +9,9 @@ public struct ClassifierSettings: Equatable, Sendable {
   /// How long a new proposal must hold before it becomes current, in microseconds.
   public var settleMicroseconds: Int64
 
-  /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 300 ms settle.
+  /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 200 ms settle.
   public static let defaults = ClassifierSettings(
-    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settleMicroseconds: 300_000)
+    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settleMicroseconds: 200_000)
 
   /// Creates settings; `validate()` reports values that make no sense.
   public init(threshold: Double, hysteresis: Double, shakeTolerance: Double, settleMicroseconds: Int64) {

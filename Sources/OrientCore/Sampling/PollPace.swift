@@ -1,10 +1,12 @@
 /// How often to poll a sensor: at the interval, and faster while a change is pending, so the
 /// settle time decides (either way) as soon as it can rather than at the next interval.
 ///
-/// With a 200 ms interval and a 300 ms settle time, a change proposed by one poll needs a
-/// second proposal at least 300 ms later: at the interval that is the poll 400 ms later. At
-/// 50 ms it is the poll 300 ms later, and a proposal that was a passing wobble is dropped
-/// within 50 ms instead of 200. The faster polling lasts only while something is pending.
+/// A change proposed by one poll needs a proposal at least `settle` later. At the interval,
+/// a settle time that is not a whole number of intervals waits for the next poll (300 ms at
+/// a 200 ms interval took 400); at 50 ms the last poll falls on the settle time itself. And
+/// a change is judged by more samples: the default 200 ms settle is 5 agreeing polls rather
+/// than 2, so a passing wobble is dropped within 50 ms instead of 200. The faster polling
+/// lasts only while something is pending.
 ///
 /// Pure: times are the samples' own.
 public struct PollPace: Equatable, Sendable {
