@@ -10,8 +10,9 @@
 # that hears device changes nothing needs the sensor (target 0). Then laptop mode with a
 # client that subscribes to everything (`orientctl monitor`: it hears device changes, so
 # sampling goes on), one that subscribes to `orientation,mode` only (sampling stops again),
-# and laptop mode with every capture setting at its default (auto: a buffer that stays silent,
-# polling, and the buffer tried again now and then).
+# laptop mode with every capture setting at its default (auto: a buffer that stays silent,
+# polling, and the buffer tried again now and then), and last laptop mode from a tablet-mode
+# switch at the default policy (a umockdev evdev switch, through the tests' input testbed).
 #
 # For each row, once the mode is set and the daemon has settled, it prints the context
 # switches (voluntary + involuntary, from /proc/PID/task/TID/status) of every thread of
@@ -95,13 +96,49 @@ INSIDE
   touch "$dir/done"
   wait "$wrapper" 2>/dev/null || true
   wrapper=""
-  local per_thread sensor
+  report "$name" "$dir" "$read"
+}
+
+# Prints row $1 from the switches in $2/before and $2/after, and whether x was read ($3).
+report() {
+  local name=$1 dir=$2 read=$3 per_thread sensor
   per_thread=$(paste -d ' ' "$dir/before" "$dir/after" | awk '{printf "%s%s %d+%d", (NR > 1 ? ", " : ""), $1, $5 - $2, $6 - $3}')
   sensor=$(paste -d ' ' "$dir/before" "$dir/after" |
     awk -v s="$seconds" '$1 == "orientd-sensor" {printf "%.2f", ($5 - $2 + $6 - $3) / s}')
   printf '%-62s %9s %6s  %s\n' "$name" "$sensor" "$read" "$per_thread"
 }
 rows=0
+
+# The laptop-mode row with the mode from a tablet-mode switch, at the default policy (auto:
+# tablet, since there is a switch): a umockdev evdev switch reading laptop
+# (Tests/Fixtures/input-laptop.*) beside the accelerometer, in the tests' input testbed.
+switch_row() {
+  local name=$1 capture=$2 dir="$work/row$((++rows))"
+  mkdir -p "$dir"
+  mkfifo "$dir/in"
+  python3 Tests/Fixtures/input-testbed.py Tests/Fixtures --device laptop --describe "$work/accel.umockdev" -- \
+    "$bin/orientd" --socket "$dir/socket" --state "$dir/state" --config /dev/null $capture <"$dir/in" 2>"$dir/log" &
+  wrapper=$!
+  exec 4>"$dir/in"
+  wait_for "$dir/log" "testbed: started "
+  local pid x
+  pid=$(sed -n 's/^testbed: started //p' "$dir/log")
+  x="$(sed -n 's/^testbed: root //p' "$dir/log")/sys/devices/platform/accel/iio:device0/in_accel_x_raw"
+  wait_for "$dir/log" "SW_TABLET_MODE 0"
+  wait_for "$dir/log" "sampling stops"
+  sleep 3
+  touch -a -d @0 "$x"
+  switches "$pid" >"$dir/before"
+  sleep "$seconds"
+  switches "$pid" >"$dir/after"
+  local read=no
+  [ "$(stat -c %X "$x")" != 0 ] && read=yes
+  echo stop >&4
+  exec 4>&-
+  wait "$wrapper" 2>/dev/null || true
+  wrapper=""
+  report "$name" "$dir" "$read"
+}
 
 echo "orientd (release, --rotate tablet) on a umockdev accelerometer held still, $(date -u +%Y-%m-%d), $(nproc) cores,"
 echo "load average $(cut -d ' ' -f 1-3 /proc/loadavg); context switches over $seconds s (voluntary+involuntary)"
@@ -111,3 +148,4 @@ row "laptop mode, poll $interval ms (0)" laptop none "--mode poll --interval $in
 row "laptop mode, poll $interval ms, orientctl monitor (polls)" laptop all "--mode poll --interval $interval"
 row "laptop mode, poll $interval ms, subscribe orientation,mode (0)" laptop orientation,mode "--mode poll --interval $interval"
 row "laptop mode, every capture setting at its default (0)" laptop none ""
+switch_row "laptop mode from a switch, default policy, poll $interval ms (0)" "--mode poll --interval $interval"

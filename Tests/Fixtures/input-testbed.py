@@ -10,7 +10,9 @@ are answered here rather than by umockdev's own ioctl tree, so that the switches
 (EVIOCGSW) follows the events sent and reads can be made to fail. PROGRAM runs with
 libumockdev-preload in the testbed; its stdin is a pipe, closed (and PROGRAM sent SIGTERM)
 by `stop` or at the end of this script's stdin. --describe adds other devices (an
-accelerometer) from a umockdev description FILE. Every command is acknowledged on stderr with "testbed: done COMMAND".
+accelerometer) from a umockdev description FILE. Before PROGRAM starts, the testbed's root
+is said on stderr as "testbed: root DIR", then PROGRAM's pid as "testbed: started PID".
+Every command is acknowledged on stderr with "testbed: done COMMAND".
 
 Commands:
   switch NAME CODE VALUE   an EV_SW event and SYN_REPORT (CODE: tablet or lid)
@@ -255,6 +257,7 @@ def main():
 
     environment = dict(os.environ)
     environment["UMOCKDEV_DIR"] = testbed.get_root_dir()
+    say("testbed: root %s" % testbed.get_root_dir())
     # The program dies with this script: a test that kills the script leaves nothing behind.
     libc = ctypes.CDLL(None, use_errno=True)
     child = subprocess.Popen(program, stdin=subprocess.PIPE, env=environment,

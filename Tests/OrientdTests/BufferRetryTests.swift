@@ -3,16 +3,23 @@ import Testing
 
 @Suite("A buffer that was silent at start is tried again", .scratch)
 struct BufferRetryTests {
-  @Test(
-    "Auto mode polls after a silent start, tries the buffer again after 2 s and then 4 s, and stops polling once it delivers"
-  )
-  func returnsToBuffer() throws {
+  /// orientd in auto mode polling every 20 ms on a sensor whose buffer stays silent, once it
+  /// has given up on the first try.
+  private func silentAtStart() throws -> FakeSensorRun {
     let run = try FakeSensorRun(
       devices: [.bufferedAccelerometer(raw: (0, -256, 0))],
       arguments: ["--dump", "--settle", "0", "--interval", "20", "--verbose"], bufferFIFO: true)
     #expect(
       run.process.waitFor("the buffer delivered no sample within 1 s; trying it again in 2 s", inStderr: true)
     )
+    return run
+  }
+
+  @Test(
+    "Auto mode polls after a silent start, tries the buffer again after 2 s and then 4 s, and stops polling once it delivers"
+  )
+  func returnsToBuffer() throws {
+    let run = try silentAtStart()
     #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
     // The first new try (after 2 s) stays silent too; the next comes 4 s later.
     #expect(
@@ -46,12 +53,7 @@ struct BufferRetryTests {
   @Test(
     "A silent buffer is tried again at the first poll that sees the device move, not at the end of its wait")
   func retriesOnMovement() throws {
-    let run = try FakeSensorRun(
-      devices: [.bufferedAccelerometer(raw: (0, -256, 0))],
-      arguments: ["--dump", "--settle", "0", "--interval", "20", "--verbose"], bufferFIFO: true)
-    #expect(
-      run.process.waitFor("the buffer delivered no sample within 1 s; trying it again in 2 s", inStderr: true)
-    )
+    let run = try silentAtStart()
     #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
     // A sensor hub that sends only on change: its scan is waiting when the device moves.
     run.writeScans([(256, 0, 0)])
@@ -72,12 +74,7 @@ struct BufferRetryTests {
 
   @Test("A still device leaves the silent buffer to its wait: polling alone triggers no try")
   func stillDeviceWaits() throws {
-    let run = try FakeSensorRun(
-      devices: [.bufferedAccelerometer(raw: (0, -256, 0))],
-      arguments: ["--dump", "--settle", "0", "--interval", "20", "--verbose"], bufferFIFO: true)
-    #expect(
-      run.process.waitFor("the buffer delivered no sample within 1 s; trying it again in 2 s", inStderr: true)
-    )
+    let run = try silentAtStart()
     // Many polls of the same reading, up to the try that the wait brings.
     #expect(
       run.process.waitFor("the buffer stayed silent again; polling goes on, next try in 4 s", inStderr: true))

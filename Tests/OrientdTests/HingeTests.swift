@@ -142,11 +142,14 @@ struct HingeTests {
     #expect(!run.hingeLines.contains { $0.mode == "tablet" }, "\(run.hingeLines)")
     try run.setHinge(250)
     #expect(run.waitForHinge(250, "tablet"))
-    // The base reads 1.3 g: the device is being moved.
-    try run.setHinge(120, baseScale: 1.3)
+    // The base reads 1.3 g: the device is being moved. The base first, the lid still at 250:
+    // the sensors are polled apart, so a new lid angle read before the base's new reading
+    // would pair with the old one, which was still.
+    try run.setHinge(250, baseScale: 1.3)
     #expect(
       run.process.waitFor(
         "hinge: readings ignored: the device is moving (magnitudes 1.00 g and 1.30 g)", inStderr: true))
+    try run.setHinge(120, baseScale: 1.3)
     try run.setHinge(110, baseScale: 1.3)
     #expect(!run.hingeLines.contains { $0.mode == "laptop" && $0.angle != 90 }, "\(run.hingeLines)")
     try run.setHinge(120)

@@ -113,6 +113,37 @@ struct IdleSamplingTests {
     #expect(run.stop() == 0)
   }
 
+  @Test(
+    "In laptop mode from a tablet-mode switch, at the default policy, the sensor is not read and the thread never wakes; folding to tablet resumes it"
+  )
+  func idleFromSwitch() throws {
+    let directory = try Scratch.current().makeDirectory("daemon")
+    let socket = directory + "/s"
+    let run = try FakeInputRun(
+      devices: ["laptop"], others: [.accelerometer(raw: (0, -256, 0))],
+      program: [
+        TestPaths.orientd, "--mode", "poll", "--interval", "100", "--verbose", "--socket", socket, "--state",
+        directory + "/state",
+      ])
+    try #require(run.logs("nothing needs samples: sampling stopped"), "\(run.process.stderr)")
+    let pid = run.programPID
+    try #require(pid > 0, "\(run.process.stderr)")
+    #expect(waitUntil { samplingThreadIsAsleep(pid) })
+    let idle = try #require(samplingThreadWakeUps(of: pid))
+    try run.setRaw(256, 0, 0)
+    try run.markUnread("in_accel_x_raw")
+    let woke = waitUntil(timeout: Self.window) { samplingThreadWakeUps(of: pid) != idle }
+    #expect(!woke, "the idle sampling thread woke: \(idle) -> \(samplingThreadWakeUps(of: pid) ?? -1)")
+    #expect(!run.hasBeenRead("in_accel_x_raw"), "the idle sensor was read")
+
+    // The premise: folded to tablet, the same sensor is read and the screen follows it.
+    run.send("switch laptop tablet 1")
+    #expect(run.logs("info: mode tablet"), "\(run.process.stderr)")
+    #expect(run.logs("info: orientation left-up"), "\(run.process.stderr)")
+    #expect(run.hasBeenRead("in_accel_x_raw"))
+    #expect(run.stop() == 0)
+  }
+
   @Test("With a base sensor too, laptop mode set by hand stops reading both sensors")
   func idleWithBaseSensor() throws {
     let (run, socket) = try tabletPolicyDaemon(

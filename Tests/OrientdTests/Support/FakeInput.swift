@@ -39,8 +39,14 @@ final class LineFeed {
 /// Devices are named after their fixtures, Tests/Fixtures/input-NAME.umockdev and
 /// input-NAME.ioctl. The program's stdout and stderr, and the script's acknowledgements and
 /// what the fake uinput was told, are in `process`'s files.
-final class FakeInputRun {
+final class FakeInputRun: FakeSysfs {
   let process: TestProcess
+  /// The testbed's root, once the script has made it (empty if it never said).
+  let testbed: String
+  /// The IIO devices `others`, whose attributes `FakeSysfs` reads and writes.
+  let devices: [FakeDevice]
+  /// The program's pid, as the script that started it says (0 if it never said).
+  let programPID: pid_t
   private let commands: LineFeed
 
   /// Starts `program` (default: `orientd-bench switches`) with `devices` present, `copies`
@@ -72,6 +78,16 @@ final class FakeInputRun {
     process = try TestProcess(
       ["/usr/bin/python3", script, TestPaths.packageRoot + "/Tests/Fixtures"] + options + ["--"] + program,
       stdinPath: commands.path)
+    self.devices = others
+    let process = process
+    _ = process.waitFor("testbed: started ", inStderr: true)
+    let said = { (prefix: String) in
+      process.stderr.split(separator: "\n").first { $0.hasPrefix(prefix) }.map {
+        String($0.dropFirst(prefix.count))
+      }
+    }
+    testbed = said("testbed: root ") ?? ""
+    programPID = said("testbed: started ").flatMap { pid_t($0) } ?? 0
   }
 
   /// Sends one command to the testbed.

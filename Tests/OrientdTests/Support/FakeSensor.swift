@@ -112,13 +112,93 @@ struct FakeDevice {
   }
 }
 
+/// A umockdev testbed's fake sysfs, as a test reads and changes it.
+protocol FakeSysfs {
+  /// The testbed's root directory.
+  var testbed: String { get }
+  /// The devices in it, by index.
+  var devices: [FakeDevice] { get }
+}
+
+extension FakeSysfs {
+  /// The path of an attribute of device `index` inside the testbed.
+  func path(_ attribute: String, device index: Int = 0) -> String {
+    testbed + "/sys" + devices[index].sysfsPath + "/" + attribute
+  }
+
+  /// Reads an attribute of device `index`, without its newline (or the NUL libiio writes).
+  func read(_ attribute: String, device index: Int = 0) -> String {
+    let text = (try? String(contentsOfFile: path(attribute, device: index), encoding: .utf8)) ?? "<missing>"
+    return text.trimmingCharacters(in: CharacterSet(charactersIn: "\n\u{0}"))
+  }
+
+  /// Sets a sysfs attribute of device `index` to `value` plus a newline, as the kernel
+  /// shows values.
+  ///
+  /// As umockdev's own `set_attribute` does, the value is written to a new file that is
+  /// renamed over the old one: a reader never sees the file empty, as it would between a
+  /// truncation and a write (libiio reads an empty attribute as EIO). orientd reads a test
+  /// tree, which is not sysfs, through libiio, so it sees the new file at its next poll.
+  func write(_ attribute: String, _ value: String, device index: Int = 0) throws {
+    let path = path(attribute, device: index)
+    let fresh = path + ".new"
+    let fd = open(fresh, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    let bytes = Array((value + "\n").utf8)
+    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    guard written == bytes.count, rename(fresh, path) == 0 else {
+      unlink(fresh)
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+  }
+
+  /// Sets the access time of an attribute to 1970. The next read of the file moves it to the
+  /// present (with relatime, a read updates an access time older than the last change), so
+  /// `hasBeenRead` tells whether anything read the file since.
+  func markUnread(_ attribute: String, device index: Int = 0) throws {
+    // UTIME_OMIT: the modification time stays.
+    var times = [timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
+    guard utimensat(AT_FDCWD, path(attribute, device: index), &times, 0) == 0 else {
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+  }
+
+  /// Whether the attribute was read since `markUnread`.
+  func hasBeenRead(_ attribute: String, device index: Int = 0) -> Bool {
+    var info = stat()
+    return stat(path(attribute, device: index), &info) == 0 && info.st_atim.tv_sec != 0
+  }
+
+  /// Waits until orientd has polled device `index` `count` times after this call. A poll reads
+  /// x, then y, then z, so the first poll that reads x after the call sees everything written
+  /// before it. False when the polls did not come.
+  func waitForPolls(_ count: Int = 1, device index: Int = 0, timeout: Double = patience) throws -> Bool {
+    for _ in 0..<count {
+      try markUnread("in_accel_x_raw", device: index)
+      guard waitUntil(timeout: timeout, { hasBeenRead("in_accel_x_raw", device: index) }) else {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Sets the three raw readings of device `index`.
+  func setRaw(_ x: Int, _ y: Int, _ z: Int, device index: Int = 0) throws {
+    try write("in_accel_x_raw", "\(x)", device: index)
+    try write("in_accel_y_raw", "\(y)", device: index)
+    try write("in_accel_z_raw", "\(z)", device: index)
+  }
+
+}
+
 /// `orientd` running inside a umockdev testbed holding fake devices.
 ///
 /// The testbed outlives orientd until the run is dropped, so a test can check what
 /// orientd left in sysfs after it exited. The wrapper script hands the test orientd's pid
 /// and its exit status through files it writes whole (written aside, then renamed), and
 /// ends when the test releases it through a FIFO: at the latest when the test process dies.
-final class FakeSensorRun {
+final class FakeSensorRun: FakeSysfs {
   let process: TestProcess
   let testbed: String
   let devices: [FakeDevice]
@@ -220,17 +300,6 @@ final class FakeSensorRun {
     sendSignal(signal, to: programPID, "the program under umockdev-run")
   }
 
-  /// The path of an attribute of device `index` inside the testbed.
-  func path(_ attribute: String, device index: Int = 0) -> String {
-    testbed + "/sys" + devices[index].sysfsPath + "/" + attribute
-  }
-
-  /// Reads an attribute of device `index`, without its newline (or the NUL libiio writes).
-  func read(_ attribute: String, device index: Int = 0) -> String {
-    let text = (try? String(contentsOfFile: path(attribute, device: index), encoding: .utf8)) ?? "<missing>"
-    return text.trimmingCharacters(in: CharacterSet(charactersIn: "\n\u{0}"))
-  }
-
   private var scanWriter: Int32 = -1
 
   /// Writes packed little-endian s16 scans of x, y and z (6 bytes each) to the buffer FIFO.
@@ -246,64 +315,6 @@ final class FakeSensorRun {
       }
     }
     _ = bytes.withUnsafeBytes { Glibc.write(scanWriter, $0.baseAddress, $0.count) }
-  }
-
-  /// Sets a sysfs attribute of device `index` to `value` plus a newline, as the kernel
-  /// shows values.
-  ///
-  /// As umockdev's own `set_attribute` does, the value is written to a new file that is
-  /// renamed over the old one: a reader never sees the file empty, as it would between a
-  /// truncation and a write (libiio reads an empty attribute as EIO). orientd reads a test
-  /// tree, which is not sysfs, through libiio, so it sees the new file at its next poll.
-  func write(_ attribute: String, _ value: String, device index: Int = 0) throws {
-    let path = path(attribute, device: index)
-    let fresh = path + ".new"
-    let fd = open(fresh, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    let bytes = Array((value + "\n").utf8)
-    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    guard written == bytes.count, rename(fresh, path) == 0 else {
-      unlink(fresh)
-      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-    }
-  }
-
-  /// Sets the access time of an attribute to 1970. The next read of the file moves it to the
-  /// present (with relatime, a read updates an access time older than the last change), so
-  /// `hasBeenRead` tells whether anything read the file since.
-  func markUnread(_ attribute: String, device index: Int = 0) throws {
-    // UTIME_OMIT: the modification time stays.
-    var times = [timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
-    guard utimensat(AT_FDCWD, path(attribute, device: index), &times, 0) == 0 else {
-      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-    }
-  }
-
-  /// Whether the attribute was read since `markUnread`.
-  func hasBeenRead(_ attribute: String, device index: Int = 0) -> Bool {
-    var info = stat()
-    return stat(path(attribute, device: index), &info) == 0 && info.st_atim.tv_sec != 0
-  }
-
-  /// Waits until orientd has polled device `index` `count` times after this call. A poll reads
-  /// x, then y, then z, so the first poll that reads x after the call sees everything written
-  /// before it. False when the polls did not come.
-  func waitForPolls(_ count: Int = 1, device index: Int = 0, timeout: Double = patience) throws -> Bool {
-    for _ in 0..<count {
-      try markUnread("in_accel_x_raw", device: index)
-      guard waitUntil(timeout: timeout, { hasBeenRead("in_accel_x_raw", device: index) }) else {
-        return false
-      }
-    }
-    return true
-  }
-
-  /// Sets the three raw readings of device `index`.
-  func setRaw(_ x: Int, _ y: Int, _ z: Int, device index: Int = 0) throws {
-    try write("in_accel_x_raw", "\(x)", device: index)
-    try write("in_accel_y_raw", "\(y)", device: index)
-    try write("in_accel_z_raw", "\(z)", device: index)
   }
 
   /// Removes device `index` as umockdev does (its files deleted), keeping a copy for `plug`.
