@@ -26,6 +26,9 @@ interval=${2:-200}
 for tool in umockdev-run socat; do
   command -v "$tool" >/dev/null || { echo "wakeups: $tool is missing (apt-get install umockdev socat)" >&2; exit 69; }
 done
+# The input testbed needs Debian's Python with umockdev's GObject bindings.
+/usr/bin/python3 -c 'import gi; gi.require_version("UMockdev", "1.0")' 2>/dev/null ||
+  { echo "wakeups: umockdev's Python bindings are missing (apt-get install python3-gi gir1.2-umockdev-1.0)" >&2; exit 69; }
 swift build -c release --product orientd >/dev/null
 swift build -c release --product orientctl >/dev/null
 bin=$(swift build -c release --show-bin-path)
@@ -116,7 +119,7 @@ switch_row() {
   local name=$1 capture=$2 dir="$work/row$((++rows))"
   mkdir -p "$dir"
   mkfifo "$dir/in"
-  python3 Tests/Fixtures/input-testbed.py Tests/Fixtures --device laptop --describe "$work/accel.umockdev" -- \
+  /usr/bin/python3 Tests/Fixtures/input-testbed.py Tests/Fixtures --device laptop --describe "$work/accel.umockdev" -- \
     "$bin/orientd" --socket "$dir/socket" --state "$dir/state" --config /dev/null $capture <"$dir/in" 2>"$dir/log" &
   wrapper=$!
   exec 4>"$dir/in"
