@@ -245,7 +245,8 @@ struct ConfigAndServiceTests {
     // to read switches, and uinput for the virtual switch; nothing else.
     #expect(
       unitLines.filter { $0.hasPrefix("DeviceAllow=") || $0.hasPrefix("DevicePolicy=") } == [
-        "DevicePolicy=closed", "DeviceAllow=char-iio rw", "DeviceAllow=char-input r", "DeviceAllow=/dev/uinput rw",
+        "DevicePolicy=closed", "DeviceAllow=char-iio rw", "DeviceAllow=char-input r",
+        "DeviceAllow=/dev/uinput rw",
       ], "\(service)")
 
     // The bus policy: world-readable, not writable by others, and a config include that

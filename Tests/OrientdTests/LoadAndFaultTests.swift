@@ -122,7 +122,9 @@ struct LoadAndFaultTests {
     let agreeing = zip(live, open).filter { client, isOpen in
       isOpen && "orientation " + (client.last["orientation"] ?? "") == final
     }.count
-    #expect(connected > slots * 9 / 10, "\(connected) of \(slots) subscribers are still connected")
+    #expect(
+      connected > slots * 9 / 10,
+      "\(connected) of \(slots) subscribers are still connected; orientd said:\n\(daemon.stderr)")
     #expect(agreeing == connected, "\(agreeing) of \(connected) subscribers end on '\(final)'")
     clients = []
     live = []

@@ -178,6 +178,30 @@ struct SocketRobustnessTests {
   }
 
   @Test(
+    "At --max-clients a newcomer takes the slot of a client that has just left, however the hang-up queues")
+  func slotOfDepartedClient() throws {
+    let daemon = try ServedDaemon(extra: ["--max-clients", "2"])
+    var leaving: TestClient? = try TestClient(path: daemon.socket)
+    let staying = try TestClient(path: daemon.socket)
+    #expect(leaving?.readLines(greetingLines) == normalSnapshot)
+    #expect(staying.readLines(greetingLines) == normalSnapshot)
+    // With orientd stopped, the newcomer connects before the other client hangs up, so the
+    // listener is ready ahead of the hang-up when orientd runs again.
+    daemon.process.signal(SIGSTOP)
+    try #require(waitUntil { isStopped(daemon.process.pid) })
+    let newcomer = try TestClient(path: daemon.socket)
+    leaving = nil
+    daemon.process.signal(SIGCONT)
+    #expect(newcomer.readLines(greetingLines) == normalSnapshot)
+    newcomer.send("ping\n")
+    #expect(newcomer.readLine() == "pong")
+    // The slot it took is the last: the next one is refused.
+    let fourth = try TestClient(path: daemon.socket)
+    #expect(fourth.readLine()?.hasPrefix("error too-many-clients") == true)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test(
     "Garbage, NUL bytes, invalid UTF-8 and bad arguments get errors; an overlong line closes; others are unaffected"
   )
   func garbageInput() throws {

@@ -201,6 +201,7 @@ public final class SocketServer {
   static let acceptsPerRound = 64
 
   private func acceptClients() {
+    var mayReap = true
     for _ in 0..<Self.acceptsPerRound {
       let socket: FileDescriptor
       do {
@@ -213,6 +214,11 @@ public final class SocketServer {
         return acceptWarning.warn("accept on the socket failed: \(error.code)")
       }
       let client = ClientConnection(socket: socket, now: loop.now)
+      // Clients that left may still count: their hang-ups can wait in this very round of the
+      // loop, behind the listener, and a connection can close before it is accepted. Notice
+      // them before refusing anyone; again only after a look that freed a slot, so a flood
+      // at capacity costs one look per round.
+      if mayReap, refusal(for: client) != nil { mayReap = reapDepartedClients() > 0 }
       if let refusal = refusal(for: client) {
         refusalWarning.warn(
           "refused a client (uid \(client.peer.map { String($0.uid) } ?? "unknown")): \(refusal)")
@@ -241,6 +247,26 @@ public final class SocketServer {
         deliver(render(snapshot(), format: .text), to: client, isReply: false)
       }
     }
+  }
+
+  /// Serves the clients that closed their end but still hold a slot: those whose hang-up the
+  /// loop has not reported yet (one poll over the connected clients) and those already
+  /// known to be gone but left for the next round. Called only when a newcomer would be
+  /// refused; returns how many clients went.
+  private func reapDepartedClients() -> Int {
+    let before = clients.count
+    for client in clients.values where client.peerGone {
+      backlog.remove(client.descriptor)
+      serve(client)
+    }
+    let connected = clients.values.filter { !$0.peerGone }
+    guard let ready = try? Readiness.wait(connected.map { ($0.descriptor, []) }, timeoutMilliseconds: 0)
+    else { return 0 }
+    for (client, events) in zip(connected, ready) where events.contains(.hangUp) || events.contains(.error) {
+      guard clients[client.descriptor] === client, !client.peerGone else { continue }
+      service(client, events: events)
+    }
+    return before - clients.count
   }
 
   /// Why `client` may not be served, if it may not.

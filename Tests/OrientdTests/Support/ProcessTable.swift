@@ -52,6 +52,9 @@ func isAlive(_ pid: pid_t) -> Bool {
   return state != "Z" && state != "X"
 }
 
+/// Whether `pid` is stopped by a signal (SIGSTOP and the like).
+func isStopped(_ pid: pid_t) -> Bool { statFields(of: pid)?.first == "T" }
+
 /// The arguments `pid` was started with; empty for zombies and kernel threads, nil once gone.
 func commandLine(of pid: pid_t) -> [String]? {
   guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
