@@ -103,11 +103,16 @@ set_hinge() {
   local values
   values=$(readings "$@")
   read -r dx dy dz ex ey ez seen <<<"$values"
-  printf '%s\n' "$dy" >"$lid/in_accel_y_raw"; printf '%s\n' "$dz" >"$lid/in_accel_z_raw"
-  printf '%s\n' "$dx" >"$lid/in_accel_x_raw"
-  printf '%s\n' "$ey" >"$base/in_accel_y_raw"; printf '%s\n' "$ez" >"$base/in_accel_z_raw"
-  printf '%s\n' "$ex" >"$base/in_accel_x_raw"
+  attribute "$base/in_accel_x_raw" "$ex"; attribute "$base/in_accel_y_raw" "$ey"; attribute "$base/in_accel_z_raw" "$ez"
+  attribute "$lid/in_accel_x_raw" "$dx"; attribute "$lid/in_accel_y_raw" "$dy"; attribute "$lid/in_accel_z_raw" "$dz"
   read_twice
+}
+
+# Sets attribute file $1 to $2 as umockdev does, through a new file renamed over it: a read
+# never sees it empty (which libiio takes for an error).
+attribute() {
+  printf '%s\n' "$2" >"$1.new"
+  mv "$1.new" "$1"
 }
 
 # Returns once both sensors' x was read twice since now.

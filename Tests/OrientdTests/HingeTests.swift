@@ -177,6 +177,33 @@ struct HingeTests {
   }
 
   @Test(
+    "A lid switch tells folded back from closed without history, a closed lid is a laptop whatever the hinge reads, and the sweep down still turns at 160"
+  )
+  func lidSwitch() throws {
+    let run = try FakeInputRun(
+      devices: ["lid"], others: FakeHinge.devices(opening: 360),
+      program: [TestPaths.orientd] + FakeHinge.arguments)
+    try #require(run.logs("hinge: pairing"), "\(run.process.stderr)")
+    #expect(run.logs("hinge: the lid switch says open"))
+    // The ends read alike and there is no history; the open lid says folded back, once the
+    // angle held 2 s.
+    #expect(run.waitForHinge(360, "tablet"), "\(run.hingeLines)")
+    try run.setHinge(250)
+    #expect(run.waitForHinge(250, "tablet"))
+    run.send("switch lid lid 1")
+    #expect(run.logs("hinge: the lid switch says closed"))
+    #expect(run.waitForHinge(250, "laptop"), "\(run.hingeLines)")
+    run.send("switch lid lid 0")
+    #expect(run.waitUntilHinge { $0.last == HingeLine(angle: 250, mode: "tablet") }, "\(run.hingeLines)")
+    let reopened = run.hingeLines.count
+    for opening in stride(from: 240.0, through: 20, by: -10) { try run.setHinge(opening) }
+    #expect(run.waitForHinge(20, "laptop"), "\(run.hingeLines)")
+    #expect(run.stop() == 0)
+    let changes = checkThresholds(Array(run.hingeLines.dropFirst(reopened - 1)))
+    #expect(changes.count == 1, "\(changes)")
+  }
+
+  @Test(
     "The base sensor unplugged: the hinge goes away and the display keeps serving; plugged back, it returns")
   func baseUnplugged() throws {
     let run = try FakeHinge.start()
@@ -291,7 +318,7 @@ private func follows(_ values: [Int], _ targets: [Int]) -> Bool {
   return remaining.isEmpty
 }
 
-extension FakeSensorRun {
+extension FakeHingeRun {
   /// Waits until the hinge lines satisfy `condition`.
   func waitUntilHinge(timeout: Double = patience, _ condition: ([HingeLine]) -> Bool) -> Bool {
     waitUntil(timeout: timeout) { condition(hingeLines) }

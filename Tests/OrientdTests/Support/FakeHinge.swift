@@ -118,7 +118,15 @@ struct HingeLine: Equatable, CustomStringConvertible {
   }
 }
 
-extension FakeSensorRun {
+/// orientd running on fake sensors, in a testbed of IIO devices alone or with evdev switches.
+protocol FakeHingeRun: FakeSysfs {
+  var process: TestProcess { get }
+}
+
+extension FakeSensorRun: FakeHingeRun {}
+extension FakeInputRun: FakeHingeRun {}
+
+extension FakeHingeRun {
   /// Puts the lid at `opening` (and the base's gravity at `base`, scaled by `baseScale`), and
   /// waits until orientd has read both sensors since: the display twice, as a poll may have
   /// read one axis before the step and the next after (the hinge then takes the second).
