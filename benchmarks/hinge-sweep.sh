@@ -44,27 +44,38 @@ wait_for() {
   echo "hinge-sweep: no '$2' in $1:" >&2; cat "$1" >&2; return 1
 }
 
-# Starts orientd on the two sensors with the lid at $1 degrees from the first reading on.
+# Starts orientd on the two sensors with the lid at $1 degrees from the first reading on;
+# with $2 = lid, beside a lid switch (open), in the tests' input testbed.
 start() {
   local dx dy dz rest
   read -r dx dy dz rest <<<"$(readings "$1")"
   sed -e "0,/in_accel_x_raw=.*/s//in_accel_x_raw=$dx\\\\n/" -e "0,/in_accel_y_raw=.*/s//in_accel_y_raw=$dy\\\\n/" \
     -e "0,/in_accel_z_raw=.*/s//in_accel_z_raw=$dz\\\\n/" benchmarks/hinge.umockdev >"$work/hinge.umockdev"
-  rm -f "$work/pid" "$work/testbed" "$work/done" "$work/socket"
-  cat >"$work/inside.sh" <<INSIDE
+  rm -f "$work/pid" "$work/testbed" "$work/done" "$work/socket" "$work/state" "$work/in"
+  local orientd=("$bin/orientd" --socket "$work/socket" --state "$work/state" --config /dev/null --interval 10 --settle 50)
+  if [ "${2:-}" = lid ]; then
+    mkfifo "$work/in"
+    /usr/bin/python3 Tests/Fixtures/input-testbed.py Tests/Fixtures --device lid --describe "$work/hinge.umockdev" -- \
+      "${orientd[@]}" <"$work/in" 2>"$work/log" &
+    wrapper=$!
+    exec 4>"$work/in"
+    wait_for "$work/log" "testbed: started "
+    sed -n 's/^testbed: root //p' "$work/log" >"$work/testbed"
+  else
+    cat >"$work/inside.sh" <<INSIDE
 #!/bin/bash
 echo "\$UMOCKDEV_DIR" > "$work/testbed.new" && mv "$work/testbed.new" "$work/testbed"
-"$bin/orientd" --socket "$work/socket" --state "$work/state" --config /dev/null --interval 10 --settle 50 2> "$work/log" &
+${orientd[@]} 2> "$work/log" &
 echo \$! > "$work/pid.new" && mv "$work/pid.new" "$work/pid"
 while [ ! -e "$work/done" ]; do sleep 0.1; done
 kill \$(cat "$work/pid")
 wait
 INSIDE
-  chmod +x "$work/inside.sh"
-  rm -f "$work/state"
-  umockdev-run --device "$work/hinge.umockdev" -- "$work/inside.sh" &
-  wrapper=$!
-  for _ in $(seq 100); do [ -s "$work/pid" ] && [ -s "$work/testbed" ] && break; sleep 0.1; done
+    chmod +x "$work/inside.sh"
+    umockdev-run --device "$work/hinge.umockdev" -- "$work/inside.sh" &
+    wrapper=$!
+    for _ in $(seq 100); do [ -s "$work/pid" ] && [ -s "$work/testbed" ] && break; sleep 0.1; done
+  fi
   lid="$(cat "$work/testbed")/sys/devices/platform/lid/iio:device0"
   base="$(cat "$work/testbed")/sys/devices/platform/base/iio:device1"
   wait_for "$work/log" "hinge: pairing"
@@ -72,9 +83,21 @@ INSIDE
 }
 
 stop() {
-  touch "$work/done"
+  if [ -e "$work/in" ]; then
+    echo stop >&4
+    exec 4>&-
+  else
+    touch "$work/done"
+  fi
   wait "$wrapper" 2>/dev/null || true
   wrapper=""
+}
+
+# Closes (1) or opens (0) the lid switch.
+lid_switch() {
+  echo "switch lid lid $1" >&4
+  wait_for "$work/log" "testbed: done switch lid lid $1"
+  wait_for "$work/log" "hinge: the lid switch says $([ "$1" = 1 ] && echo closed || echo open)"
 }
 
 # The raw readings for the lid at $1 degrees when gravity in the base's flat frame is
@@ -128,14 +151,18 @@ read_twice() {
 
 get() { "$bin/orientctl" --socket "$work/socket" get "$1"; }
 
-# The mode the table expects at angle $1 after mode $2, with $3 the last stable angle, and
-# whether the angle is unstable (under 20 or over 340) and held.
+# The mode the table expects at angle $1 after mode $2, with $3 the last stable angle; an
+# unstable angle (under 20 or over 340) as if it held 2 s. $lid_closed is the lid switch: 1
+# closed, 0 open, empty without one.
+lid_closed=""
 expect() {
-  awk -v a="$1" -v m="$2" -v last="$3" 'BEGIN {
-    if (a >= 20 && a <= 340) {
+  awk -v a="$1" -v m="$2" -v last="$3" -v lid="$lid_closed" 'BEGIN {
+    if (lid == "1") print "laptop"
+    else if (a >= 20 && a <= 340) {
       if (a >= 200) print "tablet"; else if (a <= 160) print "laptop"
       else if (m == "unknown") print (a < 180 ? "laptop" : "tablet"); else print m
-    } else if (last == "") print "unknown"; else print (last > 180 ? "tablet" : "laptop") }'
+    } else if (lid == "0") print "tablet"
+    else if (last == "") print "unknown"; else print (last > 180 ? "tablet" : "laptop") }'
 }
 
 mismatches=0
@@ -156,7 +183,7 @@ row() {
   got=$(get mode)
   hinge=$(get hinge)
   if [ "$ignored" = 1 ]; then want=$mode; else want=$(expect "$seen" "$mode" "$last_stable"); fi
-  [ "$unstable" = 0 ] && [ "$ignored" = 0 ] && last_stable=$seen
+  [ "$unstable" = 0 ] && [ "$ignored" = 0 ] && [ "$lid_closed" != 1 ] && last_stable=$seen
   [ "$want" != unknown ] && mode=$want
   local verdict=ok
   if [ "$got" != "$want" ]; then verdict=DIFFERS; mismatches=$((mismatches + 1)); fi
@@ -197,5 +224,24 @@ row "moving, lid at 120: ignored" 120 0 0 -1 1.3
 ignored=0
 row "still again at 120" 120
 stop
+if /usr/bin/python3 -c 'import gi; gi.require_version("UMockdev", "1.0")' 2>/dev/null; then
+  start 360 lid
+  wait_for "$work/log" "hinge: the lid switch says open"
+  lid_closed=0
+  mode=unknown
+  last_stable=""
+  row "beside a lid switch, open: started at 360 (no history)" 360
+  row "then 250" 250
+  lid_switch 1
+  lid_closed=1
+  row "the lid switch closed, the sensors still at 250" 250
+  lid_switch 0
+  lid_closed=0
+  row "open again at 250" 250
+  row "then 10, still open" 10
+  stop
+else
+  echo "(the lid switch rows need umockdev's Python bindings: apt-get install python3-gi gir1.2-umockdev-1.0)"
+fi
 echo
 echo "$rows rows, $mismatches where orientd and the table differ"
