@@ -40,9 +40,9 @@ if ! command -v iio-sensor-proxy >/dev/null && [ ! -x /usr/libexec/iio-sensor-pr
   apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y iio-sensor-proxy >/dev/null
 fi
 proxy=$(command -v iio-sensor-proxy || ls /usr/libexec/iio-sensor-proxy /usr/sbin/iio-sensor-proxy 2>/dev/null | head -1)
-swift build -c release --product orientd >/dev/null
-swift build -c release --product orientctl >/dev/null
-bin=$(swift build -c release --show-bin-path)
+bench=compare
+. benchmarks/common.sh
+release_binaries
 work=$(mktemp -d /tmp/orientd-compare.XXXXXX)
 trap 'pkill -f "$work" 2>/dev/null || true; rm -rf "$work"' EXIT
 

@@ -29,16 +29,11 @@ interval=${2:-200}
 for tool in umockdev-run dbus-daemon monitor-sensor; do
   command -v "$tool" >/dev/null || { echo "footprint: $tool is missing (apt-get install umockdev dbus iio-sensor-proxy)" >&2; exit 69; }
 done
-swift build -c release --product orientd >/dev/null
-binary=$(swift build -c release --show-bin-path)/orientd
-work=$(mktemp -d /tmp/orientd-bench.XXXXXX)
-wrapper=""
-cleanup() {
-  [ -e "$work/done" ] || touch "$work/done"
-  [ -n "$wrapper" ] && wait "$wrapper" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench=footprint
+. benchmarks/common.sh
+release_binaries
+binary=$bin/orientd
+scratch
 
 # The fake accelerometer, held normal (one file for both benchmark scripts; iio-sensor-proxy
 # reads it as a polled accelerometer).

@@ -22,27 +22,10 @@ cd "$(dirname "$0")/.."
 step=${1:-5}
 
 command -v umockdev-run >/dev/null || { echo "hinge-sweep: umockdev-run is missing (apt-get install umockdev)" >&2; exit 69; }
-if [ -n "${ORIENTD_BIN:-}" ]; then
-  bin=$ORIENTD_BIN
-else
-  swift build -c release --product orientd >/dev/null
-  swift build -c release --product orientctl >/dev/null
-  bin=$(swift build -c release --show-bin-path)
-fi
-work=$(mktemp -d /tmp/orientd-hinge.XXXXXX)
-wrapper=""
-cleanup() {
-  touch "$work/done"
-  [ -n "$wrapper" ] && wait "$wrapper" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-# Waits up to 10 s for the file $1 to contain $2.
-wait_for() {
-  for _ in $(seq 100); do grep -q -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-  echo "hinge-sweep: no '$2' in $1:" >&2; cat "$1" >&2; return 1
-}
+bench=hinge-sweep
+. benchmarks/common.sh
+release_binaries
+scratch
 
 # Starts orientd on the two sensors with the lid at $1 degrees from the first reading on;
 # with $2 = lid, beside a lid switch (open), in the tests' input testbed.
@@ -62,19 +45,7 @@ start() {
     wait_for "$work/log" "testbed: started "
     sed -n 's/^testbed: root //p' "$work/log" >"$work/testbed"
   else
-    cat >"$work/inside.sh" <<INSIDE
-#!/bin/bash
-echo "\$UMOCKDEV_DIR" > "$work/testbed.new" && mv "$work/testbed.new" "$work/testbed"
-${orientd[@]} 2> "$work/log" &
-echo \$! > "$work/pid.new" && mv "$work/pid.new" "$work/pid"
-while [ ! -e "$work/done" ]; do sleep 0.1; done
-kill \$(cat "$work/pid")
-wait
-INSIDE
-    chmod +x "$work/inside.sh"
-    umockdev-run --device "$work/hinge.umockdev" -- "$work/inside.sh" &
-    wrapper=$!
-    for _ in $(seq 100); do [ -s "$work/pid" ] && [ -s "$work/testbed" ] && break; sleep 0.1; done
+    in_testbed "$work" "$work/hinge.umockdev" "${orientd[@]}"
   fi
   lid="$(cat "$work/testbed")/sys/devices/platform/lid/iio:device0"
   base="$(cat "$work/testbed")/sys/devices/platform/base/iio:device1"

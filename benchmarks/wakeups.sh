@@ -29,46 +29,23 @@ done
 # The input testbed needs Debian's Python with umockdev's GObject bindings.
 /usr/bin/python3 -c 'import gi; gi.require_version("UMockdev", "1.0")' 2>/dev/null ||
   { echo "wakeups: umockdev's Python bindings are missing (apt-get install python3-gi gir1.2-umockdev-1.0)" >&2; exit 69; }
-swift build -c release --product orientd >/dev/null
-swift build -c release --product orientctl >/dev/null
-bin=$(swift build -c release --show-bin-path)
-work=$(mktemp -d /tmp/orientd-wakeups.XXXXXX)
-wrapper=""
-cleanup() {
-  [ -e "$work/done" ] || touch "$work/done"
-  [ -n "$wrapper" ] && wait "$wrapper" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench=wakeups
+. benchmarks/common.sh
+release_binaries
+scratch
 cp benchmarks/accel.umockdev "$work/accel.umockdev"
 
 . benchmarks/thread-switches.sh
-
-# Waits up to 10 s for the file $1 to contain $2.
-wait_for() {
-  for _ in $(seq 100); do grep -q -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-  echo "wakeups: no '$2' in $1:" >&2; cat "$1" >&2; return 1
-}
 
 # One row: $1 names it, $2 is the mode (tablet or laptop), $3 the client (none, all or
 # orientation,mode), $4 the capture options.
 row() {
   local name=$1 mode=$2 client=$3 capture=$4 dir="$work/row$((++rows))"
   mkdir -p "$dir"
-  cat >"$dir/inside.sh" <<INSIDE
-#!/bin/bash
-set -u
-echo "\$UMOCKDEV_DIR" > "$dir/testbed.new" && mv "$dir/testbed.new" "$dir/testbed"
-"$bin/orientd" --socket "$dir/socket" --state "$dir/state" --config /dev/null --rotate tablet $capture 2> "$dir/log" &
-echo \$! > "$dir/pid.new" && mv "$dir/pid.new" "$dir/pid"
-while [ ! -e "$work/done" ] && [ ! -e "$dir/done" ]; do sleep 0.2; done
-kill \$(cat "$dir/pid")
-wait
-INSIDE
-  chmod +x "$dir/inside.sh"
-  umockdev-run --device "$work/accel.umockdev" -- "$dir/inside.sh" &
-  wrapper=$!
-  for _ in $(seq 100); do [ -s "$dir/pid" ] && [ -s "$dir/testbed" ] && break; sleep 0.1; done
+  # $capture is several options.
+  # shellcheck disable=SC2086
+  in_testbed "$dir" "$work/accel.umockdev" "$bin/orientd" --socket "$dir/socket" --state "$dir/state" \
+    --config /dev/null --rotate tablet $capture
   local pid x
   pid=$(cat "$dir/pid")
   x="$(cat "$dir/testbed")/sys/devices/platform/accel/iio:device0/in_accel_x_raw"
