@@ -261,7 +261,7 @@ public final class SocketServer {
     }
     let connected = clients.values.filter { !$0.peerGone }
     guard let ready = try? Readiness.wait(connected.map { ($0.descriptor, []) }, timeoutMilliseconds: 0)
-    else { return 0 }
+    else { return before - clients.count }
     for (client, events) in zip(connected, ready) where events.contains(.hangUp) || events.contains(.error) {
       guard clients[client.descriptor] === client, !client.peerGone else { continue }
       service(client, events: events)
