@@ -201,7 +201,13 @@ public final class SocketServer {
   static let acceptsPerRound = 64
 
   private func acceptClients() {
-    var mayReap = true
+    // Clients that left may still count: their hang-ups can wait in this very round of the
+    // loop, behind the listener, and a connection can close before it is accepted. Before
+    // anyone is refused, all clients are looked at once a round; after that only those
+    // accepted since the last look, so however a user paces connections and hang-ups, a
+    // round costs one look at every client and one more at each newcomer.
+    var lookedAtAll = false
+    var acceptedSinceLook: [ClientConnection] = []
     for _ in 0..<Self.acceptsPerRound {
       let socket: FileDescriptor
       do {
@@ -214,11 +220,11 @@ public final class SocketServer {
         return acceptWarning.warn("accept on the socket failed: \(error.code)")
       }
       let client = ClientConnection(socket: socket, now: loop.now)
-      // Clients that left may still count: their hang-ups can wait in this very round of the
-      // loop, behind the listener, and a connection can close before it is accepted. Notice
-      // them before refusing anyone; again only after a look that freed a slot, so a flood
-      // at capacity costs one look per round.
-      if mayReap, refusal(for: client) != nil { mayReap = reapDepartedClients() > 0 }
+      if refusal(for: client) != nil, !lookedAtAll || !acceptedSinceLook.isEmpty {
+        reapDepartedClients(among: lookedAtAll ? acceptedSinceLook : nil)
+        lookedAtAll = true
+        acceptedSinceLook = []
+      }
       if let refusal = refusal(for: client) {
         refusalWarning.warn(
           "refused a client (uid \(client.peer.map { String($0.uid) } ?? "unknown")): \(refusal)")
@@ -236,6 +242,7 @@ public final class SocketServer {
         continue
       }
       clients[client.descriptor] = client
+      acceptedSinceLook.append(client)
       startSweeping()
       if let uid = client.peer?.uid { clientsPerUID[uid, default: 0] += 1 }
       setSubscription(.all, for: client)
@@ -250,23 +257,26 @@ public final class SocketServer {
   }
 
   /// Serves the clients that closed their end but still hold a slot: those whose hang-up the
-  /// loop has not reported yet (one poll over the connected clients) and those already
-  /// known to be gone but left for the next round. Called only when a newcomer would be
-  /// refused; returns how many clients went.
-  private func reapDepartedClients() -> Int {
-    let before = clients.count
-    for client in clients.values where client.peerGone {
-      backlog.remove(client.descriptor)
-      serve(client)
+  /// loop has not reported yet, found with one poll over `candidates`, and when that is every
+  /// client (nil), also those known to be gone but left for the next round. Called only when
+  /// a newcomer would be refused.
+  private func reapDepartedClients(among candidates: [ClientConnection]?) {
+    if candidates == nil {
+      for descriptor in Array(backlog) {
+        guard let client = clients[descriptor], client.peerGone else { continue }
+        backlog.remove(descriptor)
+        serve(client)
+      }
     }
-    let connected = clients.values.filter { !$0.peerGone }
+    let connected = (candidates ?? Array(clients.values)).filter {
+      clients[$0.descriptor] === $0 && !$0.peerGone
+    }
     guard let ready = try? Readiness.wait(connected.map { ($0.descriptor, []) }, timeoutMilliseconds: 0)
-    else { return before - clients.count }
+    else { return }
     for (client, events) in zip(connected, ready) where events.contains(.hangUp) || events.contains(.error) {
       guard clients[client.descriptor] === client, !client.peerGone else { continue }
       service(client, events: events)
     }
-    return before - clients.count
   }
 
   /// Why `client` may not be served, if it may not.
