@@ -24,7 +24,7 @@ scratch() {
 
 end_scratch() {
   [ -e "$work/done" ] || touch "$work/done"
-  exec 4>&- 2>/dev/null || true
+  exec 4>&-
   [ -n "$wrapper" ] && wait "$wrapper" 2>/dev/null
   rm -rf "$work"
 }
