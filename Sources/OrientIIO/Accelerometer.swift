@@ -57,13 +57,8 @@ public struct Accelerometer {
     }
   }
 
-  /// Why polling cannot read it, when it cannot: for the error that `mode poll` gives.
-  public var whyNotPollable: String? {
-    canPoll
-      ? nil
-      : "\(summary) cannot be polled: it has scan elements for accel x, y and z but no "
-        + "in_accel_{x,y,z}_raw attributes; use mode auto or buffer to read it through its buffer"
-  }
+  /// Why polling cannot read it, when it cannot: the error that `mode poll` gives.
+  public var whyNotPollable: IIOError? { canPoll ? nil : .notPollable(sensor: summary) }
 
   private static func locate(_ device: IIODevice, udev: UdevProperties?) -> (SensorLocation, String?, String?)
   {

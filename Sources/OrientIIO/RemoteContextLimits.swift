@@ -33,10 +33,10 @@ public enum RemoteContextLimits {
 
   /// Asks the iiod named by `uri` (`ip:...`) how large its context is, as libiio is about to,
   /// and refuses one over the limit.
-  static func checkAnnouncedSize(uri: String) throws(IIOContextError) {
+  static func checkAnnouncedSize(uri: String) throws(IIOError) {
     guard uri.hasPrefix("ip:") else { return }
     guard let address = IIODProtocol.address(networkURI: String(uri.dropFirst(3))) else {
-      throw .refused(
+      throw .contextRefused(
         uri: uri,
         reason: "no host to check the context's size with (a server found by DNS-SD cannot be "
           + "checked); give --uri ip:HOST")
@@ -48,19 +48,21 @@ public enum RemoteContextLimits {
       try connection.sendAll(IIODProtocol.printCommand)
       length = try readLength(from: connection, uri: uri)
     } catch let error as SystemError {
-      throw .unavailable(SystemError("cannot open IIO context \(uri): \(error.operation)", code: error.code))
-    } catch let error as IIOContextError {
+      throw .contextUnavailable(
+        SystemError("cannot open IIO context \(uri): \(error.operation)", code: error.code), hint: nil)
+    } catch let error as IIOError {
       throw error
     } catch {
-      throw .unavailable(SystemError("cannot open IIO context \(uri)", code: .ioError))
+      throw .contextUnavailable(SystemError("cannot open IIO context \(uri)", code: .ioError), hint: nil)
     }
     if length < 0 {
       // The server's errno for PRINT: libiio would fail the same way, having allocated nothing.
       let code = length == .min ? Errno.ioError : Errno(rawValue: -length)
-      throw .unavailable(SystemError("cannot open IIO context \(uri): the server refuses PRINT", code: code))
+      throw .contextUnavailable(
+        SystemError("cannot open IIO context \(uri): the server refuses PRINT", code: code), hint: nil)
     }
     if Int(length) > maximumXMLBytes {
-      throw .refused(
+      throw .contextRefused(
         uri: uri,
         reason: "the server announces \(length) bytes of context XML, more than the limit of "
           + "\(maximumXMLBytes) bytes (1 MiB)")
@@ -93,7 +95,7 @@ public enum RemoteContextLimits {
       if byte == UInt8(ascii: "\n") {
         if !line.isEmpty {
           guard let value = IIODProtocol.integer(inLine: line) else {
-            throw IIOContextError.refused(
+            throw IIOError.contextRefused(
               uri: uri,
               reason:
                 "the server answers PRINT with '\(String(decoding: line, as: UTF8.self).escapingControlCharacters)', not a length"
@@ -103,31 +105,16 @@ public enum RemoteContextLimits {
         }
         line.removeAll(keepingCapacity: true)
         guard total <= maximumReplyBytes else {
-          throw IIOContextError.refused(uri: uri, reason: "the server sends only empty lines after PRINT")
+          throw IIOError.contextRefused(uri: uri, reason: "the server sends only empty lines after PRINT")
         }
         continue
       }
       line.append(byte)
       guard line.count < IIODProtocol.maximumLineBytes else {
-        throw IIOContextError.refused(
+        throw IIOError.contextRefused(
           uri: uri,
           reason: "the server's answer to PRINT is longer than \(IIODProtocol.maximumLineBytes) bytes")
       }
-    }
-  }
-}
-
-/// Why an IIO context could not be used.
-public enum IIOContextError: Error, Sendable, CustomStringConvertible {
-  /// It could not be opened: libiio failed, or the server did not answer.
-  case unavailable(SystemError)
-  /// It was refused for what it would cost (see `RemoteContextLimits`).
-  case refused(uri: String, reason: String)
-
-  public var description: String {
-    switch self {
-    case .unavailable(let error): return "\(error)"
-    case .refused(let uri, let reason): return "refusing the IIO context \(uri): \(reason)"
     }
   }
 }

@@ -1,4 +1,4 @@
-import OrientCore
+@testable import OrientCore
 import Testing
 
 @Suite("What the classifier has pending, and adopting a sample at once after a pause")

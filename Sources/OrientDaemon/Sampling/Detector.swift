@@ -1,5 +1,4 @@
 import OrientCore
-import OrientIIO
 import OrientSystem
 
 /// The one classification path: every sample of a sensor, live or replayed, goes through the
@@ -27,10 +26,10 @@ public final class Detector {
     /// Each axis's scale (x, y, z) and the file it came from, nil when none was found.
     public var scales: [(value: Double, file: String?)]
 
-    /// The sensor that `setup` reads.
-    public init(_ setup: SensorSetup) {
-      summary = setup.accelerometer.summary
-      scales = setup.axes.map { ($0.calibration.scale, $0.scaleFile) }
+    /// A sensor named `summary` whose axes (x, y, z) have `scales`.
+    init(summary: String, scales: [(value: Double, file: String?)]) {
+      self.summary = summary
+      self.scales = scales
     }
   }
 

@@ -134,8 +134,8 @@ final class IIOSensorSource {
     let sensor: Accelerometer
     let udev: UdevProperties?
     let reason: String
-    do throws(Failure) {
-      context = try openContext(uri: options.uri)
+    do throws(IIOError) {
+      context = try IIOContext.open(uri: options.uri)
       udev = context.isLocal ? UdevProperties() : nil
       let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
       for problem in sensors.compactMap(\.locationProblem)
@@ -152,23 +152,21 @@ final class IIOSensorSource {
         // The sensor orientation comes from (the one --device names) is never the base's too.
         let display = try? SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
         guard let base = SensorDiscovery.base(among: sensors, besides: display) else {
-          throw Failure("no base accelerometer in IIO context \(context.uri)", exitCode: .unavailable)
+          throw .noBaseSensor(uri: context.uri)
         }
         sensor = base
         reason = "it is the base sensor (\(base.locationSource ?? "location"))"
       }
-      if options.captureMode == .poll, let why = sensor.whyNotPollable {
-        throw Failure(why, exitCode: .unavailable)
-      }
+      if options.captureMode == .poll, let why = sensor.whyNotPollable { throw why }
     } catch {
-      if failIfAbsent { return events.post(.failed(error)) }
+      if failIfAbsent { return events.post(.failed(Failure(error))) }
       // A context refused for what it would cost: a server that shows a small context to the
       // size check and a large one to libiio makes each attempt cost that much once, so
       // attempts are spaced further apart each time, up to a minute.
-      if error.exitCode == .dataError {
-        return absent(error.message, after: refusals.delayAfterFailure())
+      if case .contextRefused = error {
+        return absent(error.description, after: refusals.delayAfterFailure())
       }
-      return absent(error.message)
+      return absent(error.description)
     }
     refusals.reset()
     let fatal = failIfAbsent
@@ -334,7 +332,7 @@ final class IIOSensorSource {
 
   /// Opens the buffer and watches its descriptor.
   private func openBuffer() throws -> BufferCapture {
-    guard let sensor, let context else { throw Failure("no sensor", exitCode: .software) }
+    guard let sensor, let context else { throw IIOError.bufferUnusable("no sensor") }
     let capture = try BufferCapture(accelerometer: sensor, context: context)
     do {
       captureWatch = try loop.watch(capture.pollDescriptor) { [unowned self] events in
@@ -625,5 +623,12 @@ final class IIOSensorSource {
       }
       if how == .bufferOnTrial { startProbe() }
     }
+  }
+}
+
+extension Detector.Sensor {
+  /// The sensor that `setup` reads.
+  init(_ setup: SensorSetup) {
+    self.init(summary: setup.accelerometer.summary, scales: setup.axes.map { ($0.calibration.scale, $0.scaleFile) })
   }
 }

@@ -38,9 +38,6 @@ final class PollPacer {
     hurried = false
   }
 
-  /// Whether polls are due.
-  var isRunning: Bool { timer != nil }
-
   private var intervalNanoseconds: UInt64 { UInt64(pace.intervalMicroseconds) * 1000 }
 
   /// After a poll: polls faster while a change is pending (`settlesAt`), and at the interval
