@@ -20,8 +20,8 @@ final class ClientConnection {
 
   let socket: FileDescriptor
   let peer: PeerCredentials?
-  /// When the connection was accepted (monotonic nanoseconds).
-  let connectedAt: UInt64
+  /// When the connection was accepted.
+  let connectedAt: MonotonicInstant
   var watch: Watch?
   var format = MessageFormat.text
   /// The samples this client asked for, if any.
@@ -65,7 +65,7 @@ final class ClientConnection {
   /// Lines served since the peer went away; a gone peer gets one round's worth at most.
   var servedAfterGone = 0
 
-  init(socket: consuming FileDescriptor, now: UInt64) {
+  init(socket: consuming FileDescriptor, now: MonotonicInstant) {
     peer = socket.peerCredentials()
     self.socket = socket
     connectedAt = now

@@ -10,10 +10,10 @@ import OrientSystem
 final class RefusedConnections {
   private final class Refused {
     let client: ClientConnection
-    let deadline: UInt64
+    let deadline: MonotonicInstant
     var watch: Watch?
 
-    init(client: ClientConnection, deadline: UInt64) {
+    init(client: ClientConnection, deadline: MonotonicInstant) {
       self.client = client
       self.deadline = deadline
     }
@@ -37,13 +37,13 @@ final class RefusedConnections {
     _ = try? client.socket.send(Array(line.utf8)[...])
     _ = try? client.socket.shutdownWriting()
     guard waiting.count < capacity else { return }
-    let refused = Refused(client: client, deadline: loop.now + 1_000_000_000)
+    let refused = Refused(client: client, deadline: loop.now + .seconds(1))
     refused.watch = try? loop.watch(client.descriptor, for: .readable) { [unowned self, unowned refused] _ in
       self.drain(refused)
     }
     guard refused.watch != nil else { return }
     waiting[client.descriptor] = refused
-    if waiting.count == 1 { expiry?.schedule(afterNanoseconds: 1_000_000_000) }
+    if waiting.count == 1 { expiry?.schedule(after: .seconds(1)) }
   }
 
   /// Closes every waiting connection.
@@ -66,9 +66,7 @@ final class RefusedConnections {
   private func closeExpired() {
     let now = loop.now
     for refused in Array(waiting.values) where refused.deadline <= now { close(refused) }
-    if let next = waiting.values.map(\.deadline).min() {
-      expiry?.schedule(afterNanoseconds: next - min(next, now))
-    }
+    if let next = waiting.values.map(\.deadline).min() { expiry?.schedule(at: next) }
   }
 
   private func close(_ refused: Refused) {

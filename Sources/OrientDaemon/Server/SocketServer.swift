@@ -28,7 +28,7 @@ public final class SocketServer {
     /// The most clients one user other than root and the daemon's own may hold.
     public var maxClientsPerUser: Int
     /// A client that has sent no command and read nothing it was sent in this long is dropped.
-    public var idleNanoseconds: UInt64 = 30_000_000_000
+    public var idleTimeout = Duration.seconds(30)
     /// Slots only root and the daemon's own user may take, so that other users together
     /// cannot lock out the desktop's hook or an administrator.
     public var reservedForOwners: Int { max(1, maxClients / 16) }
@@ -109,8 +109,7 @@ public final class SocketServer {
   private func startSweeping() {
     guard !sweeping else { return }
     sweeping = true
-    idleSweep?.schedule(
-      afterNanoseconds: limits.idleNanoseconds / 3, repeatingEveryNanoseconds: limits.idleNanoseconds / 3)
+    idleSweep?.schedule(after: limits.idleTimeout / 3, repeating: limits.idleTimeout / 3)
   }
 
   /// Publishes changes to every client that subscribed to them, each in its own format. A
@@ -271,7 +270,7 @@ public final class SocketServer {
     let connected = (candidates ?? Array(clients.values)).filter {
       clients[$0.descriptor] === $0 && !$0.peerGone
     }
-    guard let ready = try? Readiness.wait(connected.map { ($0.descriptor, []) }, timeoutMilliseconds: 0)
+    guard let ready = try? Readiness.wait(connected.map { ($0.descriptor, []) }, timeout: .zero)
     else { return }
     for (client, events) in zip(connected, ready) where events.contains(.hangUp) || events.contains(.error) {
       guard clients[client.descriptor] === client, !client.peerGone else { continue }
@@ -306,7 +305,7 @@ public final class SocketServer {
       "cannot accept clients: \(error.code) (\(clients.count) connected); not accepting for 1 s")
     guard let listenWatch else { return }
     loop.change(listenWatch, to: [])
-    acceptPause?.schedule(afterNanoseconds: 1_000_000_000)
+    acceptPause?.schedule(after: .seconds(1))
   }
 
   private func resumeAccepting() {
@@ -324,12 +323,12 @@ public final class SocketServer {
     }
     let now = loop.now
     for client in Array(clients.values) where !client.hasSentCommand && !client.closing {
-      guard now - client.connectedAt >= limits.idleNanoseconds,
+      guard now - client.connectedAt >= limits.idleTimeout,
         let unread = client.socket.unreadByPeer(), unread > 0
       else { continue }
       refusalWarning.warn(
         "dropped an idle client (pid \(client.peer?.pid ?? 0)): no command and nothing read in "
-          + "\(Double(limits.idleNanoseconds / 1_000_000) / 1000) s (--idle-timeout)")
+          + "\(limits.idleTimeout.inSeconds) s (--idle-timeout)")
       drop(client)
     }
     // Nothing left that could become idle and nothing to give back: sleep until a client comes.
@@ -418,7 +417,7 @@ public final class SocketServer {
     {
       backlog.insert(client.descriptor)
       // A timer due now fires after this round's other descriptors: the others go first.
-      resume?.schedule(afterNanoseconds: 0)
+      resume?.schedule(after: .zero)
     }
     if client.closing && !client.hasPendingOutput { return drop(client) }
     updateInterest(of: client)
@@ -434,7 +433,7 @@ public final class SocketServer {
     client.watch = nil
     guard serveLater else { return }
     backlog.insert(client.descriptor)
-    resume?.schedule(afterNanoseconds: 0)
+    resume?.schedule(after: .zero)
   }
 
   private func serveBacklog() {
