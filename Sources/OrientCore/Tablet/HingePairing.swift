@@ -118,7 +118,7 @@ public struct HingePairing: Sendable {
     guard !display.failing, !base.failing, let lid = display.latest, let baseReading = base.latest else { return }
     // A polled reading is current for about an interval; a buffer's until the next one.
     let otherPolled = sensor == .display ? base.polled : display.polled
-    if otherPolled, span(lid.time, baseReading.time) > pairWindow { return }
+    if otherPolled, max(lid.time - baseReading.time, baseReading.time - lid.time) > pairWindow { return }
     let step = detector.update(
       lid: lid.gravity, base: HingeAngle.flatFrame(ofBase: baseReading.gravity), at: time, lidClosed: lidClosed)
     if step.ignored != lastIgnored {
@@ -145,25 +145,19 @@ public struct HingePairing: Sendable {
     }
   }
 
-  /// How far apart two times are, whichever is first.
-  private func span(_ first: SampleTime, _ second: SampleTime) -> Duration {
-    .microseconds(abs(first.microseconds - second.microseconds))
-  }
-
   /// Marks either sensor failing when it has had no usable reading for a while at `time`:
   /// polled and silent (its readings are garbage, or its reads fail), or delivering only
   /// readings out of range.
   private mutating func evaluate(at time: SampleTime, into outcome: inout Outcome) {
     for sensor in [Sensor.display, .base] {
       guard !self[sensor].failing, let latest = self[sensor].latest else { continue }
-      let silent = time.microseconds - latest.time.microseconds
-      guard Duration.microseconds(silent) > failingAfter, self[sensor].polled || self[sensor].rejectedAt != nil
-      else { continue }
+      let silent = time - latest.time
+      guard silent > failingAfter, self[sensor].polled || self[sensor].rejectedAt != nil else { continue }
       self[sensor].failing = true
       outcome.notes.append(
         .warning(
           "hinge: no usable reading from the \(sensor.rawValue) accelerometer \(self[sensor].summary ?? "") "
-            + "for \(silent / 1000) ms; mode unknown until it reads again"))
+            + "for \(silent.wholeMilliseconds) ms; mode unknown until it reads again"))
     }
   }
 
