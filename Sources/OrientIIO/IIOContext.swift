@@ -1,4 +1,5 @@
 import CIIO
+import OrientCore
 import OrientSystem
 
 /// An open libiio context: the local sysfs backend, or a remote one such as `ip:HOST`.
@@ -106,8 +107,10 @@ public final class IIOContext {
     String(cString: iio_context_get_name(pointer)) == "local"
   }
 
-  /// Bounds how long a remote read may wait.
-  public func setTimeout(milliseconds: UInt32) { _ = iio_context_set_timeout(pointer, milliseconds) }
+  /// Bounds how long a remote read may wait (in whole milliseconds, as libiio takes it).
+  public func setTimeout(_ timeout: Duration) {
+    _ = iio_context_set_timeout(pointer, UInt32(clamping: max(0, timeout.wholeMilliseconds)))
+  }
 
   /// Every device in the context, in libiio's order.
   public var devices: [IIODevice] {
