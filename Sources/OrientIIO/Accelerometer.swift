@@ -94,7 +94,7 @@ public struct Accelerometer {
 
   /// Reads each axis's scale and offset, preferring per-axis files over shared ones. The
   /// device-wide `scale` comes last: some drivers (cros-ec, on every Chromebook) give only that.
-  public func axisSetups(warn: (String) -> Void) -> [AxisSetup] {
+  func axisSetups(warn: (String) -> Void) -> [AxisSetup] {
     var unscaled: [String] = []
     let setups = Self.axes.map { axis in
       let scale = firstNumber(
@@ -140,7 +140,7 @@ public struct Accelerometer {
   }
 
   /// The mount-matrix candidates in contract order: option, udev, then sysfs files.
-  public func mountMatrixCandidates(option: Matrix3?, udev: UdevProperties?) -> [MountMatrixCandidate] {
+  func mountMatrixCandidates(option: Matrix3?, udev: UdevProperties?) -> [MountMatrixCandidate] {
     var candidates: [MountMatrixCandidate] = []
     if let option {
       candidates.append(MountMatrixCandidate(source: .option, text: MountMatrix.format(option)))

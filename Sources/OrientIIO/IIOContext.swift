@@ -14,7 +14,7 @@ public final class IIOContext {
   /// for its context's size before libiio fetches it, and every context libiio built is
   /// checked for its device count and size. After a refusal or a failure, the memory libiio
   /// freed is given back to the kernel.
-  public init(uri: String?) throws(IIOError) {
+  init(uri: String?) throws(IIOError) {
     let target = uri ?? "local:"
     let isRemote = target != "local:"
     _ = ExternalEntities.refused

@@ -12,17 +12,17 @@ import OrientSystem
 /// destroyed and the freed memory is given back to the kernel. That also refuses a server
 /// that announced a small context to the check and a large one to libiio, but only after
 /// libiio has read it: what such a server costs is bounded by libiio alone, once per attempt.
-public enum RemoteContextLimits {
+enum RemoteContextLimits {
   /// The largest context XML accepted: 1 MiB.
   ///
   /// Real contexts are far smaller: across 94 contexts captured from Analog Devices
   /// evaluation boards (pyadi-iio's test emulation set) the median is 7.5 KB and the largest
   /// 245 KB (AD9084, 21 devices); a laptop's HID sensor hub is tens of KB. 1 MiB leaves four
   /// times the largest, while what libiio and libxml2 build from it stays within tens of MB.
-  public static let maximumXMLBytes = 1 << 20
+  static let maximumXMLBytes = 1 << 20
 
   /// The most devices a context may have: 256, nine times the largest real context's 28.
-  public static let maximumDevices = 256
+  static let maximumDevices = 256
 
   /// How long the check may take to connect, and then to get the length: libiio's own
   /// default timeout.

@@ -28,7 +28,7 @@ private func replace(_ path: String, with value: String) throws {
 }
 
 @Suite("Polling attributes from open files")
-struct DirectPollingTests {
+struct DirectAttributeReaderTests {
   /// Real sysfs attributes that change on demand: the loopback interface's counters.
   let sysfs = "/sys/class/net/lo/statistics"
   let files = ["tx_bytes", "tx_packets", "rx_packets"]

@@ -4,9 +4,9 @@ import OrientIIO
 import OrientSystem
 
 /// The `--list` report: every accelerometer with its calibration, matrix and live reading.
-public enum SensorListing {
+enum SensorListing {
   /// Lists the accelerometers of the context; throws (exit 69) when there is none.
-  public static func run(options: DaemonOptions) throws(Failure) -> String {
+  static func run(options: DaemonOptions) throws(Failure) -> String {
     let context: IIOContext
     do {
       context = try IIOContext.open(uri: options.uri)

@@ -2,7 +2,7 @@ import OrientCore
 import OrientSystem
 
 /// What the sampling thread tells the daemon's loop.
-public enum SamplerEvent: Sendable {
+enum SamplerEvent: Sendable {
   /// The sensor started or stopped delivering samples.
   case sensor(online: Bool, time: SampleTime)
   /// What the sensor's detector found: a device orientation change, or a sample the
@@ -23,7 +23,7 @@ public enum SamplerEvent: Sendable {
 }
 
 /// What the daemon's loop tells the sampling thread.
-public enum SamplerCommand: Sendable {
+enum SamplerCommand: Sendable {
   /// New classifier tunables (the current orientation is kept).
   case settings(ClassifierSettings)
   /// Whether to send every sample, not only changes.
