@@ -25,16 +25,21 @@ struct CaptureAnnouncementTests {
     #expect(
       CaptureAnnouncement.polling(reason: "--mode poll").text(plain).logLine
         == "capture mode poll every 200 ms: --mode poll; reading through open sysfs files")
-    #expect(CaptureAnnouncement.bufferGiven("--mode buffer").text(plain).reason == "--mode buffer; scan 6 bytes, trigger none")
+    #expect(
+      CaptureAnnouncement.bufferGiven("--mode buffer").text(plain).reason
+        == "--mode buffer; scan 6 bytes, trigger none")
   }
 
   @Test("A buffer given by the mode or the device says why, with its set-up")
   func bufferGiven() {
     let text = CaptureAnnouncement.bufferGiven("--mode buffer").text(facts)
     #expect(
-      text.logLine == "capture mode buffer (--mode buffer): scan 6 bytes, trigger none, in_accel_sampling_frequency 5 -> 10 Hz")
+      text.logLine
+        == "capture mode buffer (--mode buffer): scan 6 bytes, trigger none, in_accel_sampling_frequency 5 -> 10 Hz"
+    )
     #expect(text.mode == "buffer")
-    #expect(text.reason == "--mode buffer; scan 6 bytes, trigger none, in_accel_sampling_frequency 5 -> 10 Hz")
+    #expect(
+      text.reason == "--mode buffer; scan 6 bytes, trigger none, in_accel_sampling_frequency 5 -> 10 Hz")
   }
 
   @Test("A buffer on trial is shown as trying, and logged only once it delivers, with the time it took")
@@ -46,7 +51,8 @@ struct CaptureAnnouncementTests {
     let first = CaptureAnnouncement.firstScan(after: .microseconds(312_999)).text(facts)
     #expect(
       first.logLine
-        == "capture mode buffer: the first scan came after 312 ms; scan 6 bytes, trigger none, in_accel_sampling_frequency 5 -> 10 Hz")
+        == "capture mode buffer: the first scan came after 312 ms; scan 6 bytes, trigger none, in_accel_sampling_frequency 5 -> 10 Hz"
+    )
     #expect(first.reason.hasPrefix("the buffer delivered a scan after 312 ms; scan 6 bytes"))
     let retried = CaptureAnnouncement.bufferTakesOver(after: .milliseconds(40)).text(facts)
     #expect(

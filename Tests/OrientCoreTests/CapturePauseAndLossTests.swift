@@ -2,7 +2,8 @@ import OrientCore
 import Testing
 
 private let both = CapturePlan.Device(summary: "iio:device0 (accel_3d)", canPoll: true, canBuffer: true)
-private let bufferOnly = CapturePlan.Device(summary: "iio:device0 (accel_3d)", canPoll: false, canBuffer: true)
+private let bufferOnly = CapturePlan.Device(
+  summary: "iio:device0 (accel_3d)", canPoll: false, canBuffer: true)
 private let remote = CapturePlan.Device(
   summary: "iio:device0 (accel_3d)", canPoll: true, canBuffer: false, isLocal: false)
 
@@ -103,7 +104,9 @@ struct CapturePauseAndLossTests {
     #expect(capture.state == .attached(both, .polling(.none)))
   }
 
-  @Test("A buffer that will not reopen after a pause gives way to polling, or loses a sensor that cannot be polled")
+  @Test(
+    "A buffer that will not reopen after a pause gives way to polling, or loses a sensor that cannot be polled"
+  )
   func reopenFails() {
     var polled = capturing(both, "buffer")
     _ = polled.pause(at: at(500))
@@ -111,14 +114,20 @@ struct CapturePauseAndLossTests {
     #expect(
       polled.bufferFailed("cannot open the buffer: Device or resource busy", at: at(900)) == [
         .startPolling,
-        .announce(.polling(reason: "reopening the buffer after a pause failed: cannot open the buffer: Device or resource busy")),
+        .announce(
+          .polling(
+            reason:
+              "reopening the buffer after a pause failed: cannot open the buffer: Device or resource busy")),
       ])
     var lost = capturing(bufferOnly, "buffer")
     _ = lost.pause(at: at(500))
     _ = lost.resume(at: at(900))
     #expect(
       lost.bufferFailed("cannot open the buffer: Device or resource busy", at: at(900)) == [
-        .log(.warning("iio:device0 (accel_3d) went offline: reopening the buffer failed: cannot open the buffer: Device or resource busy")),
+        .log(
+          .warning(
+            "iio:device0 (accel_3d) went offline: reopening the buffer failed: cannot open the buffer: Device or resource busy"
+          )),
         .detach(restoringFrequencies: false), .online(false), .lookAgain(after: .seconds(1)),
       ])
   }
@@ -155,20 +164,26 @@ struct CapturePauseAndLossTests {
     #expect(capture.attached(both, at: at(200)) == [.raiseFrequencies, .openBuffer])
   }
 
-  @Test("A failed poll is skipped with a rate-limited warning on a local device, and loses a remote or removed one")
+  @Test(
+    "A failed poll is skipped with a rate-limited warning on a local device, and loses a remote or removed one"
+  )
   func pollFailures() {
     var local = plan(.poll)
     _ = local.attached(both, at: at(0))
     #expect(
       local.readFailed(file: "in_accel_x_raw", error: "Device or resource busy", meansGone: false) == [
-        .warnOfSkippedReading("iio:device0 (accel_3d): reading in_accel_x_raw failed: Device or resource busy; sample skipped")
+        .warnOfSkippedReading(
+          "iio:device0 (accel_3d): reading in_accel_x_raw failed: Device or resource busy; sample skipped")
       ])
     #expect(
       local.readFailed(file: "in_accel_x_raw", error: "No such device", meansGone: true).first
-        == .log(.warning("iio:device0 (accel_3d) went offline: reading in_accel_x_raw failed: No such device")))
+        == .log(
+          .warning("iio:device0 (accel_3d) went offline: reading in_accel_x_raw failed: No such device")))
     var far = plan(.poll)
     _ = far.attached(remote, at: at(0))
-    #expect(far.readFailed(file: "in_accel_y_raw", error: "Timer expired", meansGone: false).last == .lookAgain(after: .seconds(1)))
+    #expect(
+      far.readFailed(file: "in_accel_y_raw", error: "Timer expired", meansGone: false).last
+        == .lookAgain(after: .seconds(1)))
   }
 
   @Test("While a buffer is tried, a failed poll is only a debug line unless the device is gone")
@@ -176,9 +191,14 @@ struct CapturePauseAndLossTests {
     var capture = capturing(both, "retrial")
     #expect(
       capture.readFailed(file: "in_accel_z_raw", error: "Device or resource busy", meansGone: false) == [
-        .log(.debug("iio:device0 (accel_3d): reading in_accel_z_raw failed while the buffer is tried: Device or resource busy; sample skipped"))
+        .log(
+          .debug(
+            "iio:device0 (accel_3d): reading in_accel_z_raw failed while the buffer is tried: Device or resource busy; sample skipped"
+          ))
       ])
-    #expect(capture.readFailed(file: "in_accel_z_raw", error: "No such device", meansGone: true).last == .lookAgain(after: .seconds(1)))
+    #expect(
+      capture.readFailed(file: "in_accel_z_raw", error: "No such device", meansGone: true).last
+        == .lookAgain(after: .seconds(1)))
   }
 
   @Test("A missing sensor is said once per reason and looked for every second")
@@ -187,7 +207,8 @@ struct CapturePauseAndLossTests {
     let none = "no usable accelerometer in IIO context local:"
     #expect(
       capture.lookFailed(none, backOff: .none) == [
-        .log(.warning("\(none); serving 'sensor offline' and looking again every second")), .lookAgain(after: .seconds(1)),
+        .log(.warning("\(none); serving 'sensor offline' and looking again every second")),
+        .lookAgain(after: .seconds(1)),
       ])
     #expect(capture.lookFailed(none, backOff: .none) == [.lookAgain(after: .seconds(1))])
     #expect(capture.lookFailed("another reason", backOff: .none).count == 2)
@@ -199,7 +220,10 @@ struct CapturePauseAndLossTests {
     let refused = "refusing the IIO context ip:127.0.0.1: it has 300 devices, more than the limit of 256"
     #expect(
       capture.lookFailed(refused, backOff: .refused) == [
-        .log(.warning("\(refused); serving 'sensor offline' and looking again in 2 s, then further apart, up to a minute")),
+        .log(
+          .warning(
+            "\(refused); serving 'sensor offline' and looking again in 2 s, then further apart, up to a minute"
+          )),
         .lookAgain(after: .seconds(2)),
       ])
     #expect(capture.lookFailed(refused, backOff: .refused) == [.lookAgain(after: .seconds(4))])
@@ -214,12 +238,16 @@ struct CapturePauseAndLossTests {
     var capture = plan(.auto, base: true)
     #expect(
       capture.lookFailed("no base accelerometer in IIO context local:", backOff: .none).first
-        == .log(.warning("no base accelerometer in IIO context local:; no hinge angle meanwhile and looking again every second")))
+        == .log(
+          .warning(
+            "no base accelerometer in IIO context local:; no hinge angle meanwhile and looking again every second"
+          )))
     _ = capture.attached(both, at: at(0))
     _ = capture.bufferOpened(at: at(0))
     #expect(
       capture.deviceGone("in_accel_x_raw is gone").first
-        == .log(.warning("the base accelerometer iio:device0 (accel_3d) went offline: in_accel_x_raw is gone")))
+        == .log(
+          .warning("the base accelerometer iio:device0 (accel_3d) went offline: in_accel_x_raw is gone")))
   }
 
   @Test("Stopping stops looking and lets the sensor go with its rates put back")

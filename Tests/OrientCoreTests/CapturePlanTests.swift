@@ -3,7 +3,8 @@ import Testing
 
 private let both = CapturePlan.Device(summary: "iio:device0 (accel_3d)", canPoll: true, canBuffer: true)
 private let pollOnly = CapturePlan.Device(summary: "iio:device0 (accel_3d)", canPoll: true, canBuffer: false)
-private let bufferOnly = CapturePlan.Device(summary: "iio:device0 (accel_3d)", canPoll: false, canBuffer: true)
+private let bufferOnly = CapturePlan.Device(
+  summary: "iio:device0 (accel_3d)", canPoll: false, canBuffer: true)
 
 private func plan(_ mode: CapturePlan.Mode) -> CapturePlan {
   CapturePlan(
@@ -20,7 +21,8 @@ private let resumedNote = CapturePlan.Action.log(.debug("sampling resumed"))
 /// The warning, detach, offline and look of a sensor lost for `reason`.
 private func lost(_ reason: String, prefix: String = "") -> [CapturePlan.Action] {
   [
-    .log(.warning("\(prefix)iio:device0 (accel_3d) went offline: \(reason)")), .detach(restoringFrequencies: false),
+    .log(.warning("\(prefix)iio:device0 (accel_3d) went offline: \(reason)")),
+    .detach(restoringFrequencies: false),
     .online(false), .lookAgain(after: .seconds(1)),
   ]
 }
@@ -43,14 +45,17 @@ struct CapturePlanTests {
     #expect(capture.attached(both, at: at(0)) == [.raiseFrequencies, .openBuffer])
     #expect(capture.bufferOpened(at: at(5)) == [.announce(.bufferTrying), probe, .online(true)])
     #expect(capture.state == .attached(both, .bufferOnTrial(since: at(5))))
-    #expect(capture.scansArrived(at: at(305)) == [.cancelProbe, .announce(.firstScan(after: .milliseconds(300)))])
+    #expect(
+      capture.scansArrived(at: at(305)) == [.cancelProbe, .announce(.firstScan(after: .milliseconds(300)))])
     #expect(capture.state == .attached(both, .buffer))
     // Later scans change nothing; the probe is gone.
     #expect(capture.scansArrived(at: at(400)).isEmpty)
     #expect(capture.probeExpired(at: at(1005)).isEmpty)
   }
 
-  @Test("A buffer silent for its second gives way to polling, and is tried again 2, 4, 8... s later, up to a minute")
+  @Test(
+    "A buffer silent for its second gives way to polling, and is tried again 2, 4, 8... s later, up to a minute"
+  )
   func silentBufferRetries() {
     var capture = plan(.auto)
     _ = capture.attached(both, at: at(0))
@@ -60,7 +65,9 @@ struct CapturePlanTests {
         .closeBuffer, .startPolling,
         .announce(
           .polling(
-            reason: "the buffer delivered no sample within 1 s; trying it again in 2 s, then further apart, up to a minute")),
+            reason:
+              "the buffer delivered no sample within 1 s; trying it again in 2 s, then further apart, up to a minute"
+          )),
         .armRetry(.seconds(2)),
       ])
     var waits: [Duration] = [.seconds(2)]
@@ -79,7 +86,8 @@ struct CapturePlanTests {
       #expect(actions.first == .closeBuffer)
       #expect(
         actions.dropFirst().first
-          == .log(.debug("the buffer stayed silent again; polling goes on, next try in \(wait.wholeSeconds) s")))
+          == .log(
+            .debug("the buffer stayed silent again; polling goes on, next try in \(wait.wholeSeconds) s")))
       waits.append(wait)
     }
     #expect(waits == [2, 4, 8, 16, 32, 60, 60].map { Duration.seconds($0) })
@@ -107,7 +115,8 @@ struct CapturePlanTests {
         .cancelProbe, .closeBuffer,
         .log(
           .debug(
-            "trying the buffer again: reading the buffer failed: Input/output error; polling goes on, next try in 4 s")),
+            "trying the buffer again: reading the buffer failed: Input/output error; polling goes on, next try in 4 s"
+          )),
         .armRetry(.seconds(4)),
       ])
     #expect(capture.state == .attached(both, .polling(.waiting)))
@@ -117,7 +126,8 @@ struct CapturePlanTests {
       capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(8000)) == [
         .log(
           .debug(
-            "trying the buffer again: cannot open the buffer: Device or resource busy; polling goes on, next try in 8 s")),
+            "trying the buffer again: cannot open the buffer: Device or resource busy; polling goes on, next try in 8 s"
+          )),
         .armRetry(.seconds(8)),
       ])
   }
@@ -128,12 +138,15 @@ struct CapturePlanTests {
     _ = capture.attached(both, at: at(0))
     _ = capture.bufferOpened(at: at(0))
     _ = capture.scansArrived(at: at(10))
-    #expect(capture.bufferBroke("the buffer's device hung up", at: at(500)) == lost("the buffer's device hung up"))
+    #expect(
+      capture.bufferBroke("the buffer's device hung up", at: at(500)) == lost("the buffer's device hung up"))
     #expect(capture.state == .looking(paused: false, saidAbsent: nil))
     // Also on trial, before polling ever started.
     _ = capture.attached(both, at: at(1500))
     _ = capture.bufferOpened(at: at(1500))
-    #expect(capture.bufferBroke("reading the buffer failed: No such device", at: at(1600)).last == .lookAgain(after: .seconds(1)))
+    #expect(
+      capture.bufferBroke("reading the buffer failed: No such device", at: at(1600)).last
+        == .lookAgain(after: .seconds(1)))
   }
 
   @Test("Polling that sees the device move tries the silent buffer at once, at most once a second")
@@ -166,7 +179,8 @@ struct CapturePlanTests {
     _ = capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(3000))
     _ = capture.polled(gravity: Vector3(0, -1, 0), changePending: false, at: at(3200))
     #expect(capture.polled(gravity: Vector3(1, 0, 0), changePending: false, at: at(3400)).isEmpty)
-    #expect(capture.polled(gravity: Vector3(0, -1, 0), changePending: false, at: at(4000)).last == .openBuffer)
+    #expect(
+      capture.polled(gravity: Vector3(0, -1, 0), changePending: false, at: at(4000)).last == .openBuffer)
   }
 
   @Test("--mode poll polls at once and says why; no buffer is ever opened")
@@ -192,14 +206,18 @@ struct CapturePlanTests {
     _ = failing.attached(both, at: at(0))
     #expect(
       failing.bufferFailed("cannot open the buffer: Device or resource busy", at: at(0)) == [
-        .startPolling, .announce(.polling(reason: "buffered capture is unusable: cannot open the buffer: Device or resource busy")),
+        .startPolling,
+        .announce(
+          .polling(reason: "buffered capture is unusable: cannot open the buffer: Device or resource busy")),
         .online(true),
       ])
     // No retry of a buffer that could not be opened.
     #expect(failing.state == .attached(both, .polling(.none)))
   }
 
-  @Test("A device without scan elements is polled in auto and buffer mode", arguments: [CapturePlan.Mode.auto, .buffer])
+  @Test(
+    "A device without scan elements is polled in auto and buffer mode",
+    arguments: [CapturePlan.Mode.auto, .buffer])
   func noScanElements(mode: CapturePlan.Mode) {
     var capture = plan(mode)
     #expect(
@@ -232,7 +250,10 @@ struct CapturePlanTests {
       ])
     #expect(
       capture.lookFailed(failure, backOff: .unusable) == [
-        .log(.warning("\(failure); serving 'sensor offline' and looking again in 2 s, then further apart, up to a minute")),
+        .log(
+          .warning(
+            "\(failure); serving 'sensor offline' and looking again in 2 s, then further apart, up to a minute"
+          )),
         .lookAgain(after: .seconds(2)),
       ])
     _ = capture.attached(bufferOnly, at: at(2000))
@@ -240,7 +261,10 @@ struct CapturePlanTests {
     // Each attempt found the sensor, so each failure is said; the wait doubles.
     #expect(
       capture.lookFailed(failure, backOff: .unusable) == [
-        .log(.warning("\(failure); serving 'sensor offline' and looking again in 4 s, then further apart, up to a minute")),
+        .log(
+          .warning(
+            "\(failure); serving 'sensor offline' and looking again in 4 s, then further apart, up to a minute"
+          )),
         .lookAgain(after: .seconds(4)),
       ])
     // A sensor that reads starts the waits afresh.

@@ -40,7 +40,9 @@ struct HingePairingTests {
     let second = hinge.online(.base, true, summary: "iio:device1 (accel_base)")
     #expect(
       second.notes == [
-        .info("hinge: pairing iio:device0 (accel_3d) (display) with iio:device1 (accel_base) (base); the hinge angle gives the mode"),
+        .info(
+          "hinge: pairing iio:device0 (accel_3d) (display) with iio:device1 (accel_base) (base); the hinge angle gives the mode"
+        ),
         .info("hinge angle unknown: unknown mode"),
       ])
     #expect(second.status == HingeStatus(available: true, mode: .unknown, angle: nil))
@@ -73,7 +75,8 @@ struct HingePairingTests {
     #expect(outcome.status == HingeStatus(available: true, mode: .tablet, angle: 270))
   }
 
-  @Test("A polled sensor silent for 3 intervals is failing until it reads again; the mode is unknown meanwhile")
+  @Test(
+    "A polled sensor silent for 3 intervals is failing until it reads again; the mode is unknown meanwhile")
   func silentPolledSensorFails() {
     var hinge = pairedHinge()
     #expect(hinge.failingAfter == .milliseconds(600))
@@ -93,7 +96,11 @@ struct HingePairingTests {
     // Said once.
     #expect(hinge.take(sample(baseOnDesk, 800), from: .base, polled: true).isQuiet)
     let back = hinge.take(sample(lidUpright, 900), from: .display, polled: true)
-    #expect(back.notes == [.info("hinge: the display accelerometer iio:device0 (accel_3d) reads again"), .info("hinge 90 degrees: laptop mode")])
+    #expect(
+      back.notes == [
+        .info("hinge: the display accelerometer iio:device0 (accel_3d) reads again"),
+        .info("hinge 90 degrees: laptop mode"),
+      ])
     #expect(back.status == HingeStatus(available: true, mode: .laptop, angle: 90))
   }
 
@@ -117,7 +124,8 @@ struct HingePairingTests {
     _ = fresh.take(sample(baseOnDesk, 0), from: .base, polled: true)
     let rejected = fresh.rejected(.display, at: at(601))
     #expect(rejected.status == HingeStatus(available: true, mode: .unknown, angle: nil))
-    #expect(rejected.notes.first?.text.hasPrefix("hinge: no usable reading from the display accelerometer") == true)
+    #expect(
+      rejected.notes.first?.text.hasPrefix("hinge: no usable reading from the display accelerometer") == true)
   }
 
   @Test("A sensor going offline starts the hinge afresh and says so, where a base sensor was found")
@@ -128,7 +136,8 @@ struct HingePairingTests {
     let offline = hinge.online(.base, false, summary: "the sensor")
     #expect(
       offline.notes == [
-        .warning("hinge: the base accelerometer iio:device1 (accel_base) is offline; no hinge until it is back"),
+        .warning(
+          "hinge: the base accelerometer iio:device1 (accel_base) is offline; no hinge until it is back"),
         .info("hinge angle unknown: unknown mode (no hinge)"),
       ])
     #expect(offline.status == .unavailable)
@@ -166,7 +175,9 @@ struct HingePairingTests {
     #expect(first.notes == [.debug("hinge: readings ignored: the hinge is near vertical (0.80 g along it)")])
     #expect(hinge.take(sample(vertical, 100), from: .display, polled: true).notes.isEmpty)
     let moving = hinge.take(sample(Vector3(0, -1.3, 0), 200), from: .display, polled: true)
-    #expect(moving.notes == [.debug("hinge: readings ignored: the device is moving (magnitudes 1.30 g and 1.00 g)")])
+    #expect(
+      moving.notes == [.debug("hinge: readings ignored: the device is moving (magnitudes 1.30 g and 1.00 g)")]
+    )
   }
 
   @Test("A new angle in the same mode is a debug line; a new mode an info line")

@@ -29,8 +29,9 @@ public enum CaptureAnnouncement: Equatable, Sendable {
     public var frequencyChanges: [String]
 
     /// The facts at hand; what does not apply is empty.
-    public init(interval: Duration, pollMethod: String = "", bufferSetup: String = "", frequencyChanges: [String] = [])
-    {
+    public init(
+      interval: Duration, pollMethod: String = "", bufferSetup: String = "", frequencyChanges: [String] = []
+    ) {
       self.interval = interval
       self.pollMethod = pollMethod
       self.bufferSetup = bufferSetup
@@ -38,7 +39,9 @@ public enum CaptureAnnouncement: Equatable, Sendable {
     }
 
     /// The frequencies raised, for the end of a line: `, sampling_frequency 5 -> 20 Hz`, or nothing.
-    var frequencyText: String { frequencyChanges.isEmpty ? "" : ", " + frequencyChanges.joined(separator: ", ") }
+    var frequencyText: String {
+      frequencyChanges.isEmpty ? "" : ", " + frequencyChanges.joined(separator: ", ")
+    }
 
     /// The buffer's set-up and the frequencies raised for it.
     var bufferSummary: String { bufferSetup + frequencyText }
@@ -64,7 +67,8 @@ public enum CaptureAnnouncement: Equatable, Sendable {
         logLine: "capture mode \(mode): \(reason); reading through \(facts.pollMethod)\(facts.frequencyText)",
         mode: mode, reason: reason)
     case .bufferGiven(let given):
-      return Text(logLine: "capture mode buffer (\(given)): \(buffer)", mode: "buffer", reason: "\(given); \(buffer)")
+      return Text(
+        logLine: "capture mode buffer (\(given)): \(buffer)", mode: "buffer", reason: "\(given); \(buffer)")
     case .bufferTrying:
       return Text(logLine: nil, mode: "buffer (trying)", reason: "waiting up to 1 s for the first scan")
     case .firstScan(let waited):
@@ -73,7 +77,8 @@ public enum CaptureAnnouncement: Equatable, Sendable {
         mode: "buffer", reason: "the buffer delivered a scan after \(waited.wholeMilliseconds) ms; \(buffer)")
     case .bufferTakesOver(let waited):
       return Text(
-        logLine: "capture mode buffer: the buffer tried again delivered a scan after \(waited.wholeMilliseconds) ms; "
+        logLine:
+          "capture mode buffer: the buffer tried again delivered a scan after \(waited.wholeMilliseconds) ms; "
           + "polling stopped; \(buffer)",
         mode: "buffer", reason: "the buffer tried again after polling delivered a scan; \(buffer)")
     }

@@ -299,7 +299,8 @@ extension CapturePlan {
     }
     // A device without raw attributes has no polling to fall back on: no trial.
     let given =
-      settings.mode == .buffer ? "--mode buffer" : device.canPoll ? nil : "the device has no raw attributes to poll"
+      settings.mode == .buffer
+      ? "--mode buffer" : device.canPoll ? nil : "the device has no raw attributes to poll"
     state = .attached(device, .opening(.start(origin, given: given)))
     return [.raiseFrequencies, .openBuffer]
   }

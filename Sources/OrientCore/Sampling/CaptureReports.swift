@@ -95,7 +95,8 @@ extension CapturePlan {
       state = .attached(device, .polling(.waiting))
       return [.closeBuffer]
         + startPolling(
-          announcing: "the buffer delivered no sample within 1 s; trying it again in \(delay.wholeSeconds) s, "
+          announcing:
+            "the buffer delivered no sample within 1 s; trying it again in \(delay.wholeSeconds) s, "
             + "then further apart, up to a minute") + [.armRetry(delay)]
     case .attached(let device, .polling(.onTrial)):
       delay = bufferRetries.delayAfterFailure()
@@ -140,7 +141,9 @@ extension CapturePlan {
     if case .polling(.onTrial) = capture, !meansGone {
       // A buffer on trial can keep a driver from answering raw reads (EBUSY) for that second.
       return [
-        .log(.debug("\(device.summary): reading \(file) failed while the buffer is tried: \(error); sample skipped"))
+        .log(
+          .debug(
+            "\(device.summary): reading \(file) failed while the buffer is tried: \(error); sample skipped"))
       ]
     }
     if !device.isLocal || meansGone { return lose("reading \(file) failed: \(error)") }
@@ -155,7 +158,8 @@ extension CapturePlan {
     let delay = bufferRetries.delayAfterFailure()
     state = .attached(device, .polling(.waiting))
     return [
-      .log(.debug("trying the buffer again: \(reason); polling goes on, next try in \(delay.wholeSeconds) s")),
+      .log(
+        .debug("trying the buffer again: \(reason); polling goes on, next try in \(delay.wholeSeconds) s")),
       .armRetry(delay),
     ]
   }

@@ -69,7 +69,9 @@ public struct HingePairing: Sendable {
   public mutating func setLid(closed: Bool?) -> [LogNote] {
     guard closed != lidClosed else { return [] }
     lidClosed = closed
-    return [.info("hinge: the lid switch says \(closed.map { $0 ? "closed" : "open" } ?? "nothing (no switch)")")]
+    return [
+      .info("hinge: the lid switch says \(closed.map { $0 ? "closed" : "open" } ?? "nothing (no switch)")")
+    ]
   }
 
   /// `sensor` came online (`summary` names it) or went offline. Either change starts the hinge
@@ -84,7 +86,8 @@ public struct HingePairing: Sendable {
     var outcome = Outcome()
     if value, let displayName = display.summary, let baseName = base.summary {
       outcome.notes.append(
-        .info("hinge: pairing \(displayName) (display) with \(baseName) (base); the hinge angle gives the mode"))
+        .info(
+          "hinge: pairing \(displayName) (display) with \(baseName) (base); the hinge angle gives the mode"))
     } else if !value, hasBaseSensor {
       outcome.notes.append(
         .warning("hinge: the \(sensor.rawValue) accelerometer \(name) is offline; no hinge until it is back"))
@@ -115,12 +118,15 @@ public struct HingePairing: Sendable {
   /// Runs the detector on the two latest readings when they make a pair at `time`, just after
   /// a reading of `sensor`.
   private mutating func pair(at time: SampleTime, after sensor: Sensor, into outcome: inout Outcome) {
-    guard !display.failing, !base.failing, let lid = display.latest, let baseReading = base.latest else { return }
+    guard !display.failing, !base.failing, let lid = display.latest, let baseReading = base.latest else {
+      return
+    }
     // A polled reading is current for about an interval; a buffer's until the next one.
     let otherPolled = sensor == .display ? base.polled : display.polled
     if otherPolled, max(lid.time - baseReading.time, baseReading.time - lid.time) > pairWindow { return }
     let step = detector.update(
-      lid: lid.gravity, base: HingeAngle.flatFrame(ofBase: baseReading.gravity), at: time, lidClosed: lidClosed)
+      lid: lid.gravity, base: HingeAngle.flatFrame(ofBase: baseReading.gravity), at: time,
+      lidClosed: lidClosed)
     if step.ignored != lastIgnored {
       lastIgnored = step.ignored
       if let ignored = step.ignored {
@@ -161,7 +167,8 @@ public struct HingePairing: Sendable {
     }
   }
 
-  private static func describe(_ ignored: HingeModeDetector.Ignored, _ lid: Sample, _ base: Sample) -> String {
+  private static func describe(_ ignored: HingeModeDetector.Ignored, _ lid: Sample, _ base: Sample) -> String
+  {
     switch ignored {
     case .verticalHinge:
       let along = HingeAngle.alongHinge(lid: lid.gravity, base: base.gravity)
@@ -178,7 +185,8 @@ public struct HingePairing: Sendable {
     let available = display.summary != nil && base.summary != nil
     let usable = available && !display.failing && !base.failing
     let next = HingeStatus(
-      available: available, mode: usable ? detector.mode : .unknown, angle: usable ? detector.publishedAngle : nil)
+      available: available, mode: usable ? detector.mode : .unknown,
+      angle: usable ? detector.publishedAngle : nil)
     guard next != status else { return }
     let before = status
     status = next

@@ -135,7 +135,8 @@ final class AccelerometerDriver {
   private func look() {
     lookTimer = nil
     if configuration.uri == nil, !FileSystem.exists("/sys/bus/iio/devices"), !endsIfAbsent {
-      return run(plan.lookFailed("no IIO devices on this machine (/sys/bus/iio/devices is missing)", backOff: .none))
+      return run(
+        plan.lookFailed("no IIO devices on this machine (/sys/bus/iio/devices is missing)", backOff: .none))
     }
     let context: IIOContext
     let udev: UdevProperties?
@@ -236,7 +237,8 @@ final class AccelerometerDriver {
     guard var attached else { return }
     let text = announcement.text(
       CaptureAnnouncement.Facts(
-        interval: configuration.plan.interval, pollMethod: polling?.method ?? "", bufferSetup: capture?.summary ?? "",
+        interval: configuration.plan.interval, pollMethod: polling?.method ?? "",
+        bufferSetup: capture?.summary ?? "",
         frequencyChanges: frequencies?.changes ?? []))
     if let line = text.logLine { Log.info(line) }
     attached.description.mode = text.mode
@@ -349,9 +351,11 @@ final class AccelerometerDriver {
     switch polling.read() {
     case .success(let raw):
       guard let sample = take(raw.x, raw.y, raw.z, at: time) else { return }
-      run(plan.polled(gravity: sample.gravity, changePending: pending?.fromKnownOrientation == true, at: time))
+      run(
+        plan.polled(gravity: sample.gravity, changePending: pending?.fromKnownOrientation == true, at: time))
     case .failure(.garbage(let file, let value)):
-      garbageWarning.warn("\(attached.sensor.summary): \(file) holds '\(value)', not a raw reading; sample skipped")
+      garbageWarning.warn(
+        "\(attached.sensor.summary): \(file) holds '\(value)', not a raw reading; sample skipped")
     case .failure(.missing(let file)):
       run(plan.deviceGone("\(file) is gone"))
     case .failure(.noRawAttributes):
@@ -363,7 +367,9 @@ final class AccelerometerDriver {
 
   /// Reads the sensor once, outside polling.
   private func readOnce() {
-    guard let attached, case .success(let raw) = PollCapture(accelerometer: attached.sensor).read() else { return }
+    guard let attached, case .success(let raw) = PollCapture(accelerometer: attached.sensor).read() else {
+      return
+    }
     take(raw.x, raw.y, raw.z, at: clock.now)
   }
 

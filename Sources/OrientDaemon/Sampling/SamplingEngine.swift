@@ -59,7 +59,8 @@ final class SamplingEngine {
     }
     var commandWatch: Watch?
     do {
-      commandWatch = try commands.deliver(on: loop) { [unowned self] command in self.obey(command, loop: loop) }
+      commandWatch = try commands.deliver(on: loop) { [unowned self] command in self.obey(command, loop: loop)
+      }
       start(on: loop)
       try loop.run()
     } catch {
@@ -105,7 +106,8 @@ final class SamplingEngine {
       Log.info("playing the built-in demo through all six orientations, looping")
       events.post(.sensor(online: true, time: .zero))
       let source = ReplaySource(
-        samples: DemoTrace.samples, loopLength: DemoTrace.loopLength, sink: { [detector] in detector.handle($0) })
+        samples: DemoTrace.samples, loopLength: DemoTrace.loopLength,
+        sink: { [detector] in detector.handle($0) })
       source.start(loop: loop)
       replay = source
     case .replay(let path):
@@ -163,10 +165,12 @@ final class SamplingEngine {
   /// A look of the display sensor's driver saw `survey`: says what is wrong with where
   /// sensors sit, once each, and reads the base sensor too where there is one.
   private func surveyed(_ survey: SensorSurvey, loop: EventLoop) {
-    for problem in survey.sensors.compactMap(\.locationProblem) where reportedProblems.insert(problem).inserted {
+    for problem in survey.sensors.compactMap(\.locationProblem)
+    where reportedProblems.insert(problem).inserted {
       Log.warning(problem)
     }
-    guard let chosen = survey.chosen, SensorDiscovery.base(among: survey.sensors, besides: chosen) != nil else {
+    guard let chosen = survey.chosen, SensorDiscovery.base(among: survey.sensors, besides: chosen) != nil
+    else {
       return
     }
     startBase(on: loop)

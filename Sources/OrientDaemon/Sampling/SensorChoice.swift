@@ -12,7 +12,9 @@ enum SensorChoice: Sendable {
 
   /// The sensor this choice picks among `sensors`, the accelerometers of `context`, and why
   /// it was picked, in words.
-  func pick(among sensors: [Accelerometer], in context: IIOContext) throws(IIOError) -> (Accelerometer, String) {
+  func pick(among sensors: [Accelerometer], in context: IIOContext) throws(IIOError) -> (
+    Accelerometer, String
+  ) {
     switch self {
     case .named(let selector):
       let sensor = try SensorDiscovery.choose(from: sensors, selector: selector, context: context)
