@@ -70,3 +70,18 @@ struct DirectAttributeReaderTests {
     #expect(reader.read(into: &values) == .missing(file: files[0]))
   }
 }
+
+@Suite("Which failed reads mean the device is gone")
+struct DeviceGoneTests {
+  @Test("A removed device or a lost connection is gone; a busy driver or a read to try again is not")
+  func goneOrNot() {
+    for code in [
+      Errno.noDevice, .noSuchFile, .noSuchDeviceOrAddress, .ioError, .brokenPipe, .connectionReset,
+    ] {
+      #expect(code.meansDeviceGone, "\(code)")
+    }
+    for code in [Errno(rawValue: EBUSY), .wouldBlock, .interrupted, .timedOut, .invalidArgument] {
+      #expect(!code.meansDeviceGone, "\(code)")
+    }
+  }
+}

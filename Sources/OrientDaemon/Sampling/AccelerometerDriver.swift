@@ -110,15 +110,6 @@ final class AccelerometerDriver {
   /// Stops looking and reading, and puts back what capture changed on the device.
   func close() { run(plan.stop()) }
 
-  /// Errors after which the device is treated as removed.
-  static func meansGone(_ code: Errno) -> Bool {
-    [
-      .noDevice, .noSuchFile, .noSuchDeviceOrAddress, .ioError, .shutDown, .brokenPipe, .connectionReset,
-      .notConnected,
-    ]
-    .contains(code)
-  }
-
   /// How long to wait before the next look after `error`: a context refused for what it would
   /// cost, and a sensor that cannot be read at all, are looked for further apart each time.
   static func backOff(after error: IIOError) -> CapturePlan.BackOff {
@@ -361,7 +352,7 @@ final class AccelerometerDriver {
     case .failure(.noRawAttributes):
       run(plan.deviceGone(RawReadError.noRawAttributes.description))
     case .failure(.readFailed(let file, let code)):
-      run(plan.readFailed(file: file, error: "\(code)", meansGone: Self.meansGone(code)))
+      run(plan.readFailed(file: file, error: "\(code)", meansGone: code.meansDeviceGone))
     }
   }
 
@@ -394,4 +385,12 @@ final class AccelerometerDriver {
 struct PendingChange: Equatable, Sendable {
   var settlesAt: SampleTime
   var fromKnownOrientation: Bool
+}
+
+extension Detector.Sensor {
+  /// The sensor that `setup` reads.
+  init(_ setup: SensorSetup) {
+    self.init(
+      summary: setup.accelerometer.summary, scales: setup.axes.map { ($0.calibration.scale, $0.scaleFile) })
+  }
 }

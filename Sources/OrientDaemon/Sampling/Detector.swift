@@ -66,7 +66,7 @@ public final class Detector {
   var current: DeviceOrientation? { classifier.current }
 
   /// When the change the classifier proposes becomes current if the samples until then agree;
-  /// nil while nothing is pending. A polling source polls faster until then (`PollPace`).
+  /// nil while nothing is pending. A polled sensor is polled faster until then (`PollPace`).
   var settlesAt: SampleTime? { classifier.settlesAt }
 
   /// The time of the last sample handled, nil before the first.

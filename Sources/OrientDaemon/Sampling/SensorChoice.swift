@@ -36,25 +36,3 @@ struct SensorSurvey {
   var sensors: [Accelerometer]
   var chosen: Accelerometer?
 }
-
-extension Detector.Sensor {
-  /// The sensor that `setup` reads.
-  init(_ setup: SensorSetup) {
-    self.init(
-      summary: setup.accelerometer.summary, scales: setup.axes.map { ($0.calibration.scale, $0.scaleFile) })
-  }
-}
-
-extension SensorDescription {
-  /// What `info` shows of `setup`'s sensor, read through `context`, picked for `reason`.
-  init(_ setup: SensorSetup, context: IIOContext, udev: UdevProperties?, reason: String) {
-    let sensor = setup.accelerometer
-    self.init(
-      id: sensor.device.id, summary: sensor.summary, reason: reason,
-      location: sensor.location.rawValue + (sensor.locationSource.map { " (\($0))" } ?? ""), uri: context.uri,
-      scale: setup.scaleText, offset: setup.offsetText, matrix: setup.matrix.matrix,
-      matrixSource: setup.matrix.source,
-      modalias: udev?.parentModalias(ofIIODevice: sensor.device.id) ?? "",
-      dmi: context.isLocal ? dmiModalias() ?? "" : "")
-  }
-}

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientIIO
 
 /// What the sensor thread knows about the attached sensor, for `info`, `doctor` and `calibrate`.
 ///
@@ -37,5 +38,19 @@ struct SensorDescription: Sendable {
       InfoItem("dmi", dmi.isEmpty ? "unknown" : dmi),
       InfoItem("hwdb-key", hwdbKey),
     ]
+  }
+}
+
+extension SensorDescription {
+  /// What `info` shows of `setup`'s sensor, read through `context`, picked for `reason`.
+  init(_ setup: SensorSetup, context: IIOContext, udev: UdevProperties?, reason: String) {
+    let sensor = setup.accelerometer
+    self.init(
+      id: sensor.device.id, summary: sensor.summary, reason: reason,
+      location: sensor.location.rawValue + (sensor.locationSource.map { " (\($0))" } ?? ""), uri: context.uri,
+      scale: setup.scaleText, offset: setup.offsetText, matrix: setup.matrix.matrix,
+      matrixSource: setup.matrix.source,
+      modalias: udev?.parentModalias(ofIIODevice: sensor.device.id) ?? "",
+      dmi: context.isLocal ? dmiModalias() ?? "" : "")
   }
 }
