@@ -324,18 +324,8 @@ public final class Daemon {
     try startStateWriter()
     var limits = SocketServer.Limits(
       maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit)
-    limits.idleNanoseconds = UInt64(options.idleTimeoutMilliseconds) * 1_000_000
-    server = try SocketServer(
-      loop: loop, listener: listener, limits: limits, permission: permission,
-      snapshot: { [unowned self] in self.tracker.snapshot },
-      control: { [unowned self] command in self.control(command) },
-      commit: { [unowned self] in self.persist() },
-      info: { [unowned self] full in self.infoItems(full: full) },
-      samplesWanted: { [unowned self] wanted in
-        self.sampler?.send(.forwardSamples(wanted))
-        self.updateDemand()
-      },
-      needsChanged: { [unowned self] in self.updateDemand() })
+    limits.idleTimeout = .milliseconds(options.idleTimeoutMilliseconds)
+    server = try SocketServer(loop: loop, listener: listener, limits: limits, permission: permission, host: self)
   }
 
   /// The socket passed by systemd, else a new one at `--socket`.
@@ -364,9 +354,7 @@ public final class Daemon {
     return listener.takeDescriptor()
   }
 
-  private func control(_ command: ClientCommand) -> Result<
-    (changes: [StateChange], saves: Bool), ProtocolError
-  > {
+  func control(_ command: ClientCommand) -> Result<Bool, ProtocolError> {
     let changes: [StateChange]
     if case .mode(let mode) = command {
       let before = tracker.mode.override
@@ -376,7 +364,8 @@ public final class Daemon {
         Log.info("mode \(mode?.rawValue ?? "auto") set by a client: \(tracker.mode.summary)")
       }
       modeChanged()
-      return .success((changes, before != tracker.mode.override))
+      server?.publish(changes)
+      return .success(before != tracker.mode.override)
     }
     do throws(PolicyError) {
       switch command {
@@ -402,7 +391,8 @@ public final class Daemon {
     if !changes.isEmpty {
       announce(changes, at: now)
     }
-    return .success((changes, !changes.isEmpty))
+    server?.publish(changes)
+    return .success(!changes.isEmpty)
   }
 
   /// What `info` reports: the sensor, then the settings that shape what clients see; with
@@ -653,4 +643,24 @@ public final class Daemon {
     loop.stop()
   }
 
+  // MARK: The socket's sessions (SessionHost; `control(_:)` is above)
+
+  /// Whether the sampling thread was last told to forward samples: while a client streams them.
+  private var forwardsSamples = false
+
+  var snapshot: [StateChange] { tracker.snapshot }
+
+  func commit() -> UInt64? { persist() }
+
+  func info(full: Bool) -> [InfoItem] { infoItems(full: full) }
+
+  func needsChanged() {
+    if let server, server.wantsSamples != forwardsSamples {
+      forwardsSamples = server.wantsSamples
+      sampler?.send(.forwardSamples(forwardsSamples))
+    }
+    updateDemand()
+  }
 }
+
+extension Daemon: SessionHost {}
