@@ -325,7 +325,8 @@ public final class Daemon {
     var limits = SocketServer.Limits(
       maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit)
     limits.idleTimeout = .milliseconds(options.idleTimeoutMilliseconds)
-    server = try SocketServer(loop: loop, listener: listener, limits: limits, permission: permission, host: self)
+    server = try SocketServer(
+      loop: loop, listener: listener, limits: limits, permission: permission, host: self)
   }
 
   /// The socket passed by systemd, else a new one at `--socket`.

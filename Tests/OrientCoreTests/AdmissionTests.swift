@@ -115,7 +115,9 @@ struct AdmissionTests {
 
   @Test("Refusals read as they always have after error too-many-clients")
   func refusalTexts() {
-    #expect(Admission.Refusal.full(maxClients: 16).message == "at most 16 clients are served at once (--max-clients)")
+    #expect(
+      Admission.Refusal.full(maxClients: 16).message
+        == "at most 16 clients are served at once (--max-clients)")
     #expect(
       Admission.Refusal.reservedForOwners(othersMax: 15).message
         == "at most 15 clients of other users than root and orientd's are served at once")

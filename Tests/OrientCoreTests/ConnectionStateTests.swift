@@ -103,7 +103,8 @@ struct ConnectionStateTests {
     #expect(afterRound(state) == .rest)
   }
 
-  @Test("A peer that hung up is served one round's worth of lines in all, read without readiness, then dropped")
+  @Test(
+    "A peer that hung up is served one round's worth of lines in all, read without readiness, then dropped")
   func peerGone() {
     var state = ConnectionState(linesPerRound: 4)
     state.peerHungUp()

@@ -39,9 +39,11 @@ struct ProtocolSessionTests {
   @Test("A command that does not parse is answered with the parser's error")
   func parseErrors() {
     var session = ProtocolSession()
-    #expect(handle(&session, "get now") == .reply(.error(ProtocolError(.badArgument, "get takes no argument"))))
     #expect(
-      handle(&session, "format xml") == .reply(.error(ProtocolError(.badArgument, "expected json or text, got 'xml'"))))
+      handle(&session, "get now") == .reply(.error(ProtocolError(.badArgument, "get takes no argument"))))
+    #expect(
+      handle(&session, "format xml")
+        == .reply(.error(ProtocolError(.badArgument, "expected json or text, got 'xml'"))))
     #expect(session.format == .text, "a refused setting changes nothing")
   }
 
@@ -62,7 +64,9 @@ struct ProtocolSessionTests {
     #expect(!session.needs.deviceChanges)
     #expect(handle(&session, "subscribe device") == .reply(.ok))
     #expect(session.needs.deviceChanges)
-    #expect(handle(&session, "subscribe") == .reply(.error(ProtocolError(.badArgument, "usage: subscribe all|LIST"))))
+    #expect(
+      handle(&session, "subscribe")
+        == .reply(.error(ProtocolError(.badArgument, "usage: subscribe all|LIST"))))
     #expect(session.subscription == .device)
   }
 

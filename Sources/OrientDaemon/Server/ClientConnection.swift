@@ -16,7 +16,9 @@ final class ClientConnection {
   /// The longest line a client may send, without its LF.
   static let lineLimit = 1024
 
+  /// The accepted socket; it closes when the connection goes.
   let socket: FileDescriptor
+  /// Who connected, as the kernel tells it; nil when it does not.
   let peer: PeerCredentials?
   /// When the connection was accepted (the loop's monotonic nanoseconds).
   let connectedAt: UInt64

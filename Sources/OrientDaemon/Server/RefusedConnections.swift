@@ -30,6 +30,7 @@ final class RefusedConnections {
   private var expiry: LoopTimer?
   private var discard = [UInt8](repeating: 0, count: 1024)
 
+  /// Keeps at most `capacity` refused connections waiting on `loop`.
   init(loop: EventLoop, capacity: Int = 32) {
     self.loop = loop
     self.capacity = capacity

@@ -25,6 +25,7 @@ final class SocketServer {
     /// A client that has sent no command and read nothing it was sent in this long is dropped.
     var idleTimeout = Duration.seconds(30)
 
+    /// Limits with the default idle timeout.
     init(maxClients: Int, maxClientsPerUser: Int) {
       self.maxClients = maxClients
       self.maxClientsPerUser = maxClientsPerUser
@@ -43,7 +44,9 @@ final class SocketServer {
   /// One buffer for every client's reads: input waits in a client's own array only while it
   /// is not served yet.
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
+  /// Slow subscribers whose backlog became the current state, in all the clients.
   var overflowWarning = RateLimitedWarning()
+  /// Clients dropped because they stopped reading their replies, in all the clients.
   var stalledReplyWarning = RateLimitedWarning()
   /// Refused and idle clients share one limit: both are what other users can make orientd log.
   var refusalWarning = RateLimitedWarning()
