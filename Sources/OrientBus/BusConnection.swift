@@ -103,17 +103,17 @@ public final class BusConnection {
   /// Calls a method that takes no arguments, without waiting for its reply.
   ///
   /// `completion` gets nil when the method returned, else the error's name and message
-  /// (`org.freedesktop.DBus.Error.NoReply` when nothing came within `timeoutMicroseconds`,
-  /// 0 for sd-bus's default of 25 s). It runs on the loop after sd-bus has returned, and not at
+  /// (`org.freedesktop.DBus.Error.NoReply` when nothing came within `timeout`, nil for
+  /// sd-bus's default of 25 s). It runs on the loop after sd-bus has returned, and not at
   /// all if the connection is closed or lost first.
   public func callMethod(
-    destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 0,
+    destination: String, path: String, interface: String, member: String, timeout: Duration? = nil,
     completion: @escaping (String?) -> Void
   ) throws(SystemError) {
     try call(
       "call \(interface).\(member) on \(destination) \(path) on \(address)", destination: destination,
       path: path,
-      interface: interface, member: member, timeoutMicroseconds: timeoutMicroseconds
+      interface: interface, member: member, timeout: timeout
     ) { [unowned self] message in
       let error = Self.errorText(message)
       pending.append { completion(error) }
@@ -125,7 +125,7 @@ public final class BusConnection {
   private func call(
     _ operation: @autoclosure () -> String, destination: String, path: String, interface: String,
     member: String,
-    argument: String? = nil, timeoutMicroseconds: UInt64 = 0, handle: @escaping (OpaquePointer?) -> Void
+    argument: String? = nil, timeout: Duration? = nil, handle: @escaping (OpaquePointer?) -> Void
   ) throws(SystemError) {
     guard let bus else { throw SystemError(operation(), code: .notConnected) }
     var call: OpaquePointer?
@@ -137,7 +137,10 @@ public final class BusConnection {
         operation(), argument.withCString { sd_bus_message_append_basic(call, CChar(UInt8(ascii: "s")), $0) })
     }
     try ReplyHandler(handle).attach(operation()) { userdata, slot in
-      sd_bus_call_async(bus, slot, call, ReplyHandler.callback, userdata, timeoutMicroseconds)
+      // sd-bus takes microseconds, 0 for its default.
+      sd_bus_call_async(
+        bus, slot, call, ReplyHandler.callback, userdata,
+        timeout.map { UInt64(max(1, $0.wholeNanoseconds / 1000)) } ?? 0)
     }
     updateLoop()
   }
@@ -361,7 +364,7 @@ public final class BusConnection {
     } else {
       // More is waiting, perhaps already read into sd-bus's buffer where epoll cannot see it:
       // come back at once, after the loop's other handlers.
-      timer?.schedule(afterNanoseconds: 0)
+      timer?.schedule(after: .zero)
     }
     deliver()
     // What the handlers sent may wait in sd-bus's queue.
@@ -378,7 +381,7 @@ public final class BusConnection {
     let events = sd_bus_get_events(bus)
     if events < 0 {
       // Not open any more: the next processing round reports it.
-      timer?.schedule(afterNanoseconds: 0)
+      timer?.schedule(after: .zero)
       return
     }
     var wanted: IOEvents = []
@@ -399,8 +402,7 @@ public final class BusConnection {
       timer?.cancel()
       return
     }
-    let now = Clock.monotonicNanoseconds
-    timer?.schedule(afterNanoseconds: deadline > now ? deadline - now : 0)
+    timer?.schedule(at: MonotonicInstant(nanoseconds: deadline))
   }
 
   private func stopWatching() {

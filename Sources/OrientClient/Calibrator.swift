@@ -80,7 +80,7 @@ struct Calibrator {
     while true {
       say(prompt + ", then press Enter.")
       try waitForEnter()
-      let samples = collect(seconds: 1.2)
+      let samples = session.collectSamples(for: .milliseconds(1200))
       switch PoseReading(samples: samples) {
       case .steady(let mean):
         guard let earlier = Self.earlierPose(matching: mean, in: previous) else { return mean }
@@ -103,10 +103,10 @@ struct Calibrator {
     say(prompt + "; waiting for a steady reading...")
     var window: [SampleLine] = []
     var lastComplaint = ""
-    let deadline = Clock.monotonicNanoseconds + 120_000_000_000
-    while Clock.monotonicNanoseconds < deadline {
+    let deadline = MonotonicInstant.now + .seconds(120)
+    while MonotonicInstant.now < deadline {
       let line: String
-      switch session.connection.readLine(timeoutMilliseconds: 1000) {
+      switch session.connection.readLine(timeout: .seconds(1)) {
       case .closed: throw .lost
       case .timedOut: continue
       case .line(let text): line = text
@@ -151,9 +151,9 @@ struct Calibrator {
     ]
     while true {
       while session.connection.hasBufferedLine { _ = session.connection.readLine() }
-      guard let ready = try? Readiness.wait(watched, timeoutMilliseconds: -1) else { throw .lost }
+      guard let ready = try? Readiness.wait(watched, timeout: nil) else { throw .lost }
       if !ready[1].isEmpty {
-        if case .closed = session.connection.readLine(timeoutMilliseconds: 0) { throw .lost }
+        if case .closed = session.connection.readLine(timeout: .zero) { throw .lost }
       }
       if !ready[0].isEmpty {
         var byte: UInt8 = 0
@@ -169,17 +169,6 @@ struct Calibrator {
         }
       }
     }
-  }
-
-  private func collect(seconds: Double) -> [Vector3] {
-    var samples: [Vector3] = []
-    let deadline = Clock.monotonicNanoseconds + UInt64(seconds * 1e9)
-    while Clock.monotonicNanoseconds < deadline {
-      let left = Int32((deadline - Clock.monotonicNanoseconds) / 1_000_000) + 1
-      guard case .line(let line) = session.connection.readLine(timeoutMilliseconds: left) else { break }
-      if let sample = SampleLine(line) { samples.append(sample.vector) }
-    }
-    return samples
   }
 
   // MARK: Reports

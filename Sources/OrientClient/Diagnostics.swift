@@ -29,17 +29,22 @@ extension Session {
     return outputIsOpen ? lost() : 0
   }
 
-  /// Raw samples collected for up to `seconds` (stopping early at `enough`).
-  func collectRawSamples(seconds: Double, enough: Int) -> [Vector3] {
+  /// Raw samples collected for up to `duration` (stopping early at `enough`).
+  func collectRawSamples(for duration: Duration, enough: Int) -> [Vector3] {
     guard connection.send("samples raw") else { return [] }
+    let samples = collectSamples(for: duration, enough: enough)
+    _ = connection.send("samples off")
+    return samples
+  }
+
+  /// The sample lines that arrive within `duration` (stopping early at `enough`).
+  func collectSamples(for duration: Duration, enough: Int = .max) -> [Vector3] {
     var samples: [Vector3] = []
-    let deadline = Clock.monotonicNanoseconds + UInt64(seconds * 1e9)
-    while samples.count < enough, Clock.monotonicNanoseconds < deadline {
-      let left = Int32((deadline - Clock.monotonicNanoseconds) / 1_000_000) + 1
-      guard case .line(let line) = connection.readLine(timeoutMilliseconds: left) else { break }
+    let deadline = MonotonicInstant.now + duration
+    while samples.count < enough, MonotonicInstant.now < deadline {
+      guard case .line(let line) = connection.readLine(until: deadline) else { break }
       if let sample = SampleLine(line) { samples.append(sample.vector) }
     }
-    _ = connection.send("samples off")
     return samples
   }
 
@@ -68,7 +73,7 @@ extension Session {
       report += "  Location: \(value("location") ?? "unknown"); read through \(value("uri") ?? "local:").\n"
       report += "Sampling: \(value("mode") ?? "?"): \(value("mode-reason") ?? "").\n"
       report += "Scale: \(value("scale") ?? "?"); offset \(value("offset") ?? "0").\n"
-      let samples = collectRawSamples(seconds: 3, enough: 10)
+      let samples = collectRawSamples(for: .seconds(3), enough: 10)
       if samples.isEmpty {
         report +=
           "  Live magnitude: no samples arrived in 3 s (buffered sensors send only when they move;"

@@ -44,12 +44,12 @@ final class HookClient {
     }
   }
 
-  init(socket: String, command: [String], timeoutMilliseconds: Int) throws(SystemError) {
+  init(socket: String, command: [String], timeout: Duration) throws(SystemError) {
     self.socket = socket
     loop = try EventLoop()
     let hook = HookCommand.program(command)
     self.hook = hook
-    runner = HookRunner(loop: loop, timeoutMilliseconds: timeoutMilliseconds) { [hook] in [hook] }
+    runner = HookRunner(loop: loop, timeout: timeout) { [hook] in [hook] }
   }
 
   /// Runs until SIGINT or SIGTERM, or until the command cannot be started; returns the exit
@@ -106,7 +106,7 @@ final class HookClient {
 
   private func scheduleRetry() {
     let timer = LoopTimer(loop: loop) { [unowned self] _ in self.connect() }
-    timer.schedule(afterNanoseconds: 1_000_000_000)
+    timer.schedule(after: .seconds(1))
     retry = timer
   }
 

@@ -26,7 +26,7 @@ struct Invocation: Equatable {
     /// Work out the mount matrix from three poses.
     case calibrate(automatic: Bool, json: Bool)
     /// Run a program on every screen-orientation change.
-    case hook(command: [String], timeoutMilliseconds: Int)
+    case hook(command: [String], timeout: Duration)
     /// Print the help: all of it, or one command's part.
     case help(command: String?)
     case version
@@ -35,15 +35,15 @@ struct Invocation: Equatable {
   var socket: String
   var command: Command
   /// How long orientd may take to answer a query or a control command.
-  var timeoutMilliseconds: Int32 = Invocation.defaultTimeoutMilliseconds
+  var timeout = Invocation.defaultTimeout
 
   /// Long enough for a loaded machine, short enough that a status bar does not stall.
-  static let defaultTimeoutMilliseconds: Int32 = 5000
+  static let defaultTimeout = Duration.seconds(5)
 
-  init(socket: String, command: Command, timeoutMilliseconds: Int32 = Invocation.defaultTimeoutMilliseconds) {
+  init(socket: String, command: Command, timeout: Duration = Invocation.defaultTimeout) {
     self.socket = socket
     self.command = command
-    self.timeoutMilliseconds = timeoutMilliseconds
+    self.timeout = timeout
   }
 
   /// Every command, in the order the help lists them.
@@ -78,13 +78,13 @@ struct Invocation: Equatable {
   }
 
   /// Parses `--timeout`'s value: seconds, at least a millisecond, at most a day.
-  static func timeout(_ text: String?) throws(Failure) -> Int32 {
-    guard let text, let seconds = NumberParsing.seconds(text), seconds.microseconds >= 1000,
-      seconds.microseconds <= 86_400_000_000
+  static func timeout(_ text: String?) throws(Failure) -> Duration {
+    guard let text, let time = NumberParsing.duration(seconds: text), time >= .milliseconds(1),
+      time <= .seconds(86400)
     else {
       throw .usage("--timeout: expected seconds such as 5 or 0.5")
     }
-    return Int32(seconds.microseconds / 1000)
+    return time
   }
 
   /// Parses arguments; the socket defaults to `$ORIENTD_SOCKET`, then the system path.
@@ -92,7 +92,7 @@ struct Invocation: Equatable {
     throws(Failure) -> Invocation
   {
     var socket = environmentSocket.flatMap { $0.isEmpty ? nil : $0 } ?? OrientctlCommand.defaultSocket
-    var timeout = defaultTimeoutMilliseconds
+    var timeout = defaultTimeout
     var rest = arguments[...]
     if rest.first == "-h" { return Invocation(socket: socket, command: .help(command: nil)) }
     while let first = rest.first, first.hasPrefix("--") {
@@ -227,7 +227,7 @@ struct Invocation: Equatable {
       command = .calibrate(automatic: flags.contains("--yes"), json: flags.contains("--json"))
     case "hook":
       var rest = arguments[...]
-      var hookTimeout = 5000
+      var hookTimeout = Duration.seconds(5)
       // Options come before the command, so a mistyped one is not taken for the command;
       // `--` ends them, for a command whose name starts with '-'.
       while let option = rest.first, option.hasPrefix("-") {
@@ -235,10 +235,10 @@ struct Invocation: Equatable {
         if option == "--" { break }
         if option == "--timeout" || option.hasPrefix("--timeout=") {
           let value = option == "--timeout" ? rest.popFirst() : String(option.dropFirst("--timeout=".count))
-          guard let value, let seconds = NumberParsing.seconds(value), seconds.microseconds >= 1000 else {
+          guard let value, let time = NumberParsing.duration(seconds: value), time >= .milliseconds(1) else {
             throw .usage("hook --timeout: expected seconds such as 5 or 0.5")
           }
-          hookTimeout = Int(seconds.microseconds / 1000)
+          hookTimeout = time
         } else if option == "--socket" || option.hasPrefix("--socket=") {
           let value = option == "--socket" ? rest.popFirst() : String(option.dropFirst("--socket=".count))
           guard let value, !value.isEmpty else { throw .usage("--socket needs a path") }
@@ -250,10 +250,10 @@ struct Invocation: Equatable {
         }
       }
       guard !rest.isEmpty else { throw .usage("usage: hook [--timeout SECONDS] [--] COMMAND [ARGUMENT]...") }
-      command = .hook(command: Array(rest), timeoutMilliseconds: hookTimeout)
+      command = .hook(command: Array(rest), timeout: hookTimeout)
     default:
       throw .usage("unknown command '\(verb)'")
     }
-    return Invocation(socket: socket, command: command, timeoutMilliseconds: timeout)
+    return Invocation(socket: socket, command: command, timeout: timeout)
   }
 }

@@ -10,9 +10,9 @@ final class LineConnection {
   private var nextLine = 0
   private var closed = false
   /// How long a reply may take, counted from each `send`; nil waits for ever.
-  var replyTimeoutMilliseconds: Int32?
+  var replyTimeout: Duration?
   /// When the reply to the last line sent is due.
-  private var deadline: UInt64?
+  private var deadline: MonotonicInstant?
   /// Whether a reply did not come in time; the connection is then given up.
   private(set) var timedOut = false
 
@@ -23,9 +23,7 @@ final class LineConnection {
 
   /// Sends one line; false when the daemon has gone.
   func send(_ line: String) -> Bool {
-    if let replyTimeoutMilliseconds {
-      deadline = Clock.monotonicNanoseconds + UInt64(replyTimeoutMilliseconds) * 1_000_000
-    }
+    if let replyTimeout { deadline = .now + replyTimeout }
     return (try? socket.sendAll(line + "\n")) != nil
   }
 
@@ -37,13 +35,19 @@ final class LineConnection {
   /// The descriptor, for waiting on it together with others.
   var fileDescriptor: Int32 { socket.rawValue }
 
+  /// The next line if one arrives before `deadline`; `.closed` when the daemon went away.
+  func readLine(until deadline: MonotonicInstant) -> TimedLine {
+    readLine(timeout: max(.zero, deadline - .now))
+  }
+
   /// Whether a whole line is already buffered.
   var hasBufferedLine: Bool { nextLine < lines.count }
 
-  /// The next line if one arrives within `milliseconds`; `.closed` when the daemon went away.
-  func readLine(timeoutMilliseconds milliseconds: Int32) -> TimedLine {
+  /// The next line if one arrives within `timeout` (nil: no limit); `.closed` when the daemon
+  /// went away.
+  func readLine(timeout: Duration?) -> TimedLine {
     if !hasBufferedLine {
-      let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeoutMilliseconds: milliseconds)
+      let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeout: timeout)
       if ready?.first?.isEmpty == true { return .timedOut }
     }
     guard let line = readLine() else { return .closed }
@@ -95,11 +99,10 @@ final class LineConnection {
   }
 
   /// Waits until the socket has input; false when `deadline` passes first.
-  private func waitForInput(until deadline: UInt64) -> Bool {
-    let now = Clock.monotonicNanoseconds
-    guard now < deadline else { return false }
-    let left = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
-    let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeoutMilliseconds: left)
+  private func waitForInput(until deadline: MonotonicInstant) -> Bool {
+    let left = deadline - .now
+    guard left > .zero else { return false }
+    let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeout: left)
     return ready?.first?.isEmpty == false
   }
 
@@ -107,7 +110,7 @@ final class LineConnection {
   private func waitForInputWhileOutputIsOpen() -> Bool {
     guard
       let ready = try? Readiness.wait(
-        [(socket.rawValue, .readable), (StandardStream.output.descriptor, [])], timeoutMilliseconds: -1)
+        [(socket.rawValue, .readable), (StandardStream.output.descriptor, [])], timeout: nil)
     else { return false }
     return ready[1].isDisjoint(with: [.error, .hangUp])
   }

@@ -37,7 +37,7 @@ enum MonitorClient {
   private static func reconnect(_ socket: String) -> LineConnection? {
     while true {
       // Waiting on stdout rather than sleeping ends the wait as soon as its reader goes.
-      let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeoutMilliseconds: 1000)
+      let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeout: .seconds(1))
       if let events = ready?.first, !events.isDisjoint(with: [.error, .hangUp]) { return nil }
       if let connection = try? LineConnection(path: socket) { return connection }
     }

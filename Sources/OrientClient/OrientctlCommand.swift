@@ -22,7 +22,7 @@ public enum OrientctlCommand {
       return 0
     case .hook(let command, let timeout):
       do {
-        return try HookClient(socket: invocation.socket, command: command, timeoutMilliseconds: timeout).run()
+        return try HookClient(socket: invocation.socket, command: command, timeout: timeout).run()
       } catch {
         StandardStream.error.report("orientctl: \(error)\n")
         return ExitCode.osError.rawValue
@@ -43,7 +43,7 @@ public enum OrientctlCommand {
     }
     switch invocation.command {
     case .get, .control, .toggleLock, .doctor:
-      connection.replyTimeoutMilliseconds = invocation.timeoutMilliseconds
+      connection.replyTimeout = invocation.timeout
     default: break
     }
     let session = Session(connection: connection, socket: invocation.socket)

@@ -113,7 +113,7 @@ struct Session {
 
   /// Whether stdout still has a reader (a closed pipe reports POLLERR).
   var outputIsOpen: Bool {
-    let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeoutMilliseconds: 0)
+    let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeout: .zero)
     return ready?.first?.isDisjoint(with: [.error, .hangUp]) ?? true
   }
 
@@ -136,9 +136,9 @@ struct Session {
     while let line = connection.readLine() {
       if line.hasPrefix("error ") { return refused(line) }
     }
-    if connection.timedOut, let milliseconds = connection.replyTimeoutMilliseconds {
+    if connection.timedOut, let timeout = connection.replyTimeout {
       StandardStream.error.report(
-        "orientctl: orientd at \(socket) did not answer within \(SampleTime(microseconds: Int64(milliseconds) * 1000).secondsText) s"
+        "orientctl: orientd at \(socket) did not answer within \(timeout.secondsText) s"
           + " (--timeout)\n")
       return ExitCode.unavailable.rawValue
     }

@@ -52,8 +52,8 @@ public struct DaemonOptions: Equatable, Sendable {
   public var uri: String?
   /// A device id, name or label to use instead of the automatic choice.
   public var device: String?
-  /// The polling period in milliseconds.
-  public var intervalMilliseconds = 200
+  /// The polling period.
+  public var interval = Duration.milliseconds(200)
   /// How the IIO sensor is read.
   public var captureMode = CaptureMode.auto
   public var settings = ClassifierSettings.defaults
@@ -87,7 +87,7 @@ public struct DaemonOptions: Equatable, Sendable {
   /// of `maxClients`.
   public var maxClientsPerUser: Int?
   /// How long a client that has sent no command and read nothing is kept.
-  public var idleTimeoutMilliseconds = 30_000
+  public var idleTimeout = Duration.seconds(30)
   /// The per-user limit in force.
   public var clientsPerUserLimit: Int { maxClientsPerUser ?? max(1, maxClients / 4) }
   /// Where the lock and allowed set are kept across restarts.
@@ -104,7 +104,7 @@ public struct DaemonOptions: Equatable, Sendable {
   /// A directory whose executables run, in name order, on every change.
   public var hooksDirectory: String?
   /// How long a hook may run before it is killed.
-  public var hookTimeoutMilliseconds = 5000
+  public var hookTimeout = Duration.seconds(5)
 
   /// Where each setting given was last set, by name: `file:line` or `--name`.
   public var origins: [String: String] = [:]

@@ -23,19 +23,23 @@ struct OptionSpec: Sendable {
   /// How a setting's value is applied; nil for the command-line-only options (actions, the
   /// sample source and `--config`), which `CommandLineArguments` handles itself.
   let apply: (@Sendable (inout DaemonOptions, String) throws(ValueError) -> Void)?
+  /// Where a setting's value is kept and what a reload does with it; nil for the
+  /// command-line-only options.
+  let field: SettingField?
 
   /// Flags take no value on the command line, and yes/no in the config file.
   var isFlag: Bool { placeholder == nil }
 
-  /// A setting, accepted on the command line and in the config file.
+  /// A setting, accepted on the command line and in the config file, kept in `field`.
   init(
-    _ name: String, _ placeholder: String?, _ section: OptionSection, _ summary: String,
+    _ name: String, _ placeholder: String?, _ section: OptionSection, _ summary: String, field: SettingField,
     apply: @escaping @Sendable (inout DaemonOptions, String) throws(ValueError) -> Void
   ) {
     self.name = name
     self.placeholder = placeholder
     self.section = section
     self.summary = summary
+    self.field = field
     self.apply = apply
   }
 
@@ -46,6 +50,7 @@ struct OptionSpec: Sendable {
     self.section = section
     self.summary = summary
     apply = nil
+    field = nil
   }
 }
 
@@ -61,67 +66,86 @@ enum OptionTable {
       "list accelerometers with scale, mount matrix and reading, then exit"),
     OptionSpec(commandLine: "help", nil, .actions, "show this help and exit"),
     OptionSpec(commandLine: "version", nil, .actions, "show the version and exit"),
-    OptionSpec("uri", "URI", .source, "libiio context URI, e.g. ip:192.168.1.2 (default local:)") {
-      options, value throws(ValueError) in
+    OptionSpec(
+      "uri", "URI", .source, "libiio context URI, e.g. ip:192.168.1.2 (default local:)",
+      field: .restart(\.uri)
+    ) { options, value throws(ValueError) in
       options.uri = try nonEmpty(value, "a libiio URI such as ip:192.168.1.2")
     },
-    OptionSpec("device", "ID|NAME|LABEL", .source, "use this IIO device instead of the automatic choice") {
-      options, value throws(ValueError) in
+    OptionSpec(
+      "device", "ID|NAME|LABEL", .source, "use this IIO device instead of the automatic choice",
+      field: .restart(\.device)
+    ) { options, value throws(ValueError) in
       options.device = try nonEmpty(value, "an id, name or label")
     },
     OptionSpec(
       "mode", "auto|poll|buffer", .source,
-      "buffered capture, polling, or the buffer once it delivers, polling until then (default auto)"
+      "buffered capture, polling, or the buffer once it delivers, polling until then (default auto)",
+      field: .restart(\.captureMode)
     ) { options, value throws(ValueError) in
       options.captureMode = try choice(value)
     },
-    OptionSpec("interval", "MS", .source, "polling period in milliseconds (default 200)") {
-      options, value throws(ValueError) in
-      options.intervalMilliseconds = try milliseconds(value, minimum: 1)
+    OptionSpec(
+      "interval", "MS", .source, "polling period in milliseconds (default 200)", field: .restart(\.interval)
+    ) { options, value throws(ValueError) in
+      options.interval = try milliseconds(value, minimum: 1)
     },
     OptionSpec(
-      "mount-matrix", "M", .source, "override the mount matrix: 'x1, y1, z1; x2, y2, z2; x3, y3, z3'"
+      "mount-matrix", "M", .source, "override the mount matrix: 'x1, y1, z1; x2, y2, z2; x3, y3, z3'",
+      field: .restart(\.mountMatrix)
     ) { options, value throws(ValueError) in
       options.mountMatrix = try MountMatrix.parse(value)
     },
     OptionSpec(
       commandLine: "replay", "FILE", .source, "replay a trace file (as fast as possible with --dump)"),
     OptionSpec(commandLine: "demo", nil, .source, "loop a built-in trace through all six orientations"),
-    OptionSpec("record", "FILE", .source, "append every corrected sample to a trace file") {
-      options, value throws(ValueError) in
+    OptionSpec(
+      "record", "FILE", .source, "append every corrected sample to a trace file",
+      field: .restart(\.recordPath)
+    ) { options, value throws(ValueError) in
       options.recordPath = try nonEmpty(value, "a file name")
     },
-    OptionSpec("threshold", "G", .classifier, "component needed to propose an orientation (default 0.6)") {
-      options, value throws(ValueError) in
+    OptionSpec(
+      "threshold", "G", .classifier, "component needed to propose an orientation (default 0.6)",
+      field: .live(\.settings.threshold)
+    ) { options, value throws(ValueError) in
       options.settings.threshold = try gravity(value, above: 0, upTo: 1)
     },
     OptionSpec(
-      "hysteresis", "G", .classifier, "the current orientation holds down to threshold - G (default 0.1)"
+      "hysteresis", "G", .classifier, "the current orientation holds down to threshold - G (default 0.1)",
+      field: .live(\.settings.hysteresis)
     ) { options, value throws(ValueError) in
       // Below the threshold too, which DaemonOptions checks once both are known.
       options.settings.hysteresis = try gravity(value, from: 0, below: 1)
     },
     OptionSpec(
-      "shake-tolerance", "G", .classifier, "ignore samples whose magnitude is off 1 g by more (default 0.4)"
+      "shake-tolerance", "G", .classifier, "ignore samples whose magnitude is off 1 g by more (default 0.4)",
+      field: .live(\.settings.shakeTolerance)
     ) { options, value throws(ValueError) in
       options.settings.shakeTolerance = try gravity(value, from: 0, upTo: 4)
     },
-    OptionSpec("settle", "MS", .classifier, "how long a new orientation must hold (default 200)") {
-      options, value throws(ValueError) in
-      options.settings.settleMicroseconds = Int64(try milliseconds(value, minimum: 0)) * 1000
+    OptionSpec(
+      "settle", "MS", .classifier, "how long a new orientation must hold (default 200)",
+      field: .live(\.settings.settle)
+    ) { options, value throws(ValueError) in
+      options.settings.settle = try milliseconds(value, minimum: 0)
     },
     OptionSpec(
-      "allowed", "LIST", .classifier, "screen orientations to take, e.g. normal,left-up (default all)"
+      "allowed", "LIST", .classifier, "screen orientations to take, e.g. normal,left-up (default all)",
+      field: .allowed
     ) { options, value throws(ValueError) in
       options.allowed = try AllowedOrientations.parse(value)
     },
     OptionSpec(
-      "socket", "PATH", .socket, "the Unix socket clients connect to (default /run/orientd/orientd.sock)"
+      "socket", "PATH", .socket, "the Unix socket clients connect to (default /run/orientd/orientd.sock)",
+      field: .restart(\.socketPath)
     ) { options, value throws(ValueError) in
       options.socketPath = try nonEmpty(value, "a path")
     },
-    OptionSpec("socket-mode", "OCTAL", .socket, "the socket file's permissions (default 0666)") {
-      options, value throws(ValueError) in
+    OptionSpec(
+      "socket-mode", "OCTAL", .socket, "the socket file's permissions (default 0666)",
+      field: .restart(\.socketMode)
+    ) { options, value throws(ValueError) in
       let digits = value.hasPrefix("0o") ? String(value.dropFirst(2)) : value
       guard digits.utf8.count <= 4, let mode = UInt32(digits, radix: 8), mode <= 0o7777 else {
         throw ValueError("expected an octal mode such as 0660, got '\(value)'")
@@ -130,77 +154,88 @@ enum OptionTable {
     },
     OptionSpec(
       "control-group", "GROUP", .socket,
-      "only root, orientd's user and GROUP may lock, unlock, rotate and allow"
+      "only root, orientd's user and GROUP may lock, unlock, rotate and allow",
+      field: .restart(\.controlGroup)
     ) { options, value throws(ValueError) in
       options.controlGroup = try nonEmpty(value, "a group name")
     },
-    OptionSpec("max-clients", "N", .socket, "the most clients served at once (default 256)") {
-      options, value throws(ValueError) in
+    OptionSpec(
+      "max-clients", "N", .socket, "the most clients served at once (default 256)",
+      field: .restart(\.maxClients)
+    ) { options, value throws(ValueError) in
       options.maxClients = try clientCount(value)
     },
     OptionSpec(
       "max-clients-per-user", "N", .socket,
-      "the most clients one user may hold; root and orientd's own are exempt (default max-clients / 4)"
+      "the most clients one user may hold; root and orientd's own are exempt (default max-clients / 4)",
+      field: .restart(\.maxClientsPerUser)
     ) { options, value throws(ValueError) in
       options.maxClientsPerUser = try clientCount(value)
     },
     OptionSpec(
       "idle-timeout", "SECONDS", .socket,
-      "drop a client that sent nothing and read nothing this long (default 30)"
+      "drop a client that sent nothing and read nothing this long (default 30)",
+      field: .restart(\.idleTimeout)
     ) { options, value throws(ValueError) in
-      guard let time = NumberParsing.seconds(value), time.microseconds >= 100_000,
-        time.microseconds <= 86_400_000_000
+      guard let time = NumberParsing.duration(seconds: value), time >= .milliseconds(100),
+        time <= .seconds(86400)
       else {
         throw ValueError("expected seconds from 0.1 to 86400, such as 30, got '\(value)'")
       }
-      options.idleTimeoutMilliseconds = Int(time.microseconds / 1000)
+      options.idleTimeout = time
     },
     OptionSpec(
       "state", "PATH", .socket,
-      "where the lock, allowed set and mode persist (default /var/lib/orientd/state)"
+      "where the lock, allowed set and mode persist (default /var/lib/orientd/state)",
+      field: .restart(\.statePath)
     ) { options, value throws(ValueError) in
       options.statePath = try nonEmpty(value, "a path")
     },
-    OptionSpec("hook", "CMD", .hooks, "run CMD with /bin/sh (repeatable)") {
+    OptionSpec("hook", "CMD", .hooks, "run CMD with /bin/sh (repeatable)", field: .live(\.hooks)) {
       options, value throws(ValueError) in
       options.hooks.append(try nonEmpty(value, "a command"))
     },
-    OptionSpec("hooks-dir", "DIR", .hooks, "run every executable in DIR, in name order") {
-      options, value throws(ValueError) in
+    OptionSpec(
+      "hooks-dir", "DIR", .hooks, "run every executable in DIR, in name order", field: .live(\.hooksDirectory)
+    ) { options, value throws(ValueError) in
       options.hooksDirectory = try nonEmpty(value, "a directory")
     },
-    OptionSpec("hook-timeout", "SECONDS", .hooks, "kill a hook that runs longer (default 5)") {
-      options, value throws(ValueError) in
-      guard let time = NumberParsing.seconds(value), time.microseconds >= 1000,
-        time.microseconds <= 3_600_000_000
+    OptionSpec(
+      "hook-timeout", "SECONDS", .hooks, "kill a hook that runs longer (default 5)",
+      field: .live(\.hookTimeout)
+    ) { options, value throws(ValueError) in
+      guard let time = NumberParsing.duration(seconds: value), time >= .milliseconds(1),
+        time <= .seconds(3600)
       else {
         throw ValueError("expected seconds from 0.001 to 3600, such as 5 or 0.5, got '\(value)'")
       }
-      options.hookTimeoutMilliseconds = Int(time.microseconds / 1000)
+      options.hookTimeout = time
     },
     OptionSpec(
       "rotate", "always|tablet|auto", .tablet,
       "rotate always, or only in tablet mode (laptop mode holds normal); auto is tablet where a switch, "
-        + "a hinge or the mode command gives the mode (default auto)"
+        + "a hinge or the mode command gives the mode (default auto)", field: .restart(\.rotate)
     ) { options, value throws(ValueError) in
       options.rotate = try choice(value)
     },
     OptionSpec(
       "tablet-switch", "yes|no", .tablet,
       "show a mode from the hinge as a virtual SW_TABLET_MODE switch (uinput) for libinput and the "
-        + "desktop; never beside a hardware switch (default yes)"
+        + "desktop; never beside a hardware switch (default yes)", field: .restart(\.virtualTabletSwitch)
     ) { options, value throws(ValueError) in
       options.virtualTabletSwitch = try boolean(value)
     },
     OptionSpec(
       "dbus", "system|session|off", .dbus,
-      "serve net.hadess.SensorProxy (iio-sensor-proxy's interface) on this bus (default off)"
+      "serve net.hadess.SensorProxy (iio-sensor-proxy's interface) on this bus (default off)",
+      field: .restart(\.bus)
     ) { options, value throws(ValueError) in
       options.bus = try choice(value)
     },
     OptionSpec(
       "dbus-orientation", "device|screen", .dbus,
-      "AccelerometerOrientation follows the device, or the screen after lock and allowed set (default device)"
+      "AccelerometerOrientation follows the device, or the screen after lock and allowed set (default device)",
+      field: .restart(\.busOrientation)
     ) { options, value throws(ValueError) in
       options.busOrientation = try choice(value)
     },
@@ -210,8 +245,10 @@ enum OptionTable {
     OptionSpec(
       commandLine: "default-config", "PATH", .other,
       "the config file read if it exists (default /etc/orientd/orientd.conf)"),
-    OptionSpec("verbose", nil, .other, "log every sample and what it proposes or why it is rejected") {
-      options, value throws(ValueError) in
+    OptionSpec(
+      "verbose", nil, .other, "log every sample and what it proposes or why it is rejected",
+      field: .live(\.verbose)
+    ) { options, value throws(ValueError) in
       options.verbose = try boolean(value)
     },
   ]
@@ -265,11 +302,12 @@ enum OptionTable {
     return value
   }
 
-  private static func milliseconds(_ text: String, minimum: Int) throws(ValueError) -> Int {
+  /// Whole milliseconds from `minimum` to an hour.
+  private static func milliseconds(_ text: String, minimum: Int) throws(ValueError) -> Duration {
     guard let value = NumberParsing.unsignedInteger(text, maximum: 3_600_000), value >= minimum else {
       throw ValueError("expected whole milliseconds from \(minimum) to 3600000, got '\(text)'")
     }
-    return value
+    return .milliseconds(value)
   }
 
   /// A bound as people write it: 1, not 1.0.

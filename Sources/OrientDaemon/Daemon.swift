@@ -46,14 +46,15 @@ public final class Daemon {
   private var options: DaemonOptions
   private let configuration: Configuration?
   private let loop: EventLoop
-  private let origin = Clock.monotonicNanoseconds
+  /// The run's time line: sample times and change times count from the start.
+  private let clock = SampleClock()
   private var tracker: OrientationTracker
   private let stateStore: StateStore?
   private var stateWriter: StateWriter?
   private var stateWriterWatch: Watch?
   private var saveFailure = RateLimitedWarning()
   /// Change lines logged per second at most; a control flood must not flood the journal.
-  private var changeLog = LineBudget(perWindow: 20, windowSeconds: 1)
+  private var changeLog = LineBudget(perWindow: 20, window: .seconds(1))
   private var recorder: TraceRecorder?
   private var signals: SignalWatcher?
   private var sampler: SamplingThread?
@@ -142,7 +143,7 @@ public final class Daemon {
       }
       lastScreen = tracker.orientation
       warnIfMissing(hooksDirectory: options.hooksDirectory)
-      hooks = HookRunner(loop: loop, timeoutMilliseconds: options.hookTimeoutMilliseconds) { [unowned self] in
+      hooks = HookRunner(loop: loop, timeout: options.hookTimeout) { [unowned self] in
         self.options.hooks.map(HookCommand.shell)
           + (self.options.hooksDirectory.map(HookCommand.directory) ?? [])
       }
@@ -156,7 +157,7 @@ public final class Daemon {
       }
       let sampler = try SamplingThread(
         configuration: SamplerConfiguration(
-          options: options, origin: origin, trace: trace, recorder: recorder,
+          options: options, clock: clock, trace: trace, recorder: recorder,
           failIfNoSensor: !options.servesSocket))
       recorder = nil
       self.sampler = sampler
@@ -293,7 +294,7 @@ public final class Daemon {
         Log.warning("no fresh sample within 1 s of resuming; serving the last known state")
         self.sampleIsFresh()
       }
-      timer.schedule(afterNanoseconds: 1_000_000_000)
+      timer.schedule(after: .seconds(1))
       freshWait = timer
     }
   }
@@ -324,7 +325,7 @@ public final class Daemon {
     try startStateWriter()
     var limits = SocketServer.Limits(
       maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit)
-    limits.idleTimeout = .milliseconds(options.idleTimeoutMilliseconds)
+    limits.idleTimeout = options.idleTimeout
     server = try SocketServer(
       loop: loop, listener: listener, limits: limits, permission: permission, host: self)
   }
@@ -412,7 +413,7 @@ public final class Daemon {
     items += [
       InfoItem("threshold", String(settings.threshold)), InfoItem("hysteresis", String(settings.hysteresis)),
       InfoItem("shake-tolerance", String(settings.shakeTolerance)),
-      InfoItem("settle", "\(settings.settleMicroseconds / 1000) ms"),
+      InfoItem("settle", "\(settings.settle.wholeMilliseconds) ms"),
       InfoItem("allowed-from", describeAllowedOrigin(full: full)),
       InfoItem("dbus", sensorProxy?.status ?? "off"),
       InfoItem("mode", tracker.mode.summary),
@@ -425,7 +426,7 @@ public final class Daemon {
       items.append(InfoItem("hooks-dir", directory))
       if let problem = hooksDirectoryProblem { items.append(InfoItem("hooks-dir-problem", problem)) }
     }
-    items.append(InfoItem("hook-timeout", "\(Double(options.hookTimeoutMilliseconds) / 1000) s"))
+    items.append(InfoItem("hook-timeout", "\(options.hookTimeout.inSeconds) s"))
     if let configuration { items.append(InfoItem("config", configuration.path)) }
     items.append(InfoItem("state-file", options.persistsState ? options.statePath : "none"))
     return items
@@ -516,9 +517,9 @@ public final class Daemon {
   private func startWatchdog() throws {
     guard let interval = Systemd.watchdogInterval else { return }
     let timer = LoopTimer(loop: loop) { _ in Systemd.notify("WATCHDOG=1") }
-    timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: interval)
+    timer.schedule(after: .zero, repeating: interval)
     watchdog = timer
-    Log.debug("watchdog: notifying every \(interval / 1_000_000) ms")
+    Log.debug("watchdog: notifying every \(interval.wholeMilliseconds) ms")
   }
 
   /// SIGHUP: reads the config file again. New tunables, allowed set and hooks apply at once;
@@ -534,9 +535,10 @@ public final class Daemon {
       return Log.error(
         "reloading \(configuration.path) failed: \(error.message); keeping the running configuration")
     }
-    if new.settings != options.settings { sampler?.send(.settings(new.settings)) }
+    let plan = ReloadPlan(running: options, loaded: new)
+    if plan.options.settings != options.settings { sampler?.send(.settings(plan.options.settings)) }
     // The state file records the file's value whether or not it changes the set.
-    let configAllowedChanged = new.configAllowed != options.configAllowed
+    let configAllowedChanged = plan.applied.contains("allowed")
     if let (allowed, origin) = allowedOrigin.reloaded(
       config: new.configAllowed, previousConfig: options.configAllowed, commandLineGiven: options.allowedGiven
     ) {
@@ -546,36 +548,13 @@ public final class Daemon {
       let described = origin.describe(config: new.origins["allowed"] ?? configuration.path, state: nil)
       Log.info("allowed orientations \(allowed.listText): from \(described)")
     }
-    hooks?.update(timeoutMilliseconds: new.hookTimeoutMilliseconds)
-    Log.threshold = new.verbose ? .debug : .info
-    let restartOnly: [(String, Bool)] = [
-      ("socket", new.socketPath != options.socketPath), ("socket-mode", new.socketMode != options.socketMode),
-      ("max-clients", new.maxClients != options.maxClients),
-      ("max-clients-per-user", new.clientsPerUserLimit != options.clientsPerUserLimit),
-      ("idle-timeout", new.idleTimeoutMilliseconds != options.idleTimeoutMilliseconds),
-      ("control-group", new.controlGroup != options.controlGroup),
-      ("state", new.statePath != options.statePath), ("uri", new.uri != options.uri),
-      ("device", new.device != options.device), ("mode", new.captureMode != options.captureMode),
-      ("interval", new.intervalMilliseconds != options.intervalMilliseconds),
-      ("mount-matrix", new.mountMatrix != options.mountMatrix),
-      ("record", new.recordPath != options.recordPath), ("dbus", new.bus != options.bus),
-      ("dbus-orientation", new.busOrientation != options.busOrientation),
-    ]
-    let ignored = restartOnly.filter(\.1).map(\.0)
-    if !ignored.isEmpty {
-      Log.warning("\(ignored.joined(separator: ", ")) changed; restart orientd to apply")
+    hooks?.update(timeout: plan.options.hookTimeout)
+    Log.threshold = plan.options.verbose ? .debug : .info
+    if !plan.needRestart.isEmpty {
+      Log.warning("\(plan.needRestart.joined(separator: ", ")) changed; restart orientd to apply")
     }
-    var kept = options
-    kept.settings = new.settings
-    kept.allowed = new.allowed
-    kept.configAllowed = new.configAllowed
-    kept.origins["allowed"] = new.origins["allowed"]
-    kept.hooks = new.hooks
-    warnIfMissing(hooksDirectory: new.hooksDirectory)
-    kept.hooksDirectory = new.hooksDirectory
-    kept.hookTimeoutMilliseconds = new.hookTimeoutMilliseconds
-    kept.verbose = new.verbose
-    options = kept
+    warnIfMissing(hooksDirectory: plan.options.hooksDirectory)
+    options = plan.options
     if configAllowedChanged { _ = persist() }
     Log.info("reloaded \(configuration.path)")
   }
@@ -596,9 +575,7 @@ public final class Daemon {
     return status == nil ? "missing" : "not a directory"
   }
 
-  private var now: SampleTime {
-    SampleTime(microseconds: Int64((Clock.monotonicNanoseconds - origin) / 1000))
-  }
+  private var now: SampleTime { clock.now }
 
   // MARK: Publishing
 

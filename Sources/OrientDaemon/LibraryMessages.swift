@@ -13,11 +13,11 @@ enum LibraryMessages {
   /// At most this many lines every `windowSeconds`; the rest are counted.
   /// Enough for one failure's report (libxml2 prints three lines for each error it finds).
   static let linesPerWindow = 20
-  static let windowSeconds: UInt64 = 60
+  static let window = Duration.seconds(60)
   /// A longer line is cut: a server's bytes should not fill the journal.
   static let lineLimit = 512
 
-  private static let budget = Mutex(LineBudget(perWindow: linesPerWindow, windowSeconds: windowSeconds))
+  private static let budget = Mutex(LineBudget(perWindow: linesPerWindow, window: window))
 
   /// Routes the libraries' stderr into the log. Call it once, before any thread starts; when
   /// it fails the libraries keep printing to stderr as they did.
@@ -35,13 +35,13 @@ enum LibraryMessages {
       if piece.count > lineLimit { text += " [\(piece.count - lineLimit) more bytes cut]" }
       let level = self.level(of: text)
       guard level >= Log.threshold else { continue }
-      let admitted = budget.withLock { $0.admit(now: Clock.monotonicNanoseconds) }
+      let admitted = budget.withLock { $0.admit(now: .now) }
       guard let suppressed = admitted else { continue }
       var lines: [String] = []
       if suppressed > 0 {
         lines.append(
           "library messages: \(suppressed) lines were suppressed "
-            + "(at most \(linesPerWindow) are logged in \(windowSeconds) s)")
+            + "(at most \(linesPerWindow) are logged in \(window.wholeSeconds) s)")
       }
       lines.append("library message: \(text)")
       Log.write(level, lines: lines)

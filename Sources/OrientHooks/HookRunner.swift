@@ -27,7 +27,7 @@ public final class HookRunner {
 
   private let loop: EventLoop
   private let commands: () -> [HookCommand]
-  private var timeoutNanoseconds: UInt64
+  private var timeout: Duration
   private var queue: [HookCommand] = []
   private var environment: [String] = []
   private var child: Child?
@@ -37,16 +37,16 @@ public final class HookRunner {
   /// orientd leaves it unset and keeps going; `orientctl hook`, which has one command, ends.
   public var startFailed: ((HookCommand, SystemError) -> Void)?
 
-  /// Runs `commands()` (evaluated at the start of each run) with hooks killed after `timeoutMilliseconds`.
-  public init(loop: EventLoop, timeoutMilliseconds: Int, commands: @escaping () -> [HookCommand]) {
+  /// Runs `commands()` (evaluated at the start of each run) with hooks killed after `timeout`.
+  public init(loop: EventLoop, timeout: Duration, commands: @escaping () -> [HookCommand]) {
     self.loop = loop
     self.commands = commands
-    timeoutNanoseconds = UInt64(timeoutMilliseconds) * 1_000_000
+    self.timeout = timeout
   }
 
   /// Changes the timeout for hooks started from now on.
-  public func update(timeoutMilliseconds: Int) {
-    timeoutNanoseconds = UInt64(timeoutMilliseconds) * 1_000_000
+  public func update(timeout: Duration) {
+    self.timeout = timeout
   }
 
   /// Whether a run is in progress.
@@ -100,7 +100,7 @@ public final class HookRunner {
       let exit = try pid.exitDescriptor()
       let watch = try loop.watch(exit.rawValue) { [unowned self] _ in self.reap() }
       let timer = LoopTimer(loop: loop) { [unowned self] _ in self.timeOut() }
-      timer.schedule(afterNanoseconds: timeoutNanoseconds)
+      timer.schedule(after: timeout)
       child = Child(pid: pid, exit: exit, watch: watch, timer: timer, command: command)
       return true
     } catch {
@@ -114,12 +114,12 @@ public final class HookRunner {
   /// Ends hooks for good (the program is exiting): the hook that runs is stopped with every
   /// process of its group, and queued runs are dropped.
   ///
-  /// The group gets SIGTERM, the hook up to `graceMilliseconds` to exit, then the group gets
+  /// The group gets SIGTERM, the hook up to `grace` to exit, then the group gets
   /// SIGKILL for what is left (children that outlive the hook or ignore SIGTERM), and the hook
   /// is reaped. The hook stays unreaped until then, so the group's id cannot have been reused.
   /// A process that left the group (setsid) is not found; under systemd, the service's cgroup
   /// is.
-  public func terminate(graceMilliseconds: Int32 = 500) {
+  public func terminate(grace: Duration = .milliseconds(500)) {
     queue = []
     pending = nil
     guard let running = child else { return }
@@ -128,14 +128,14 @@ public final class HookRunner {
     running.timer.cancel()
     Log.info("exiting: stopping hook '\(running.command.description)' and the processes it started")
     try? running.pid.sendToGroup(.terminate)
-    func exited(withinMilliseconds timeout: Int32) -> Bool {
-      let ready = try? Readiness.wait([(running.exit.rawValue, .readable)], timeoutMilliseconds: timeout)
+    func exited(within timeout: Duration) -> Bool {
+      let ready = try? Readiness.wait([(running.exit.rawValue, .readable)], timeout: timeout)
       return ready?.first?.isEmpty == false
     }
-    _ = exited(withinMilliseconds: graceMilliseconds)
+    _ = exited(within: grace)
     try? running.pid.sendToGroup(.kill)
     // SIGKILL ends the hook at once, unless it is stuck in the kernel (then init reaps it).
-    if exited(withinMilliseconds: 1000) { _ = try? running.pid.reap() }
+    if exited(within: .seconds(1)) { _ = try? running.pid.reap() }
   }
 
   private func timeOut() {
@@ -152,8 +152,7 @@ public final class HookRunner {
     let name = running.command.description
     switch status {
     case _ where running.timedOut:
-      let seconds = Double(timeoutNanoseconds) / 1e9
-      Log.warning("hook '\(name)' took longer than \(seconds) s and was killed")
+      Log.warning("hook '\(name)' took longer than \(timeout.inSeconds) s and was killed")
     case .signalled(let signal):
       Log.warning("hook '\(name)' was killed by signal \(signal)")
     case .exited(let code) where code != 0:

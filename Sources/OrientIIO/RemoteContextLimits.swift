@@ -26,7 +26,7 @@ public enum RemoteContextLimits {
 
   /// How long the check may take to connect, and then to get the length: libiio's own
   /// default timeout.
-  static let timeoutMilliseconds: Int32 = 5000
+  static let timeout = Duration.seconds(5)
 
   /// The most bytes read before the length: libiio skips empty lines before it, without end.
   static let maximumReplyBytes = 16 * IIODProtocol.maximumLineBytes
@@ -44,7 +44,7 @@ public enum RemoteContextLimits {
     let length: Int32
     do {
       let connection = try InternetSocket.connect(
-        host: address.host, port: address.port, timeoutMilliseconds: timeoutMilliseconds)
+        host: address.host, port: address.port, timeout: timeout)
       try connection.sendAll(IIODProtocol.printCommand)
       length = try readLength(from: connection, uri: uri)
     } catch let error as SystemError {
@@ -70,18 +70,17 @@ public enum RemoteContextLimits {
   /// Reads the reply to PRINT up to its first line with something other than a newline,
   /// and the number libiio would take from it. The connection is closed before the XML.
   private static func readLength(from connection: borrowing FileDescriptor, uri: String) throws -> Int32 {
-    let deadline = Clock.monotonicNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
+    let deadline = MonotonicInstant.now + timeout
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
     defer { buffer.deallocate() }
     var line: [UInt8] = []
     var total = 0
     while true {
-      let now = Clock.monotonicNanoseconds
-      guard now < deadline else {
-        throw SystemError("no answer to PRINT within \(timeoutMilliseconds) ms", code: .timedOut)
+      let left = deadline - .now
+      guard left > .zero else {
+        throw SystemError("no answer to PRINT within \(timeout.wholeMilliseconds) ms", code: .timedOut)
       }
-      let left = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
-      let ready = try Readiness.wait([(connection.rawValue, .readable)], timeoutMilliseconds: left)
+      let ready = try Readiness.wait([(connection.rawValue, .readable)], timeout: left)
       guard !ready[0].isEmpty else { continue }
       // One byte at a time: the line is short, and nothing of the XML after it is read.
       guard let count = try connection.receive(into: buffer) else { continue }

@@ -27,10 +27,10 @@ public struct Watch: Hashable, Sendable {
 /// and turns into epoll_wait's timeout: a periodic poll costs one wake-up and no
 /// system call beyond the wait, where a timerfd would add a read on every tick.
 public final class EventLoop {
-  /// A timer's next expiry and period (0: once), in monotonic nanoseconds.
+  /// A timer's next expiry, and its period in nanoseconds (0: once).
   private struct ArmedTimer {
     let token: UInt64
-    var deadline: UInt64
+    var deadline: MonotonicInstant
     var interval: UInt64
     let handler: (UInt64) -> Void
   }
@@ -42,10 +42,10 @@ public final class EventLoop {
   private var nextToken: UInt64 = 1
   private var stopping = false
 
-  /// The monotonic time in nanoseconds at which the current round of handlers started.
+  /// When the current round of handlers started.
   ///
   /// Read once per wake-up, so a periodic handler need not read the clock again.
-  public private(set) var now: UInt64 = Clock.monotonicNanoseconds
+  public private(set) var now = MonotonicInstant.now
 
   /// Whether this loop waits with epoll_wait's whole milliseconds, because epoll_pwait2 is
   /// missing (Linux < 5.11) or a seccomp filter written before it refuses it (EPERM).
@@ -92,7 +92,7 @@ public final class EventLoop {
   }
 
   func armTimer(
-    _ token: UInt64, deadline: UInt64, interval: UInt64, handler: @escaping (UInt64) -> Void
+    _ token: UInt64, deadline: MonotonicInstant, interval: UInt64, handler: @escaping (UInt64) -> Void
   ) {
     disarmTimer(token)
     armedTimers.append(ArmedTimer(token: token, deadline: deadline, interval: interval, handler: handler))
@@ -102,13 +102,13 @@ public final class EventLoop {
     armedTimers.removeAll { $0.token == token }
   }
 
-  /// Nanoseconds until the earliest armed deadline; -1 when no timer is armed.
-  private func timeoutNanoseconds() -> Int64 {
-    guard var earliest = armedTimers.first?.deadline else { return -1 }
+  /// The time until the earliest armed deadline (zero when it has passed); nil when no timer
+  /// is armed.
+  private func timeUntilNextTimer() -> Duration? {
+    guard var earliest = armedTimers.first?.deadline else { return nil }
     for timer in armedTimers where timer.deadline < earliest { earliest = timer.deadline }
     // A fresh reading, not `now`: a slow handler in this round must not delay the next timer.
-    let current = Clock.monotonicNanoseconds
-    return earliest > current ? Int64(earliest - current) : 0
+    return max(.zero, earliest - .now)
   }
 
   /// Runs the handler of every timer that is due, each with its number of expirations.
@@ -124,8 +124,9 @@ public final class EventLoop {
       }
       var expirations: UInt64 = 1
       if timer.interval > 0 {
-        expirations += (now - timer.deadline) / timer.interval
-        armedTimers[index].deadline = timer.deadline + expirations * timer.interval
+        expirations += (now.nanoseconds - timer.deadline.nanoseconds) / timer.interval
+        armedTimers[index].deadline = MonotonicInstant(
+          nanoseconds: timer.deadline.nanoseconds + expirations * timer.interval)
       } else {
         armedTimers.remove(at: index)
       }
@@ -135,21 +136,22 @@ public final class EventLoop {
     }
   }
 
-  /// One wait for ready descriptors, with a timeout in nanoseconds (negative: none); the number
-  /// of ready descriptors, or -1 with errno set.
+  /// One wait for ready descriptors, at most `timeout` (nil: no limit); the number of ready
+  /// descriptors, or -1 with errno set.
   private func wait(
     _ flags: UnsafeMutableBufferPointer<UInt32>, _ tokens: UnsafeMutableBufferPointer<UInt64>,
-    timeoutNanoseconds timeout: Int64
+    timeout: Duration?
   ) -> Int32 {
-    if timeout >= 0, !waitsInMilliseconds {
-      let count = clinux_epoll_pwait2(epoll.rawValue, flags.baseAddress, tokens.baseAddress, 64, timeout)
+    if let timeout, !waitsInMilliseconds {
+      let count = clinux_epoll_pwait2(
+        epoll.rawValue, flags.baseAddress, tokens.baseAddress, 64, timeout.wholeNanoseconds)
       let code = Errno.current
       guard count < 0, code == .notImplemented || code == .permissionDenied else { return count }
       waitsInMilliseconds = true
       Log.debug("epoll_pwait2 is unavailable (\(code)); timers wait in whole milliseconds")
     }
     // Whole milliseconds, rounded up so a timer never fires early.
-    let milliseconds = timeout < 0 ? -1 : Int32(clamping: (timeout + 999_999) / 1_000_000)
+    let milliseconds = timeout?.millisecondsRoundedUp ?? -1
     return clinux_epoll_wait(epoll.rawValue, flags.baseAddress, tokens.baseAddress, 64, milliseconds)
   }
 
@@ -168,9 +170,9 @@ public final class EventLoop {
     while !stopping {
       // After an interruption the timeout is worked out afresh.
       let count = try systemCall("epoll_wait") {
-        wait(flags, tokens, timeoutNanoseconds: timeoutNanoseconds())
+        wait(flags, tokens, timeout: timeUntilNextTimer())
       }
-      now = Clock.monotonicNanoseconds
+      now = .now
       for index in 0..<Int(count) {
         // A handler may have unwatched a later descriptor in this round: look it up each time.
         guard let handler = handlers[tokens[index]] else { continue }

@@ -2,12 +2,12 @@ import Glibc
 
 /// TCP sockets: a client connection with time limits, and a listener on the loopback address.
 public enum InternetSocket {
-  /// Connects to `host` (a name or an address) on `port` within `timeoutMilliseconds`,
+  /// Connects to `host` (a name or an address) on `port` within `timeout`,
   /// through the first address the resolver gives, as libiio's network backend does.
   ///
-  /// The socket is returned blocking and close-on-exec, with `timeoutMilliseconds` as its
+  /// The socket is returned blocking and close-on-exec, with `timeout` as its
   /// send and receive timeouts, so no later call on it waits longer than that.
-  public static func connect(host: String, port: UInt16, timeoutMilliseconds: Int32) throws(SystemError)
+  public static func connect(host: String, port: UInt16, timeout: Duration) throws(SystemError)
     -> FileDescriptor
   {
     var hints = addrinfo()
@@ -33,7 +33,7 @@ public enum InternetSocket {
     switch retryingInterrupts({ Glibc.connect(socket.rawValue, address.ai_addr, address.ai_addrlen) }) {
     case .success: break
     case .failure(.inProgress):
-      let ready = try Readiness.wait([(socket.rawValue, .writable)], timeoutMilliseconds: timeoutMilliseconds)
+      let ready = try Readiness.wait([(socket.rawValue, .writable)], timeout: timeout)
       guard !ready[0].isEmpty else { throw SystemError("connect to \(host) port \(port)", code: .timedOut) }
       var error: Int32 = 0
       var length = socklen_t(MemoryLayout<Int32>.size)
@@ -48,8 +48,8 @@ public enum InternetSocket {
     }
     let flags = try systemCall("fcntl F_GETFL") { fcntl(socket.rawValue, F_GETFL) }
     _ = try systemCall("fcntl F_SETFL") { fcntl(socket.rawValue, F_SETFL, flags & ~O_NONBLOCK) }
-    var limit = timeval(
-      tv_sec: Int(timeoutMilliseconds / 1000), tv_usec: Int(timeoutMilliseconds % 1000) * 1000)
+    let microseconds = max(0, timeout.wholeNanoseconds) / 1000
+    var limit = timeval(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
     for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
       _ = try systemCall("setsockopt timeout") {
         setsockopt(socket.rawValue, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))

@@ -4,21 +4,21 @@
 public struct LineBudget: Sendable {
   /// The lines allowed in one window.
   public let perWindow: Int
-  private let windowNanoseconds: UInt64
-  private var windowStart: UInt64?
+  private let window: Duration
+  private var windowStart: MonotonicInstant?
   private var used = 0
   private var suppressed = 0
 
-  /// Allows `perWindow` lines in each window of `windowSeconds`.
-  public init(perWindow: Int, windowSeconds: UInt64) {
+  /// Allows `perWindow` lines in each `window`.
+  public init(perWindow: Int, window: Duration) {
     self.perWindow = perWindow
-    windowNanoseconds = windowSeconds * 1_000_000_000
+    self.window = window
   }
 
   /// Whether `count` lines may be written now: nil when they must be suppressed (they are
   /// counted), else how many lines were suppressed before them, for a note.
-  public mutating func admit(_ count: Int = 1, now: UInt64 = Clock.monotonicNanoseconds) -> Int? {
-    if let start = windowStart, now - start < windowNanoseconds {
+  public mutating func admit(_ count: Int = 1, now: MonotonicInstant = .now) -> Int? {
+    if let start = windowStart, now - start < window {
       guard used + count <= perWindow else {
         suppressed += count
         return nil
@@ -35,7 +35,7 @@ public struct LineBudget: Sendable {
   /// Writes `messages` with one write(2) if the budget allows them all, after a note of how
   /// many lines were held back before them; else counts them.
   public mutating func write(
-    _ level: LogLevel, lines messages: [String], now: UInt64 = Clock.monotonicNanoseconds
+    _ level: LogLevel, lines messages: [String], now: MonotonicInstant = .now
   ) {
     guard !messages.isEmpty, let suppressed = admit(messages.count, now: now) else { return }
     let note =

@@ -16,9 +16,16 @@ public final class LoopTimer {
 
   deinit { loop.disarmTimer(token) }
 
-  /// Fires once after `delay` nanoseconds (at once if 0), then every `interval` if it is not 0.
-  public func schedule(afterNanoseconds delay: UInt64, repeatingEveryNanoseconds interval: UInt64 = 0) {
-    loop.armTimer(token, deadline: Clock.monotonicNanoseconds + delay, interval: interval, handler: handler)
+  /// Fires once after `delay` (at once if zero or less), then every `interval` if one is given.
+  public func schedule(after delay: Duration, repeating interval: Duration? = nil) {
+    loop.armTimer(
+      token, deadline: MonotonicInstant.now + max(delay, .zero),
+      interval: interval.map { UInt64(max(1, $0.wholeNanoseconds)) } ?? 0, handler: handler)
+  }
+
+  /// Fires once at `deadline` (at once if it has passed).
+  public func schedule(at deadline: MonotonicInstant) {
+    loop.armTimer(token, deadline: deadline, interval: 0, handler: handler)
   }
 
   /// Disarms the timer.

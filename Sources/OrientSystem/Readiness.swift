@@ -2,16 +2,17 @@ import Glibc
 
 /// Waiting for a few descriptors at once without an event loop, as a blocking client does.
 public enum Readiness {
-  /// Waits up to `timeoutMilliseconds` (negative: no limit) until one of `descriptors` is
+  /// Waits up to `timeout` (nil: no limit; rounded up to whole milliseconds) until one of `descriptors` is
   /// ready for its events, and returns what each one is ready for (empty for those that are
   /// not). Errors and hang-ups are always reported.
   public static func wait(
-    _ descriptors: [(descriptor: Int32, events: IOEvents)], timeoutMilliseconds: Int32
+    _ descriptors: [(descriptor: Int32, events: IOEvents)], timeout: Duration?
   ) throws(SystemError) -> [IOEvents] {
     var entries = descriptors.map {
       pollfd(fd: $0.descriptor, events: Int16($0.events.pollFlags), revents: 0)
     }
-    _ = try systemCall("poll") { poll(&entries, nfds_t(entries.count), timeoutMilliseconds) }
+    let milliseconds = timeout?.millisecondsRoundedUp ?? -1
+    _ = try systemCall("poll") { poll(&entries, nfds_t(entries.count), milliseconds) }
     return entries.map { IOEvents(pollFlags: $0.revents) }
   }
 }

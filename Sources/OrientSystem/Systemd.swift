@@ -22,10 +22,10 @@ public enum Systemd {
   }
 
   /// Half of `$WATCHDOG_USEC`, when the watchdog is on for this process.
-  public static var watchdogInterval: UInt64? {
-    guard let text = Environment.value("WATCHDOG_USEC"), let usec = UInt64(text), usec > 0 else { return nil }
+  public static var watchdogInterval: Duration? {
+    guard let text = Environment.value("WATCHDOG_USEC"), let usec = Int64(text), usec > 0 else { return nil }
     if let owner = Environment.value("WATCHDOG_PID"), owner != ProcessID.current.description { return nil }
-    return usec * 1000 / 2
+    return .microseconds(usec) / 2
   }
 
   /// The first socket passed by socket activation (`$LISTEN_FDS` for this `$LISTEN_PID`),

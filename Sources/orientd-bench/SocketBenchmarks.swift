@@ -44,7 +44,7 @@ func publishLatency(daemon: DaemonProcess, subscribers: Int, iterations: Int) th
     measuring = iteration >= warmUp
     start = now()
     controller.send("rotate cw\n")
-    deadline.schedule(afterNanoseconds: 5_000_000_000)
+    deadline.schedule(after: .seconds(5))
     try loop.run()
     guard !timedOut else { throw SystemError("subscribers stopped receiving", code: .timedOut) }
     _ = controller.readLines(3)

@@ -14,7 +14,7 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
 func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
 
 /// Seconds on the monotonic clock.
-func now() -> Double { Double(Clock.monotonicNanoseconds) / 1e9 }
+func now() -> Double { Double(MonotonicInstant.now.nanoseconds) / 1e9 }
 
 /// `value` with `decimals` places.
 func fixed(_ value: Double, _ decimals: Int) -> String { DecimalFormatting.fixed(value, decimals: decimals) }

@@ -3,17 +3,18 @@ import OrientSystem
 import Testing
 
 /// Runs `loop` until a handler stops it, failing the test instead of hanging after `seconds`.
-private func run(_ loop: EventLoop, atMostSeconds seconds: UInt64 = 10) throws {
+private func run(_ loop: EventLoop, atMost limit: Duration = .seconds(10)) throws {
   let guardTimer = LoopTimer(loop: loop) { _ in
-    Issue.record("the loop was still running after \(seconds) s")
+    Issue.record("the loop was still running after \(limit)")
     loop.stop()
   }
-  guardTimer.schedule(afterNanoseconds: seconds * 1_000_000_000)
+  guardTimer.schedule(after: limit)
   try loop.run()
 }
 
-/// How many times `connection` wakes while the loop runs for `nanoseconds` with nothing to do.
-private func wakeUps(of connection: BusConnection, idling loop: EventLoop, nanoseconds: UInt64) throws -> Int
+/// How many times `connection` wakes while the loop runs for `duration` with nothing to do.
+private func wakeUps(of connection: BusConnection, idling loop: EventLoop, for duration: Duration) throws
+  -> Int
 {
   let before = connection.wakeUps
   var fired = false
@@ -21,7 +22,7 @@ private func wakeUps(of connection: BusConnection, idling loop: EventLoop, nanos
     fired = true
     loop.stop()
   }
-  later.schedule(afterNanoseconds: nanoseconds)
+  later.schedule(after: duration)
   try run(loop)
   #expect(fired, "the loop stopped before the timer fired")
   return connection.wakeUps - before
@@ -99,7 +100,7 @@ struct BusConnectionTests {
     // Once its messages are out and the answers in, the connection watches for input only:
     // nothing wakes it.
     try settle(connection, loop)
-    #expect(try wakeUps(of: connection, idling: loop, nanoseconds: 200_000_000) == 0)
+    #expect(try wakeUps(of: connection, idling: loop, for: .milliseconds(200)) == 0)
   }
 
   @Test("A name that another connection owns is queued for, then taken when the owner leaves")
@@ -144,7 +145,7 @@ struct BusConnectionTests {
     }
 
     // A timer still fires on the loop, and meanwhile nothing wakes the dead connection.
-    #expect(try wakeUps(of: connection, idling: loop, nanoseconds: 200_000_000) == 0)
+    #expect(try wakeUps(of: connection, idling: loop, for: .milliseconds(200)) == 0)
 
     // Reconnecting is a new connection, here to a new bus, on the same loop.
     let newBus = try PrivateBus()
@@ -175,14 +176,14 @@ struct BusConnectionTests {
     answered = .none
     try connection.callMethod(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-      member: "GetId", timeoutMicroseconds: 100_000
+      member: "GetId", timeout: .milliseconds(100)
     ) { error in
       answered = .some(error)
       loop.stop()
     }
     try run(loop)
     #expect(answered == .some(nil))
-    #expect(try wakeUps(of: connection, idling: loop, nanoseconds: 300_000_000) == 0)
+    #expect(try wakeUps(of: connection, idling: loop, for: .milliseconds(300)) == 0)
 
     // A peer that is on the bus but never reads: its loop is not run once it owns its name.
     let silentLoop = try EventLoop()
@@ -194,7 +195,7 @@ struct BusConnectionTests {
     var timedOut: String?? = .none
     try connection.callMethod(
       destination: "org.example.Silent", path: "/", interface: "org.example.Silent", member: "Nothing",
-      timeoutMicroseconds: 100_000
+      timeout: .milliseconds(100)
     ) { error in
       timedOut = .some(error)
       loop.stop()
@@ -220,7 +221,7 @@ struct BusConnectionTests {
     #expect(events == [.name(name, .owned)])
     let closed = try #require(connection)
     #expect(!closed.isOpen && !closed.isWatching)
-    #expect(try wakeUps(of: closed, idling: loop, nanoseconds: 100_000_000) == 0)
+    #expect(try wakeUps(of: closed, idling: loop, for: .milliseconds(100)) == 0)
     #expect(events.count == 1)
     connection = nil
   }

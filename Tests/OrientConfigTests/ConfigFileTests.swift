@@ -29,7 +29,7 @@ struct ConfigFileTests {
     #expect(options.allowed?.listText == "normal,left-up,right-up")
     #expect(options.hooks.count == 2)
     #expect(options.verbose)
-    #expect(options.hookTimeoutMilliseconds == 500)
+    #expect(options.hookTimeout == .milliseconds(500))
     #expect(options.socketMode == 0o660)
   }
 
@@ -86,7 +86,7 @@ struct ConfigFileTests {
     let commandLine = try CommandLineArguments.parse(["--threshold", "0.8", "--hook", "from-cli"])
     let options = try DaemonOptions.resolve(commandLine: commandLine, config: entries)
     #expect(options.settings.threshold == 0.8)
-    #expect(options.intervalMilliseconds == 50)
+    #expect(options.interval == .milliseconds(50))
     #expect(options.hooks == ["from-cli"])
     let keep = try DaemonOptions.resolve(commandLine: try CommandLineArguments.parse([]), config: entries)
     #expect(keep.hooks == ["from-file"])

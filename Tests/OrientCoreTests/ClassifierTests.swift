@@ -135,7 +135,7 @@ struct ClassifierTests {
     var classifier = OrientationClassifier(settings: instant)
     _ = classifier.add(DeviceOrientation.normal.gravity, at: .zero)
     classifier.update(
-      settings: ClassifierSettings(threshold: 0.9, hysteresis: 0, shakeTolerance: 0.1, settleMicroseconds: 0))
+      settings: ClassifierSettings(threshold: 0.9, hysteresis: 0, shakeTolerance: 0.1, settle: .zero))
     #expect(classifier.current == .normal)
     // 62 degrees: normal's 0.47 g is below the old band (0.5 g) and left-up's 0.88 g above the
     // old threshold, so the old settings would turn to left-up; at the new threshold (0.9 g)
@@ -148,11 +148,11 @@ struct ClassifierTests {
   @Test(
     "Settings out of range are rejected",
     arguments: [
-      ClassifierSettings(threshold: 0, hysteresis: 0, shakeTolerance: 0.4, settleMicroseconds: 0),
-      ClassifierSettings(threshold: 1.2, hysteresis: 0, shakeTolerance: 0.4, settleMicroseconds: 0),
-      ClassifierSettings(threshold: 0.6, hysteresis: 0.6, shakeTolerance: 0.4, settleMicroseconds: 0),
-      ClassifierSettings(threshold: 0.6, hysteresis: 0.1, shakeTolerance: 5, settleMicroseconds: 0),
-      ClassifierSettings(threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settleMicroseconds: -1),
+      ClassifierSettings(threshold: 0, hysteresis: 0, shakeTolerance: 0.4, settle: .zero),
+      ClassifierSettings(threshold: 1.2, hysteresis: 0, shakeTolerance: 0.4, settle: .zero),
+      ClassifierSettings(threshold: 0.6, hysteresis: 0.6, shakeTolerance: 0.4, settle: .zero),
+      ClassifierSettings(threshold: 0.6, hysteresis: 0.1, shakeTolerance: 5, settle: .zero),
+      ClassifierSettings(threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .microseconds(-1)),
     ])
   func invalidSettings(settings: ClassifierSettings) {
     #expect(throws: ValueError.self) { try settings.validate() }
@@ -164,7 +164,7 @@ struct ClassifierTests {
     #expect(defaults.threshold == 0.6)
     #expect(defaults.hysteresis == 0.1)
     #expect(defaults.shakeTolerance == 0.4)
-    #expect(defaults.settleMicroseconds == 200_000)
+    #expect(defaults.settle == .milliseconds(200))
     try defaults.validate()
   }
 }

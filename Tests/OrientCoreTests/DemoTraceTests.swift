@@ -24,6 +24,7 @@ struct DemoTraceTests {
     let samples = DemoTrace.samples
     #expect(samples.allSatisfy { abs($0.gravity.magnitude - 1) < 1e-9 })
     #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.time < $1.time })
-    #expect(DemoTrace.loopMicroseconds == samples.last!.time.microseconds + DemoTrace.stepMilliseconds * 1000)
+    #expect(DemoTrace.loopLength == samples.last!.time - .zero + DemoTrace.step)
+    #expect(DemoTrace.loopLength == .seconds(21))
   }
 }

@@ -112,32 +112,33 @@ struct PollPaceTests {
   @Test("Nothing pending: poll at the interval")
   func atInterval() {
     #expect(
-      PollPace(intervalMilliseconds: 200).next(now: SampleTime(milliseconds: 10), settlesAt: nil) == .interval
+      PollPace(interval: .milliseconds(200)).next(now: SampleTime(milliseconds: 10), settlesAt: nil)
+        == .interval
     )
   }
 
   @Test(
     "A change pending: poll every 50 ms, or sooner when the settle time falls sooner, never a negative wait")
   func pending() {
-    let pace = PollPace(intervalMilliseconds: 200)
+    let pace = PollPace(interval: .milliseconds(200))
     #expect(
       pace.next(now: SampleTime(milliseconds: 1000), settlesAt: SampleTime(milliseconds: 1300))
-        == .after(microseconds: 50_000))
+        == .after(.milliseconds(50)))
     #expect(
       pace.next(now: SampleTime(milliseconds: 1280), settlesAt: SampleTime(milliseconds: 1300))
-        == .after(microseconds: 20_000))
+        == .after(.milliseconds(20)))
     #expect(
       pace.next(now: SampleTime(milliseconds: 1301), settlesAt: SampleTime(milliseconds: 1300))
-        == .after(microseconds: 0))
+        == .after(.zero))
   }
 
   @Test("An interval shorter than 50 ms is never slowed down")
   func shortInterval() {
-    let pace = PollPace(intervalMilliseconds: 20)
-    #expect(pace.pendingPeriodMicroseconds == 20_000)
+    let pace = PollPace(interval: .milliseconds(20))
+    #expect(pace.pendingPeriod == .milliseconds(20))
     #expect(
       pace.next(now: SampleTime(milliseconds: 0), settlesAt: SampleTime(milliseconds: 300))
-        == .after(microseconds: 20_000))
+        == .after(.milliseconds(20)))
   }
 }
 

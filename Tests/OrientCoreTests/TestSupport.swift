@@ -14,12 +14,12 @@ func backwardTilt(degrees: Double) -> Vector3 {
 }
 
 /// Settings with no settle time, so each sample decides at once.
-let instant = ClassifierSettings(threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settleMicroseconds: 0)
+let instant = ClassifierSettings(threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .zero)
 
 /// The default settings with a 300 ms settle: the timings of the settle tests are written
 /// for it (the default settle was 300 ms until polls sped up while a change is pending).
 let settle300 = ClassifierSettings(
-  threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settleMicroseconds: 300_000)
+  threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .milliseconds(300))
 
 /// Feeds samples one millisecond apart and returns the orientation after each.
 func classify(_ vectors: [Vector3], settings: ClassifierSettings = instant) -> [DeviceOrientation?] {

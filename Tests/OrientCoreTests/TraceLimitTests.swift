@@ -51,8 +51,8 @@ struct TraceLimitTests {
     #expect(SampleTime(microseconds: .min).secondsText == "-9223372036854.776")
     #expect(SampleTime(microseconds: .max).formatted(decimals: 6) == "9223372036854.775807")
     #expect(SampleTime(microseconds: 1_500_000).formatted(decimals: 9) == "1.500000")
-    #expect(SampleTime(microseconds: .max).advanced(byMicroseconds: 1) == SampleTime(microseconds: .max))
-    #expect(SampleTime(microseconds: .min).advanced(byMicroseconds: -1) == SampleTime(microseconds: .min))
-    #expect(SampleTime(microseconds: 1).advanced(byMicroseconds: 2) == SampleTime(microseconds: 3))
+    #expect(SampleTime(microseconds: .max).advanced(by: .microseconds(1)) == SampleTime(microseconds: .max))
+    #expect(SampleTime(microseconds: .min).advanced(by: .microseconds(-1)) == SampleTime(microseconds: .min))
+    #expect(SampleTime(microseconds: 1).advanced(by: .microseconds(2)) == SampleTime(microseconds: 3))
   }
 }

@@ -5,11 +5,11 @@ import Testing
 struct SamplingFrequencyChoiceTests {
   @Test("The need is what the poll interval asks for, and at least 10 Hz")
   func need() {
-    #expect(SamplingFrequencies.needed(intervalMilliseconds: 200) == 10)
-    #expect(SamplingFrequencies.needed(intervalMilliseconds: 100) == 10)
-    #expect(SamplingFrequencies.needed(intervalMilliseconds: 20) == 50)
-    #expect(SamplingFrequencies.needed(intervalMilliseconds: 30) == 34)
-    #expect(SamplingFrequencies.needed(intervalMilliseconds: 1) == 1000)
+    #expect(SamplingFrequencies.needed(interval: .milliseconds(200)) == 10)
+    #expect(SamplingFrequencies.needed(interval: .milliseconds(100)) == 10)
+    #expect(SamplingFrequencies.needed(interval: .milliseconds(20)) == 50)
+    #expect(SamplingFrequencies.needed(interval: .milliseconds(30)) == 34)
+    #expect(SamplingFrequencies.needed(interval: .milliseconds(1)) == 1000)
   }
 
   @Test("From a list, the lowest rate at or above the need, else the highest")

@@ -5,12 +5,12 @@ import Synchronization
 import Testing
 
 /// Runs `loop` until it stops, failing the test instead of hanging if it runs past `seconds`.
-private func run(_ loop: EventLoop, atMostSeconds seconds: UInt64 = 5) throws {
+private func run(_ loop: EventLoop, atMost limit: Duration = .seconds(5)) throws {
   let guardTimer = LoopTimer(loop: loop) { _ in
-    Issue.record("the loop was still running after \(seconds) s")
+    Issue.record("the loop was still running after \(limit)")
     loop.stop()
   }
-  guardTimer.schedule(afterNanoseconds: seconds * 1_000_000_000)
+  guardTimer.schedule(after: limit)
   try loop.run()
 }
 
@@ -19,18 +19,18 @@ struct LoopTimerTests {
   @Test("A periodic timer fires on its schedule, never before a deadline")
   func periodicTimerKeepsItsSchedule() throws {
     let loop = try EventLoop()
-    let interval: UInt64 = 10_000_000
-    let start = Clock.monotonicNanoseconds
-    var fired: [UInt64] = []
+    let interval = Duration.milliseconds(10)
+    let start = MonotonicInstant.now
+    var fired: [MonotonicInstant] = []
     let timer = LoopTimer(loop: loop) { _ in
-      fired.append(Clock.monotonicNanoseconds)
+      fired.append(.now)
       if fired.count == 10 { loop.stop() }
     }
-    timer.schedule(afterNanoseconds: interval, repeatingEveryNanoseconds: interval)
+    timer.schedule(after: interval, repeating: interval)
     try run(loop)
     #expect(fired.count == 10)
     for (index, time) in fired.enumerated() {
-      #expect(time >= start + UInt64(index + 1) * interval, "tick \(index + 1) came early")
+      #expect(time >= start + interval * (index + 1), "tick \(index + 1) came early")
     }
   }
 
@@ -42,10 +42,10 @@ struct LoopTimerTests {
     let oneShot = LoopTimer(loop: loop) { _ in once += 1 }
     let cancelled = LoopTimer(loop: loop) { _ in cancelledFired = true }
     let end = LoopTimer(loop: loop) { _ in loop.stop() }
-    oneShot.schedule(afterNanoseconds: 0)
-    cancelled.schedule(afterNanoseconds: 5_000_000, repeatingEveryNanoseconds: 5_000_000)
+    oneShot.schedule(after: .zero)
+    cancelled.schedule(after: .milliseconds(5), repeating: .milliseconds(5))
     cancelled.cancel()
-    end.schedule(afterNanoseconds: 50_000_000)
+    end.schedule(after: .milliseconds(50))
     try run(loop)
     #expect(once == 1)
     #expect(!cancelledFired)
@@ -60,7 +60,7 @@ struct LoopTimerTests {
       if calls.count == 1 { usleep(55_000) }  // about five periods of 10 ms
       if calls.count == 2 { loop.stop() }
     }
-    timer.schedule(afterNanoseconds: 10_000_000, repeatingEveryNanoseconds: 10_000_000)
+    timer.schedule(after: .milliseconds(10), repeating: .milliseconds(10))
     try run(loop)
     #expect(calls.count == 2)
     #expect(calls.first == 1)
@@ -77,10 +77,10 @@ struct LoopTimerTests {
     first = LoopTimer(loop: loop) { _ in
       firstRuns += 1
       second = nil
-      if firstRuns < 3 { first.schedule(afterNanoseconds: 1_000_000) } else { loop.stop() }
+      if firstRuns < 3 { first.schedule(after: .milliseconds(1)) } else { loop.stop() }
     }
-    first.schedule(afterNanoseconds: 5_000_000)
-    second?.schedule(afterNanoseconds: 5_000_000)
+    first.schedule(after: .milliseconds(5))
+    second?.schedule(after: .milliseconds(5))
     usleep(10_000)  // both are due before the loop first waits
     try run(loop)
     #expect(firstRuns == 3)
@@ -91,22 +91,22 @@ struct LoopTimerTests {
   @Test("A timer armed at the end of a slow handler waits its own delay, not the handler's too")
   func slowHandlerDoesNotDelayTheNextTimer() throws {
     let loop = try EventLoop()
-    var armedAt: UInt64 = 0
-    var firedAt: UInt64 = 0
+    var armedAt = MonotonicInstant(nanoseconds: 0)
+    var firedAt = MonotonicInstant(nanoseconds: 0)
     let next = LoopTimer(loop: loop) { _ in
-      firedAt = Clock.monotonicNanoseconds
+      firedAt = .now
       loop.stop()
     }
     let slow = LoopTimer(loop: loop) { _ in
       usleep(500_000)
-      armedAt = Clock.monotonicNanoseconds
-      next.schedule(afterNanoseconds: 10_000_000)
+      armedAt = .now
+      next.schedule(after: .milliseconds(10))
     }
-    slow.schedule(afterNanoseconds: 0)
+    slow.schedule(after: .zero)
     try run(loop)
-    #expect(firedAt >= armedAt + 10_000_000)
+    #expect(firedAt >= armedAt + .milliseconds(10))
     // Counting from the round's start would add the handler's 500 ms.
-    #expect(firedAt - armedAt < 300_000_000, "fired \((firedAt - armedAt) / 1_000_000) ms after arming")
+    #expect(firedAt - armedAt < .milliseconds(300), "fired \(firedAt - armedAt) after arming")
   }
 
   @Test("Timers and ready descriptors are served by the same wait")
@@ -128,7 +128,7 @@ struct LoopTimerTests {
       var byte = UInt8(ascii: "a") + UInt8(writes - 1)
       _ = write(pipeEnds[1], &byte, 1)
     }
-    writer.schedule(afterNanoseconds: 2_000_000, repeatingEveryNanoseconds: 2_000_000)
+    writer.schedule(after: .milliseconds(2), repeating: .milliseconds(2))
     try run(loop)
     loop.unwatch(watch)
     #expect(received == "abc")
@@ -147,13 +147,13 @@ struct LoopTimerFallbackTests {
       outcome.state.withLock { $0.installed = true }
       do {
         let loop = try EventLoop()
-        var fired: [UInt64] = []
+        var fired: [MonotonicInstant] = []
         let timer = LoopTimer(loop: loop) { _ in
-          fired.append(Clock.monotonicNanoseconds)
+          fired.append(.now)
           if fired.count == 5 { loop.stop() }
         }
-        let scheduled = Clock.monotonicNanoseconds
-        timer.schedule(afterNanoseconds: 10_000_000, repeatingEveryNanoseconds: 10_000_000)
+        let scheduled = MonotonicInstant.now
+        timer.schedule(after: .milliseconds(10), repeating: .milliseconds(10))
         try loop.run()
         outcome.state.withLock {
           $0.scheduled = scheduled
@@ -175,13 +175,13 @@ struct LoopTimerFallbackTests {
     #expect(state.waitedInMilliseconds, "the loop behind the filter did not fall back")
     #expect(state.fired.count == 5)
     for (index, time) in state.fired.enumerated() {
-      #expect(time >= state.scheduled + UInt64(index + 1) * 10_000_000, "tick \(index + 1) came early")
+      #expect(time >= state.scheduled + .milliseconds(10 * (index + 1)), "tick \(index + 1) came early")
     }
     // The fallback belongs to that loop alone: a loop on this unfiltered thread still uses
     // epoll_pwait2 (Linux 5.11 and later have it).
     let loop = try EventLoop()
     let timer = LoopTimer(loop: loop) { _ in loop.stop() }
-    timer.schedule(afterNanoseconds: 1_000_000)
+    timer.schedule(after: .milliseconds(1))
     try run(loop)
     #expect(
       !loop.waitsInMilliseconds, "the fallback leaked into another loop, or this kernel lacks epoll_pwait2")
@@ -192,8 +192,8 @@ struct LoopTimerFallbackTests {
 private final class FilteredThreadOutcome: Sendable {
   struct State {
     var installed = false
-    var scheduled: UInt64 = 0
-    var fired: [UInt64] = []
+    var scheduled = MonotonicInstant(nanoseconds: 0)
+    var fired: [MonotonicInstant] = []
     var waitedInMilliseconds = false
     var error: String?
   }

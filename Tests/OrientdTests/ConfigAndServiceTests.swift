@@ -106,6 +106,16 @@ struct ConfigAndServiceTests {
     #expect(subscriber.readLines(2) == ["device left-up", "orientation left-up"])
     #expect(waitForFile(log, toContain: "left-up"))
 
+    // Settings only a restart applies are named, in the option table's order; a setting the
+    // command line gives (--interval) is the command line's whatever the file says.
+    _ = try writeConfig(
+      "allowed = normal, left-up, right-up\nthreshold = 0.6\nhook = echo \"$ORIENTD_ORIENTATION\" >> \(log)\n"
+        + "rotate = always\ninterval = 500\nmax-clients = 10\n",
+      in: directory)
+    run.signal(SIGHUP)
+    #expect(
+      run.process.waitFor("warning: max-clients, rotate changed; restart orientd to apply", inStderr: true))
+
     _ = try writeConfig("allowed = normal\nthreshold = lots\n", in: directory)
     run.signal(SIGHUP)
     #expect(run.process.waitFor("reloading \(config) failed: \(config):2: threshold", inStderr: true))

@@ -8,8 +8,8 @@ public enum DemoTrace {
     .normal, .leftUp, .bottomUp, .rightUp, .normal, .faceUp, .faceDown,
   ]
 
-  /// Milliseconds between samples.
-  public static let stepMilliseconds: Int64 = 100
+  /// The time between samples.
+  public static let step = Duration.milliseconds(100)
   /// Samples a pose is held for.
   static let holdSteps = 20
   /// Samples a turn between two poses takes.
@@ -18,10 +18,10 @@ public enum DemoTrace {
   /// One loop of the demo, starting at time 0.
   public static let samples: [TraceSample] = {
     var result: [TraceSample] = []
-    var step: Int64 = 0
+    var time = SampleTime.zero
     func emit(_ gravity: Vector3) {
-      result.append(TraceSample(time: SampleTime(milliseconds: step * stepMilliseconds), gravity: gravity))
-      step += 1
+      result.append(TraceSample(time: time, gravity: gravity))
+      time = time + step
     }
     for (index, pose) in poses.enumerated() {
       let next = poses[(index + 1) % poses.count]
@@ -33,10 +33,8 @@ public enum DemoTrace {
     return result
   }()
 
-  /// The length of one loop in microseconds, the time offset of each next loop.
-  public static var loopMicroseconds: Int64 {
-    Int64(samples.count) * stepMilliseconds * 1000
-  }
+  /// The length of one loop, the time offset of each next loop.
+  public static var loopLength: Duration { step * samples.count }
 
   /// A unit vector between two unit vectors; opposite ones turn through a perpendicular axis.
   static func direction(from a: Vector3, to b: Vector3, fraction: Double) -> Vector3 {

@@ -60,6 +60,11 @@ public enum NumberParsing {
     return copy.withUTF8 { seconds(bytes: $0) }
   }
 
+  /// Parses a length of time given in decimal seconds, such as `0.5`, to the microsecond.
+  public static func duration<S: StringProtocol>(seconds text: S) -> Duration? {
+    seconds(text).map { .microseconds($0.microseconds) }
+  }
+
   /// Parses non-negative decimal seconds from bytes, e.g. `12.345`: digits, then optionally a
   /// dot and more digits. Up to 12 whole digits; fraction digits past 6 round the last one.
   public static func seconds(bytes: UnsafeBufferPointer<UInt8>) -> SampleTime? {

@@ -172,7 +172,7 @@ public enum TraceFormat {
   /// trace; nil when that is past `latestTime`, so nothing more can be appended.
   public static func continuation(after last: SampleTime?) -> SampleTime? {
     guard let last else { return .zero }
-    let next = last.advanced(byMicroseconds: 1_000_000)
+    let next = last + .seconds(1)
     return next <= latestTime ? next : nil
   }
 

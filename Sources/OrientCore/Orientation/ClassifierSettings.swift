@@ -6,19 +6,19 @@ public struct ClassifierSettings: Equatable, Sendable {
   public var hysteresis: Double
   /// Samples whose magnitude is outside `[1 - shakeTolerance, 1 + shakeTolerance]` are ignored.
   public var shakeTolerance: Double
-  /// How long a new proposal must hold before it becomes current, in microseconds.
-  public var settleMicroseconds: Int64
+  /// How long a new proposal must hold before it becomes current.
+  public var settle: Duration
 
   /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 200 ms settle.
   public static let defaults = ClassifierSettings(
-    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settleMicroseconds: 200_000)
+    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .milliseconds(200))
 
   /// Creates settings; `validate()` reports values that make no sense.
-  public init(threshold: Double, hysteresis: Double, shakeTolerance: Double, settleMicroseconds: Int64) {
+  public init(threshold: Double, hysteresis: Double, shakeTolerance: Double, settle: Duration) {
     self.threshold = threshold
     self.hysteresis = hysteresis
     self.shakeTolerance = shakeTolerance
-    self.settleMicroseconds = settleMicroseconds
+    self.settle = settle
   }
 
   /// Throws when a value is out of range, naming the option it belongs to.
@@ -33,6 +33,6 @@ public struct ClassifierSettings: Equatable, Sendable {
     guard shakeTolerance >= 0, shakeTolerance <= 4 else {
       throw ValueError("shake tolerance must be between 0 and 4 g, got \(shakeTolerance)")
     }
-    guard settleMicroseconds >= 0 else { throw ValueError("settle must not be negative") }
+    guard settle >= .zero else { throw ValueError("settle must not be negative") }
   }
 }

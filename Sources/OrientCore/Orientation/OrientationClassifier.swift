@@ -37,7 +37,7 @@ public struct OrientationClassifier: Sendable {
   /// nil when nothing is pending. A source that samples at least once more at this time lets
   /// the settle time decide as soon as it can.
   public var settlesAt: SampleTime? {
-    pending == nil ? nil : pendingSince.advanced(byMicroseconds: settings.settleMicroseconds)
+    pending == nil ? nil : pendingSince + settings.settle
   }
 
   /// Whether the next sample the gate takes will decide the orientation at once.
@@ -191,7 +191,7 @@ public struct OrientationClassifier: Sendable {
       pending = proposed
       pendingSince = time
     }
-    guard time.microseconds - pendingSince.microseconds >= settings.settleMicroseconds else {
+    guard time - pendingSince >= settings.settle else {
       return false
     }
     currentStorage = proposed

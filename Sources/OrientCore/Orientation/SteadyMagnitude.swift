@@ -33,14 +33,14 @@ public struct SteadyMagnitude: Sendable {
   }
 
   /// How long the magnitude must stay steady before it counts.
-  public static let steadyMicroseconds: Int64 = 2_000_000
+  public static let steadyTime = Duration.seconds(2)
   /// About how far (relative to the stretch's root mean square) a magnitude may be and still
   /// be steady. Well above sensor noise, well below the default gate of 40%.
   public static let band = 0.1
   /// Below this many g, a steady magnitude has no usable direction (a sensor that reads zero).
   public static let minimumMagnitude = 0.01
   /// The longest silence between two samples of one stretch.
-  public static let maximumGapMicroseconds: Int64 = 500_000
+  public static let maximumGap = Duration.milliseconds(500)
 
   /// What samples are divided by before the gate, or nil when they are used as they are.
   @inlinable
@@ -78,7 +78,7 @@ public struct SteadyMagnitude: Sendable {
     let slack = Self.minimumMagnitude * Self.minimumMagnitude
     defer { lastTime = time }
     if stretchCount > 0, time >= lastTime,
-      time.microseconds - lastTime.microseconds <= Self.maximumGapMicroseconds,
+      time - lastTime <= Self.maximumGap,
       abs(squared * stretchCount - stretchSumOfSquares) <= Self.squaredBand
         * (stretchSumOfSquares + slack * stretchCount)
     {
@@ -91,7 +91,7 @@ public struct SteadyMagnitude: Sendable {
       stretchCount = 1
       stretchDecided = false
     }
-    guard !stretchDecided, time.microseconds - stretchStart.microseconds >= Self.steadyMicroseconds else {
+    guard !stretchDecided, time - stretchStart >= Self.steadyTime else {
       return nil
     }
     stretchDecided = true

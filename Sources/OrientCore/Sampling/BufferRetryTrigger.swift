@@ -8,8 +8,8 @@ public struct BufferRetryTrigger: Sendable {
   /// A reading that differs from the previous one by this much (in g, the length of the
   /// difference) is movement; a still sensor's noise is a few hundredths of a g.
   public static let movement = 0.1
-  /// The least time between two tries of the buffer, in microseconds.
-  public static let spacingMicroseconds: Int64 = 1_000_000
+  /// The least time between two tries of the buffer.
+  public static let spacing = Duration.seconds(1)
 
   private var previous: Vector3?
   private var lastTry: SampleTime?
@@ -26,7 +26,7 @@ public struct BufferRetryTrigger: Sendable {
       } ?? false
     previous = gravity
     guard moved || changePending else { return false }
-    guard lastTry.map({ time.microseconds - $0.microseconds >= Self.spacingMicroseconds }) ?? true else {
+    guard lastTry.map({ time - $0 >= Self.spacing }) ?? true else {
       return false
     }
     lastTry = time

@@ -11,25 +11,25 @@
 /// Pure: times are the samples' own.
 public struct PollPace: Equatable, Sendable {
   /// The poll period while a change is pending, unless the interval is shorter.
-  public static let pendingMicroseconds: Int64 = 50_000
+  public static let pendingPeriodLimit = Duration.milliseconds(50)
 
   /// The period between polls when nothing is pending.
-  public let intervalMicroseconds: Int64
+  public let interval: Duration
 
-  /// A pace for polling every `intervalMilliseconds`.
-  public init(intervalMilliseconds: Int) {
-    intervalMicroseconds = Int64(max(intervalMilliseconds, 1)) * 1000
+  /// A pace for polling every `interval` (at least a millisecond).
+  public init(interval: Duration) {
+    self.interval = max(interval, .milliseconds(1))
   }
 
   /// The period while a change is pending: 50 ms, never slower than the interval.
-  public var pendingPeriodMicroseconds: Int64 { min(Self.pendingMicroseconds, intervalMicroseconds) }
+  public var pendingPeriod: Duration { min(Self.pendingPeriodLimit, interval) }
 
   /// What to do next.
   public enum Next: Equatable, Sendable {
     /// Poll at the interval.
     case interval
-    /// Poll once after this many microseconds (then decide again).
-    case after(microseconds: Int64)
+    /// Poll once after this long (then decide again).
+    case after(Duration)
   }
 
   /// When to poll next, at `now`, given when the pending change settles (`settlesAt`, nil when
@@ -37,7 +37,6 @@ public struct PollPace: Equatable, Sendable {
   /// so that a poll comes exactly when it can decide. Never a negative wait.
   public func next(now: SampleTime, settlesAt: SampleTime?) -> Next {
     guard let settlesAt else { return .interval }
-    let untilSettled = settlesAt.microseconds - now.microseconds
-    return .after(microseconds: max(0, min(pendingPeriodMicroseconds, untilSettled)))
+    return .after(max(.zero, min(pendingPeriod, settlesAt - now)))
   }
 }

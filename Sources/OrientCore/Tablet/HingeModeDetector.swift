@@ -19,7 +19,7 @@ public struct HingeModeDetector: Equatable, Sendable {
     public var leaveTabletDegrees = 160.0
     /// Angles outside this range are the unstable ones.
     public var stableDegrees = 20.0...340.0
-    public var unstableHoldMicroseconds: Int64 = 2_000_000
+    public var unstableHold = Duration.seconds(2)
     /// Gravity along the hinge (g) from which the angle is ignored.
     public var verticalHingeG = 0.7
     /// The largest difference of the two sensors' magnitudes (g) for a usable pair.
@@ -99,7 +99,7 @@ public struct HingeModeDetector: Equatable, Sendable {
     }
     let since = unstableSince ?? time
     unstableSince = since
-    guard time.microseconds - since.microseconds >= settings.unstableHoldMicroseconds else { return step }
+    guard time - since >= settings.unstableHold else { return step }
     // Held long enough: folded back when the lid switch says open or the last angle that could
     // be told was past flat; closed otherwise.
     let foldedBack: Bool

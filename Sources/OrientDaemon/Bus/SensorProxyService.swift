@@ -1,7 +1,6 @@
 import OrientBus
 import OrientConfig
 import OrientCore
-import OrientIIO
 import OrientSystem
 
 /// orientd's state served as iio-sensor-proxy's `net.hadess.SensorProxy` on a message bus,
@@ -104,7 +103,7 @@ final class SensorProxyService {
     owned = false
     forgetClaims()
     let delay = retry.delayAfterFailure()
-    let text = "D-Bus: \(problem); serving the socket only, retrying in \(delay / 1_000_000_000) s"
+    let text = "D-Bus: \(problem); serving the socket only, retrying in \(delay.wholeSeconds) s"
     if problem != lastProblem {
       Log.warning(text)
     } else {
@@ -112,7 +111,7 @@ final class SensorProxyService {
     }
     lastProblem = problem
     if retryTimer == nil { retryTimer = LoopTimer(loop: loop) { [unowned self] _ in self.connect() } }
-    retryTimer?.schedule(afterNanoseconds: delay)
+    retryTimer?.schedule(after: delay)
   }
 
   private func handle(_ event: BusEvent) {

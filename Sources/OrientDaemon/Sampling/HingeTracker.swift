@@ -35,7 +35,7 @@ final class HingeTracker {
 
   private let options: DaemonOptions
   private let loop: EventLoop
-  private let origin: UInt64
+  private let clock: SampleClock
   private let events: Mailbox<SamplerEvent>
   private var detector = HingeModeDetector()
   private var display = Half()
@@ -49,18 +49,18 @@ final class HingeTracker {
   private var lastIgnored: HingeModeDetector.Ignored?
   /// Readings of the two sensors at most this far apart make a pair: both are read every
   /// interval, so the latest of one is never older than that when the other reads.
-  private let pairMicroseconds: Int64
+  private let pairWindow: Duration
   /// A polled sensor without a usable reading for this long while the other reads is failing.
-  private let failingMicroseconds: Int64
+  private let failingAfter: Duration
 
-  init(options: DaemonOptions, loop: EventLoop, origin: UInt64, events: Mailbox<SamplerEvent>) {
+  init(options: DaemonOptions, loop: EventLoop, clock: SampleClock, events: Mailbox<SamplerEvent>) {
     self.options = options
     self.loop = loop
-    self.origin = origin
+    self.clock = clock
     self.events = events
-    let interval = Int64(options.intervalMilliseconds) * 1000
-    pairMicroseconds = interval + interval / 2 + 20_000
-    failingMicroseconds = max(3 * interval, 300_000)
+    let interval = options.interval
+    pairWindow = interval + interval / 2 + .milliseconds(20)
+    failingAfter = max(interval * 3, .milliseconds(300))
   }
 
   /// The display source found a base sensor: read it too (once; its source then follows it
@@ -68,7 +68,7 @@ final class HingeTracker {
   func baseFound() {
     guard baseSource == nil else { return }
     let source = IIOSensorSource(
-      role: .base, options: options, loop: loop, origin: origin, hinge: self, events: events,
+      role: .base, options: options, loop: loop, clock: clock, hinge: self, events: events,
       failIfAbsent: false)
     baseSource = source
     // Found while nothing needs samples: set up, but not read until `resume`.
@@ -138,7 +138,7 @@ final class HingeTracker {
     }
     // A polled reading is current for about an interval; a buffer's until the next one.
     let otherPolled = sensor == .display ? self.base.polled : display.polled
-    if otherPolled, abs(lid.time.microseconds - base.time.microseconds) > pairMicroseconds {
+    if otherPolled, max(lid.time - base.time, base.time - lid.time) > pairWindow {
       return publish()
     }
     let step = detector.update(
@@ -168,12 +168,12 @@ final class HingeTracker {
     for sensor in [Sensor.display, .base] {
       var half = sensor == .display ? display : base
       guard !half.failing, let latest = half.latest else { continue }
-      let silent = time.microseconds - latest.time.microseconds
-      guard silent > failingMicroseconds, half.polled || half.rejectedAt != nil else { continue }
+      let silent = time - latest.time
+      guard silent > failingAfter, half.polled || half.rejectedAt != nil else { continue }
       half.failing = true
       Log.warning(
         "hinge: no usable reading from the \(sensor.rawValue) accelerometer \(half.summary ?? "") "
-          + "for \(silent / 1000) ms; mode unknown until it reads again")
+          + "for \(silent.wholeMilliseconds) ms; mode unknown until it reads again")
       if sensor == .display { display = half } else { base = half }
     }
   }

@@ -31,7 +31,7 @@ final class IIOSensorSource {
   private unowned let hinge: HingeTracker?
   private let options: DaemonOptions
   private let loop: EventLoop
-  private let origin: UInt64
+  private let clock: SampleClock
   private let events: Mailbox<SamplerEvent>
   private var failIfAbsent: Bool
 
@@ -54,7 +54,7 @@ final class IIOSensorSource {
   private var pausedCapture: PausedCapture?
   private var frequencies: SamplingFrequencies?
   private var rescanTimer: LoopTimer?
-  private var probeStarted: UInt64 = 0
+  private var probeStarted = MonotonicInstant.now
   private var online = false
   private var lastAbsence = ""
   /// Sensor problems already logged: discovery runs again every second while no sensor is
@@ -73,15 +73,15 @@ final class IIOSensorSource {
   private var lostFrequencies: (sensor: String, rates: [String: String])?
 
   /// The wait between looks for a sensor while none is attached.
-  static let rescanNanoseconds: UInt64 = 1_000_000_000
+  static let rescanDelay = Duration.seconds(1)
   /// The longest a buffer may stay silent in auto mode before polling takes over.
-  static let probeNanoseconds: UInt64 = 1_000_000_000
+  static let probeTime = Duration.seconds(1)
   /// Readings beyond this many g are garbage, not gravity.
   static let plausibleLimit = 32.0
 
   /// Prepares the source; `failIfAbsent` makes a missing sensor at start fatal (`--dump`).
   init(
-    role: Role, options: DaemonOptions, loop: EventLoop, origin: UInt64, hinge: HingeTracker?,
+    role: Role, options: DaemonOptions, loop: EventLoop, clock: SampleClock, hinge: HingeTracker?,
     events: Mailbox<SamplerEvent>,
     failIfAbsent: Bool
   ) {
@@ -89,7 +89,7 @@ final class IIOSensorSource {
     self.hinge = hinge
     self.options = options
     self.loop = loop
-    self.origin = origin
+    self.clock = clock
     self.events = events
     self.failIfAbsent = failIfAbsent
   }
@@ -117,11 +117,7 @@ final class IIOSensorSource {
     detach(restoring: true)
   }
 
-  private var now: SampleTime { sampleTime(Clock.monotonicNanoseconds) }
-
-  private func sampleTime(_ monotonicNanoseconds: UInt64) -> SampleTime {
-    SampleTime(microseconds: Int64((monotonicNanoseconds - origin) / 1000))
-  }
+  private var now: SampleTime { clock.now }
 
   // MARK: Attaching
 
@@ -206,11 +202,11 @@ final class IIOSensorSource {
   }
 
   /// No sensor now: say so once per reason, and look again after `delay` (a second).
-  private func absent(_ reason: String, after delay: UInt64 = rescanNanoseconds) {
+  private func absent(_ reason: String, after delay: Duration = rescanDelay) {
     if reason != lastAbsence {
       let when =
-        delay == Self.rescanNanoseconds
-        ? "every second" : "in \(delay / 1_000_000_000) s, then further apart, up to a minute"
+        delay == Self.rescanDelay
+        ? "every second" : "in \(delay.wholeSeconds) s, then further apart, up to a minute"
       let serving = isDisplay ? "serving 'sensor offline'" : "no hinge angle meanwhile"
       Log.warning("\(reason); \(serving) and looking again \(when)")
       lastAbsence = reason
@@ -218,10 +214,10 @@ final class IIOSensorSource {
     scheduleRescan(after: delay)
   }
 
-  private func scheduleRescan(after delay: UInt64 = rescanNanoseconds) {
+  private func scheduleRescan(after delay: Duration = rescanDelay) {
     guard rescanTimer == nil else { return }
     let timer = LoopTimer(loop: loop) { [unowned self] _ in self.attach() }
-    timer.schedule(afterNanoseconds: delay)
+    timer.schedule(after: delay)
     rescanTimer = timer
   }
 
@@ -283,7 +279,7 @@ final class IIOSensorSource {
     let remembered = lostFrequencies.flatMap { $0.sensor == sensorKey ? $0.rates : nil } ?? [:]
     lostFrequencies = nil
     frequencies = SamplingFrequencies(
-      raising: sensor, to: SamplingFrequencies.needed(intervalMilliseconds: options.intervalMilliseconds),
+      raising: sensor, to: SamplingFrequencies.needed(interval: options.interval),
       remembered: remembered)
     switch options.captureMode {
     case .poll:
@@ -358,9 +354,9 @@ final class IIOSensorSource {
 
   /// Gives the open buffer 1 s to deliver a scan.
   private func startProbe() {
-    probeStarted = Clock.monotonicNanoseconds
+    probeStarted = .now
     let timer = LoopTimer(loop: loop) { [unowned self] _ in self.bufferStayedSilent() }
-    timer.schedule(afterNanoseconds: Self.probeNanoseconds)
+    timer.schedule(after: Self.probeTime)
     probeTimer = timer
   }
 
@@ -371,10 +367,10 @@ final class IIOSensorSource {
     let delay = bufferRetries.delayAfterFailure()
     if polling == nil {
       startPolling(
-        reason: "the buffer delivered no sample within 1 s; trying it again in \(delay / 1_000_000_000) s, "
+        reason: "the buffer delivered no sample within 1 s; trying it again in \(delay.wholeSeconds) s, "
           + "then further apart, up to a minute")
     } else {
-      Log.debug("the buffer stayed silent again; polling goes on, next try in \(delay / 1_000_000_000) s")
+      Log.debug("the buffer stayed silent again; polling goes on, next try in \(delay.wholeSeconds) s")
     }
     scheduleBufferRetry(after: delay)
   }
@@ -383,13 +379,13 @@ final class IIOSensorSource {
   private func bufferRetryFailed(_ reason: String) {
     closeBuffer()
     let delay = bufferRetries.delayAfterFailure()
-    Log.debug("trying the buffer again: \(reason); polling goes on, next try in \(delay / 1_000_000_000) s")
+    Log.debug("trying the buffer again: \(reason); polling goes on, next try in \(delay.wholeSeconds) s")
     scheduleBufferRetry(after: delay)
   }
 
-  private func scheduleBufferRetry(after delay: UInt64) {
+  private func scheduleBufferRetry(after delay: Duration) {
     let timer = LoopTimer(loop: loop) { [unowned self] _ in self.retryBuffer() }
-    timer.schedule(afterNanoseconds: delay)
+    timer.schedule(after: delay)
     bufferRetryTimer = timer
   }
 
@@ -410,7 +406,7 @@ final class IIOSensorSource {
   private func bufferDelivered(_ capture: BufferCapture) {
     probeTimer = nil
     bufferRetries.reset()
-    let waited = (Clock.monotonicNanoseconds - probeStarted) / 1_000_000
+    let waited = probeStarted.elapsed.wholeMilliseconds
     if polling != nil {
       stopPolling()
       Log.info(
@@ -428,7 +424,7 @@ final class IIOSensorSource {
 
   private func readBuffer(hungUp: Bool) {
     guard let capture else { return }
-    let time = sampleTime(loop.now)
+    let time = clock.time(at: loop.now)
     // While polling goes on, the buffer is on trial: its failure ends the trial, not the sensor.
     let onTrial = polling != nil
     switch capture.readScans({ x, y, z in self.deliver(Double(x), Double(y), Double(z), at: time) }) {
@@ -448,9 +444,9 @@ final class IIOSensorSource {
     guard let sensor else { return }
     let polling = PollCapture(accelerometer: sensor)
     Log.info(
-      "capture mode poll every \(options.intervalMilliseconds) ms: \(reason); reading through \(polling.method)"
+      "capture mode poll every \(options.interval.wholeMilliseconds) ms: \(reason); reading through \(polling.method)"
         + frequencyText)
-    describe(mode: "poll every \(options.intervalMilliseconds) ms", reason: reason)
+    describe(mode: "poll every \(options.interval.wholeMilliseconds) ms", reason: reason)
     beginPolling(polling)
   }
 
@@ -459,7 +455,7 @@ final class IIOSensorSource {
     self.polling = polling
     retryTrigger.forgetReading()
     let pacer = PollPacer(
-      loop: loop, origin: origin, intervalMilliseconds: options.intervalMilliseconds
+      loop: loop, clock: clock, interval: options.interval
     ) { [unowned self] in self.poll() }
     pacer.start()
     self.pacer = pacer
@@ -473,7 +469,7 @@ final class IIOSensorSource {
 
   private func poll() {
     guard let sensor, let polling else { return }
-    let time = sampleTime(loop.now)
+    let time = clock.time(at: loop.now)
     // Paced after the reading, whatever became of it: the detector says what is pending.
     defer { pacer?.paced(settlesAt: pendingSettle) }
     switch polling.read() {
@@ -602,7 +598,7 @@ final class IIOSensorSource {
     }
     pausedCapture = nil
     frequencies = SamplingFrequencies(
-      raising: sensor, to: SamplingFrequencies.needed(intervalMilliseconds: options.intervalMilliseconds))
+      raising: sensor, to: SamplingFrequencies.needed(interval: options.interval))
     switch how {
     case .poll:
       beginPolling(PollCapture(accelerometer: sensor))

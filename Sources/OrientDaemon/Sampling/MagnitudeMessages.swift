@@ -7,7 +7,7 @@ extension Detector {
   /// Logs a change in how samples are divided, naming the sensor and the scale that would
   /// give 1 g.
   func log(_ change: SteadyMagnitude.Change) {
-    let seconds = SteadyMagnitude.steadyMicroseconds / 1_000_000
+    let seconds = SteadyMagnitude.steadyTime.wholeSeconds
     let who = sensor.map { "\($0.summary): its samples" } ?? "samples"
     switch change {
     case .dividing(let magnitude):

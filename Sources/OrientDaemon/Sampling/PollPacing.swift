@@ -9,25 +9,25 @@ import OrientSystem
 /// pending; only then is the timer armed again.
 final class PollPacer {
   private let loop: EventLoop
-  private let origin: UInt64
+  private let clock: SampleClock
   private let pace: PollPace
   private let poll: () -> Void
   private var timer: LoopTimer?
   /// Whether the timer runs at the pending period now.
   private var hurried = false
 
-  /// A pacer that calls `poll` on `loop`; `origin` is the monotonic time sample times count from.
-  init(loop: EventLoop, origin: UInt64, intervalMilliseconds: Int, poll: @escaping () -> Void) {
+  /// A pacer that calls `poll` on `loop` every `interval`; `clock` gives sample times.
+  init(loop: EventLoop, clock: SampleClock, interval: Duration, poll: @escaping () -> Void) {
     self.loop = loop
-    self.origin = origin
-    pace = PollPace(intervalMilliseconds: intervalMilliseconds)
+    self.clock = clock
+    pace = PollPace(interval: interval)
     self.poll = poll
   }
 
   /// Polls at once, then at the interval.
   func start() {
     let timer = LoopTimer(loop: loop) { [unowned self] _ in self.poll() }
-    timer.schedule(afterNanoseconds: 0, repeatingEveryNanoseconds: intervalNanoseconds)
+    timer.schedule(after: .zero, repeating: pace.interval)
     self.timer = timer
     hurried = false
   }
@@ -38,32 +38,26 @@ final class PollPacer {
     hurried = false
   }
 
-  /// Whether polls are due.
-  var isRunning: Bool { timer != nil }
-
-  private var intervalNanoseconds: UInt64 { UInt64(pace.intervalMicroseconds) * 1000 }
-
   /// After a poll: polls faster while a change is pending (`settlesAt`), and at the interval
   /// again once nothing is.
   func paced(settlesAt: SampleTime?) {
     guard let timer else { return }
-    let now = SampleTime(microseconds: Int64((Clock.monotonicNanoseconds - origin) / 1000))
-    switch pace.next(now: now, settlesAt: settlesAt) {
+    switch pace.next(now: clock.now, settlesAt: settlesAt) {
     case .interval:
       guard hurried else { return }
       hurried = false
-      timer.schedule(afterNanoseconds: intervalNanoseconds, repeatingEveryNanoseconds: intervalNanoseconds)
-      Log.debug("nothing pending: polling every \(pace.intervalMicroseconds / 1000) ms again")
-    case .after(let microseconds):
+      timer.schedule(after: pace.interval, repeating: pace.interval)
+      Log.debug("nothing pending: polling every \(pace.interval.wholeMilliseconds) ms again")
+    case .after(let wait):
       if !hurried {
         Log.debug(
-          "a change is pending: polling every \(pace.pendingPeriodMicroseconds / 1000) ms until "
+          "a change is pending: polling every \(pace.pendingPeriod.wholeMilliseconds) ms until "
             + "\(settlesAt?.secondsText ?? "?"), when its settle time decides")
       }
       hurried = true
       // Rounded up to the microsecond the sample times count in: the poll must not come
       // before the settle time and find it a microsecond short.
-      timer.schedule(afterNanoseconds: UInt64(microseconds) * 1000 + 999)
+      timer.schedule(after: wait + .nanoseconds(999))
     }
   }
 }

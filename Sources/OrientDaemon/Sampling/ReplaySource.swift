@@ -8,22 +8,24 @@ import OrientSystem
 /// saturates instead of overflowing on the times a file may hold and bounds every wait.
 public final class ReplaySource {
   private let samples: [TraceSample]
-  private let loopLengthMicroseconds: Int64?
+  private let loopLength: Duration?
   private let deliver: (Sample) -> Void
   private let finished: () -> Void
   private var timer: LoopTimer?
   private var next = 0
   private var pass: Int64 = 0
   private var schedule: ReplaySchedule?
+  /// When the first sample was played.
+  private var start = MonotonicInstant.now
 
-  /// Prepares a replay. With `loopLengthMicroseconds`, it restarts after that long,
-  /// and later passes' times run on from the first pass.
+  /// Prepares a replay. With `loopLength`, it restarts after that long, and later passes'
+  /// times run on from the first pass.
   public init(
-    samples: [TraceSample], loopLengthMicroseconds: Int64? = nil,
+    samples: [TraceSample], loopLength: Duration? = nil,
     deliver: @escaping (Sample) -> Void, finished: @escaping () -> Void = {}
   ) {
     self.samples = samples
-    self.loopLengthMicroseconds = loopLengthMicroseconds
+    self.loopLength = loopLength
     self.deliver = deliver
     self.finished = finished
   }
@@ -34,9 +36,8 @@ public final class ReplaySource {
       finished()
       return
     }
-    schedule = ReplaySchedule(
-      startNanoseconds: Clock.monotonicNanoseconds, firstTime: first.time,
-      loopLengthMicroseconds: loopLengthMicroseconds)
+    start = .now
+    schedule = ReplaySchedule(firstTime: first.time, loopLength: loopLength)
     timer = LoopTimer(loop: loop) { [unowned self] _ in self.playDue() }
     playDue()
   }
@@ -45,7 +46,7 @@ public final class ReplaySource {
     guard let schedule else { return }
     while true {
       if next == samples.count {
-        guard loopLengthMicroseconds != nil else {
+        guard loopLength != nil else {
           timer = nil
           finished()
           return
@@ -54,14 +55,14 @@ public final class ReplaySource {
         pass += 1
       }
       let sample = samples[next]
-      let due = schedule.dueNanoseconds(of: sample.time, pass: pass)
-      if let wait = ReplaySchedule.wait(until: due, now: Clock.monotonicNanoseconds) {
-        timer?.schedule(afterNanoseconds: wait)
+      let due = schedule.due(sample.time, pass: pass)
+      if let wait = ReplaySchedule.wait(until: due, elapsed: start.elapsed) {
+        timer?.schedule(after: wait)
         return
       }
       next += 1
       var shifted = sample
-      shifted.time = sample.time.advanced(byMicroseconds: schedule.passOffsetMicroseconds(pass: pass))
+      shifted.time = sample.time + schedule.passOffset(pass: pass)
       deliver(Sample(shifted))
     }
   }

@@ -5,8 +5,8 @@ import OrientSystem
 /// Everything the sampling thread needs, handed over when it starts.
 struct SamplerConfiguration: Sendable {
   var options: DaemonOptions
-  /// The monotonic time that live sample times count from.
-  var origin: UInt64
+  /// The run's time line, which live sample times are on.
+  var clock: SampleClock
   /// The trace to replay, already parsed (so a bad file fails before anything starts).
   var trace: [TraceSample]?
   var recorder: TraceRecorder?
@@ -85,7 +85,7 @@ private final class SamplingEngine {
     // The base sensor is read only live, and only where the display source finds one.
     var hinge: HingeTracker?
     if case .iio = options.source {
-      hinge = HingeTracker(options: options, loop: loop, origin: configuration.origin, events: events)
+      hinge = HingeTracker(options: options, loop: loop, clock: configuration.clock, events: events)
     }
     var replay: ReplaySource?  // kept alive until the loop ends
     var commandWatch: Watch?
@@ -118,7 +118,7 @@ private final class SamplingEngine {
       switch options.source {
       case .iio:
         let source = IIOSensorSource(
-          role: .display(detector), options: options, loop: loop, origin: configuration.origin, hinge: hinge,
+          role: .display(detector), options: options, loop: loop, clock: configuration.clock, hinge: hinge,
           events: events, failIfAbsent: configuration.failIfNoSensor)
         source.start()
         iio = source
@@ -126,7 +126,7 @@ private final class SamplingEngine {
         Log.info("playing the built-in demo through all six orientations, looping")
         events.post(.sensor(online: true, time: .zero))
         let source = ReplaySource(
-          samples: DemoTrace.samples, loopLengthMicroseconds: DemoTrace.loopMicroseconds,
+          samples: DemoTrace.samples, loopLength: DemoTrace.loopLength,
           deliver: { detector.handle($0) })
         source.start(loop: loop)
         replay = source

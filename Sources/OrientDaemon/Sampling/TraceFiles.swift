@@ -35,7 +35,8 @@ public func loadTrace(_ path: String) throws(Failure) -> [TraceSample] {
 public final class TraceRecorder: @unchecked Sendable {
   private let path: String
   private let descriptor: FileDescriptor
-  private let timeOffsetMicroseconds: Int64
+  /// How much later in the file than in the run samples are: they continue the trace.
+  private let timeOffset: Duration
   private var writeWarning = RateLimitedWarning()
 
   /// Opens `path` for appending, creating it with the header if needed.
@@ -63,7 +64,7 @@ public final class TraceRecorder: @unchecked Sendable {
         "refusing to append to \(path): its last time leaves no room before "
           + "\(TraceFormat.latestTime.secondsText) s, the latest a trace may hold", exitCode: .dataError)
     }
-    timeOffsetMicroseconds = continuation.microseconds
+    timeOffset = continuation - .zero
     do {
       descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .append, .noFollow])
     } catch {
@@ -83,7 +84,7 @@ public final class TraceRecorder: @unchecked Sendable {
   /// trace that replays.
   public func record(_ sample: Sample) {
     let entry = TraceSample(
-      time: sample.time.advanced(byMicroseconds: timeOffsetMicroseconds), gravity: sample.gravity)
+      time: sample.time + timeOffset, gravity: sample.gravity)
     guard entry.time <= TraceFormat.latestTime, entry.time >= .zero else {
       return writeWarning.warn(
         "not recording to \(path): time \(entry.time.secondsText) s is past the latest a trace may hold")

@@ -97,7 +97,7 @@ final class ClientAcceptor {
   private func reapDepartedClients(among candidates: [ClientConnection]?) {
     if candidates == nil { server.serveDepartedInBacklog() }
     let connected = (candidates ?? server.connections).filter { $0.state.isOpen && !$0.state.peerGone }
-    guard let ready = try? Readiness.wait(connected.map { ($0.descriptor, []) }, timeoutMilliseconds: 0)
+    guard let ready = try? Readiness.wait(connected.map { ($0.descriptor, []) }, timeout: .zero)
     else { return }
     for (client, events) in zip(connected, ready) where events.contains(.hangUp) || events.contains(.error) {
       guard client.state.isOpen, !client.state.peerGone else { continue }
@@ -112,7 +112,7 @@ final class ClientAcceptor {
       "cannot accept clients: \(error.code) (\(server.clientCount) connected); not accepting for 1 s")
     guard let listenWatch else { return }
     loop.change(listenWatch, to: [])
-    pause?.schedule(afterNanoseconds: Self.pauseWhenOutOfDescriptors.loopNanoseconds)
+    pause?.schedule(after: Self.pauseWhenOutOfDescriptors)
   }
 
   private func resumeAccepting() {

@@ -20,8 +20,8 @@ final class ClientConnection {
   let socket: FileDescriptor
   /// Who connected, as the kernel tells it; nil when it does not.
   let peer: PeerCredentials?
-  /// When the connection was accepted (the loop's monotonic nanoseconds).
-  let connectedAt: UInt64
+  /// When the connection was accepted.
+  let connectedAt: MonotonicInstant
   /// Where the client is in its life.
   private(set) var state = ConnectionState(linesPerRound: linesPerRound)
   /// Serves the client's lines and keeps its settings.

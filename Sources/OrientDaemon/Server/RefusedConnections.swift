@@ -10,12 +10,11 @@ import OrientSystem
 final class RefusedConnections {
   private final class Refused {
     let socket: FileDescriptor
-    /// When the connection is closed whether or not the client read its error (the loop's
-    /// monotonic nanoseconds).
-    let deadline: UInt64
+    /// When the connection is closed whether or not the client read its error.
+    let deadline: MonotonicInstant
     var watch: Watch?
 
-    init(socket: consuming FileDescriptor, deadline: UInt64) {
+    init(socket: consuming FileDescriptor, deadline: MonotonicInstant) {
       self.socket = socket
       self.deadline = deadline
     }
@@ -43,13 +42,13 @@ final class RefusedConnections {
     _ = try? socket.shutdownWriting()
     guard waiting.count < capacity else { return }
     let descriptor = socket.rawValue
-    let refused = Refused(socket: socket, deadline: loop.now + Self.lingering.loopNanoseconds)
+    let refused = Refused(socket: socket, deadline: loop.now + Self.lingering)
     refused.watch = try? loop.watch(descriptor, for: .readable) { [unowned self, unowned refused] _ in
       self.drain(refused)
     }
     guard refused.watch != nil else { return }
     waiting[descriptor] = refused
-    if waiting.count == 1 { expiry?.schedule(afterNanoseconds: Self.lingering.loopNanoseconds) }
+    if waiting.count == 1 { expiry?.schedule(after: Self.lingering) }
   }
 
   /// Closes every waiting connection.
@@ -72,9 +71,7 @@ final class RefusedConnections {
   private func closeExpired() {
     let now = loop.now
     for refused in Array(waiting.values) where refused.deadline <= now { close(refused) }
-    if let next = waiting.values.map(\.deadline).min() {
-      expiry?.schedule(afterNanoseconds: next - min(next, now))
-    }
+    if let next = waiting.values.map(\.deadline).min() { expiry?.schedule(at: next) }
   }
 
   private func close(_ refused: Refused) {

@@ -193,7 +193,7 @@ final class SocketServer {
   func serveLater(_ client: ClientConnection) {
     backlog.insert(client.descriptor)
     // A timer due now fires after this round's other descriptors: the others go first.
-    resume?.schedule(afterNanoseconds: 0)
+    resume?.schedule(after: .zero)
   }
 
   /// Serves at once the clients that hung up and were left for the next round: they may hold
@@ -243,8 +243,7 @@ final class SocketServer {
   private func startSweeping() {
     guard !sweeping else { return }
     sweeping = true
-    let period = (limits.idleTimeout / 3).loopNanoseconds
-    idleSweep?.schedule(afterNanoseconds: period, repeatingEveryNanoseconds: period)
+    idleSweep?.schedule(after: limits.idleTimeout / 3, repeating: limits.idleTimeout / 3)
   }
 
   /// Drops clients that never sent a command and never read even their greeting: a client
@@ -257,12 +256,12 @@ final class SocketServer {
     }
     let now = loop.now
     for client in Array(clients.values) where mayIdle(client) {
-      guard now - client.connectedAt >= limits.idleTimeout.loopNanoseconds,
+      guard now - client.connectedAt >= limits.idleTimeout,
         let unread = client.socket.unreadByPeer(), unread > 0
       else { continue }
       refusalWarning.warn(
         "dropped an idle client (pid \(client.peer?.pid ?? 0)): no command and nothing read in "
-          + "\(limits.idleTimeout.secondsText) s (--idle-timeout)")
+          + "\(limits.idleTimeout.inSeconds) s (--idle-timeout)")
       drop(client)
     }
     // Nothing left that could become idle and nothing to give back: sleep until a client comes.
@@ -275,20 +274,5 @@ final class SocketServer {
   /// Whether the idle sweep looks at `client`: one that never sent a command and is not closing.
   private func mayIdle(_ client: ClientConnection) -> Bool {
     !client.session.hasSentCommand && client.state.phase != .closing
-  }
-}
-
-extension Duration {
-  /// Whole nanoseconds, as the loop's timers and clock count them (zero for a negative span).
-  var loopNanoseconds: UInt64 {
-    let (seconds, attoseconds) = components
-    guard seconds >= 0, attoseconds >= 0 else { return 0 }
-    return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
-  }
-
-  /// Seconds to the millisecond, as `Double` prints them: `30.0`, `0.5`.
-  var secondsText: String {
-    let (seconds, attoseconds) = components
-    return "\(Double(seconds * 1000 + attoseconds / 1_000_000_000_000_000) / 1000)"
   }
 }

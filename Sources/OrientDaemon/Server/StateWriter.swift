@@ -89,7 +89,7 @@ private final class StateWriterEngine {
   private let outcomes: Mailbox<StateWriter.Outcome>
   private var pending: (state: PersistedState, generation: UInt64)?
   /// When the last writes began, oldest first; at most `writesPerSecond` of them.
-  private var recentWrites: [UInt64] = []
+  private var recentWrites: [MonotonicInstant] = []
   private var timerArmed = false
 
   init(
@@ -132,11 +132,9 @@ private final class StateWriterEngine {
   /// the timer for when the oldest of them is a second old.
   private func writeWhenDue(_ timer: LoopTimer) {
     guard !timerArmed else { return }
-    let now = Clock.monotonicNanoseconds
-    let second: UInt64 = 1_000_000_000
-    if recentWrites.count >= writesPerSecond, let oldest = recentWrites.first, now - oldest < second {
+    if recentWrites.count >= writesPerSecond, let oldest = recentWrites.first, oldest.elapsed < .seconds(1) {
       timerArmed = true
-      timer.schedule(afterNanoseconds: second - (now - oldest))
+      timer.schedule(at: oldest + .seconds(1))
     } else {
       write()
     }
@@ -145,7 +143,7 @@ private final class StateWriterEngine {
   private func write() {
     guard let (state, generation) = pending else { return }
     pending = nil
-    recentWrites.append(Clock.monotonicNanoseconds)
+    recentWrites.append(.now)
     if recentWrites.count > writesPerSecond { recentWrites.removeFirst() }
     do {
       try store.save(state)

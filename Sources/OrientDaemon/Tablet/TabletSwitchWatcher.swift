@@ -35,7 +35,7 @@ public final class TabletSwitchWatcher {
   /// Devices read at most. Machines have one or two; whoever may create input devices
   /// (uinput) must not make orientd hold a descriptor for each of thousands.
   static let maximumDevices = 16
-  private var tooMany = RateLimitedWarning(seconds: 60)
+  private var tooMany = RateLimitedWarning(period: .seconds(60))
 
   /// A watcher on `loop` that calls `onChange` with the readings when they change.
   public init(loop: EventLoop, onChange: @escaping (SwitchReadings) -> Void) {

@@ -17,10 +17,9 @@ public final class SamplingFrequencies {
   /// What was changed, e.g. `sampling_frequency 5 -> 20 Hz`, for the log.
   public let changes: [String]
 
-  /// The rate that gives a fresh value at each poll every `intervalMilliseconds`, and at
-  /// least 10 Hz, in Hz.
-  public static func needed(intervalMilliseconds: Int) -> Double {
-    max(minimumHertz, (1000 / Double(max(intervalMilliseconds, 1))).rounded(.up))
+  /// The rate that gives a fresh value at each poll every `interval`, and at least 10 Hz, in Hz.
+  public static func needed(interval: Duration) -> Double {
+    max(minimumHertz, (1_000_000 / Double(max(interval.wholeMicroseconds, 1000))).rounded(.up))
   }
 
   /// Raises every `*sampling_frequency` attribute of `accelerometer` that is below `hertz`.

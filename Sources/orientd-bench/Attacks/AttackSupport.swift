@@ -36,7 +36,7 @@ func figure(_ name: String, _ value: String) {
 }
 
 /// Seconds on the monotonic clock.
-var monotonicSeconds: Double { Double(Clock.monotonicNanoseconds) / 1e9 }
+var monotonicSeconds: Double { Double(MonotonicInstant.now.nanoseconds) / 1e9 }
 
 /// Reads one line from a blocking-or-not socket within `timeout` seconds; nil on close or timeout.
 func readLine(from socket: borrowing FileDescriptor, timeout: Double) -> String? {
@@ -47,7 +47,7 @@ func readLine(from socket: borrowing FileDescriptor, timeout: Double) -> String?
     let left = end - monotonicSeconds
     guard left > 0 else { return nil }
     let ready = try? Readiness.wait(
-      [(socket.rawValue, .readable)], timeoutMilliseconds: Int32(left * 1000) + 1)
+      [(socket.rawValue, .readable)], timeout: .seconds(left))
     guard let events = ready?.first, !events.isEmpty else { continue }
     guard let count = try? byte.withUnsafeMutableBytes({ try socket.receive(into: $0) }) else {
       if events.contains(.hangUp) || events.contains(.error) { return nil }
@@ -61,7 +61,7 @@ func readLine(from socket: borrowing FileDescriptor, timeout: Double) -> String?
 
 /// Blocks until the process is killed: attacks that hold resources end this way.
 func holdUntilKilled() -> Never {
-  while true { _ = try? Readiness.wait([], timeoutMilliseconds: -1) }
+  while true { _ = try? Readiness.wait([], timeout: nil) }
 }
 
 /// An owned socket that can sit in an array.

@@ -23,7 +23,7 @@ let slowReader = Attack(usage: "SOCKET BYTES TIMEOUT") { arguments in
       }
       nextRead += 0.005
     }
-    _ = try? Readiness.wait([(socket.rawValue, .writable)], timeoutMilliseconds: 5)
+    _ = try? Readiness.wait([(socket.rawValue, .writable)], timeout: .milliseconds(5))
   }
   figure("sent_bytes", String(sent))
   figure("read_bytes", String(received))
@@ -87,7 +87,8 @@ let controlFlood = Attack(usage: "SOCKET CONNECTIONS SECONDS COMMAND") { argumen
   let end = monotonicSeconds + (try arguments.seconds(2, "SECONDS"))
   var chunk = [UInt8](repeating: 0, count: 4096)
   while monotonicSeconds < end {
-    let ready = try Readiness.wait(sockets.map { ($0.rawValue, IOEvents.readable) }, timeoutMilliseconds: 100)
+    let ready = try Readiness.wait(
+      sockets.map { ($0.rawValue, IOEvents.readable) }, timeout: .milliseconds(100))
     for index in sockets.indices where !ready[index].isEmpty {
       guard let count = try? chunk.withUnsafeMutableBytes({ try sockets[index].socket.receive(into: $0) }),
         count > 0
@@ -120,7 +121,7 @@ let idleConnections = Attack(usage: "SOCKET COUNT SECONDS") { arguments in
   let end = monotonicSeconds + (try arguments.seconds(2, "SECONDS"))
   while closed.count < sockets.count, monotonicSeconds < end {
     // Hang-up is reported without reading, so the greeting stays unread.
-    let ready = try Readiness.wait(sockets.map { ($0.rawValue, IOEvents()) }, timeoutMilliseconds: 100)
+    let ready = try Readiness.wait(sockets.map { ($0.rawValue, IOEvents()) }, timeout: .milliseconds(100))
     for index in sockets.indices where ready[index].contains(.hangUp) { closed.insert(index) }
   }
   figure("closed", String(closed.count))
@@ -152,7 +153,7 @@ let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS") { arguments in
     }
     times.append(monotonicSeconds - start)
     let rest = interval - (monotonicSeconds - start)
-    if rest > 0 { _ = try? Readiness.wait([], timeoutMilliseconds: Int32(rest * 1000)) }
+    if rest > 0 { _ = try? Readiness.wait([], timeout: .seconds(rest)) }
   }
   figure("pings", String(times.count))
   figure("lost", String(lost))

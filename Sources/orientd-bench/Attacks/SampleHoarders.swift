@@ -61,7 +61,7 @@ private func measureUnderHoarders(socket: String, seconds: Double) throws {
       pingSent = now()
     }
     let ready = try Readiness.wait(
-      [(samples.rawValue, .readable), (pings.rawValue, .readable)], timeoutMilliseconds: 10)
+      [(samples.rawValue, .readable), (pings.rawValue, .readable)], timeout: .milliseconds(10))
     let arrival = now()
     if !ready[0].isEmpty {
       for line in try receive(samples, into: &sampleLines) where line.hasPrefix("sample ") {

@@ -31,8 +31,9 @@ let watchdogGap = Attack(usage: "PATH SECONDS") { arguments in
   var count = 0
   var buffer = [UInt8](repeating: 0, count: 4096)
   while monotonicSeconds < end {
-    let left = Int32((end - monotonicSeconds) * 1000) + 1
-    guard let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeoutMilliseconds: left),
+    guard
+      let ready = try? Readiness.wait(
+        [(socket.rawValue, .readable)], timeout: .seconds(end - monotonicSeconds)),
       ready.first?.contains(.readable) == true,
       let received = try? buffer.withUnsafeMutableBytes({ try socket.receive(into: $0) })
     else { continue }

@@ -1,4 +1,4 @@
-import OrientIIO
+import OrientCore
 import Testing
 
 @Suite("Spacing out attempts that keep failing")
@@ -6,9 +6,10 @@ struct RetryScheduleTests {
   @Test("Waits double from 2 s up to a minute, and start again at 2 s after a success")
   func doublingUpToAMinute() {
     var schedule = RetrySchedule()
-    let seconds = (0..<8).map { _ in schedule.delayAfterFailure() / 1_000_000_000 }
-    #expect(seconds == [2, 4, 8, 16, 32, 60, 60, 60])
+    let delays = (0..<8).map { _ in schedule.delayAfterFailure() }
+    #expect(delays == [2, 4, 8, 16, 32, 60, 60, 60].map { Duration.seconds($0) })
+    #expect(schedule.failures == 8)
     schedule.reset()
-    #expect(schedule.delayAfterFailure() == 2_000_000_000)
+    #expect(schedule.delayAfterFailure() == .seconds(2))
   }
 }

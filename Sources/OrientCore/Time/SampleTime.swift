@@ -22,15 +22,33 @@ public struct SampleTime: Comparable, Hashable, Sendable {
     lhs.microseconds < rhs.microseconds
   }
 
-  /// The time `microseconds` later, saturating at the ends of `Int64` instead of trapping.
+  /// The time `delta` later (whole microseconds), saturating at the ends of `Int64` instead of
+  /// trapping.
   ///
   /// Callers that must not go past a limit (a trace's latest time) check the result.
   @inlinable
-  public func advanced(byMicroseconds delta: Int64) -> SampleTime {
-    let (sum, overflow) = microseconds.addingReportingOverflow(delta)
+  public func advanced(by delta: Duration) -> SampleTime {
+    let step = delta.wholeMicroseconds
+    let (sum, overflow) = microseconds.addingReportingOverflow(step)
     guard overflow else { return SampleTime(microseconds: sum) }
-    return SampleTime(microseconds: delta < 0 ? .min : .max)
+    return SampleTime(microseconds: step < 0 ? .min : .max)
   }
+
+  /// The time `rhs` later, saturating (see `advanced(by:)`).
+  @inlinable
+  public static func + (lhs: SampleTime, rhs: Duration) -> SampleTime { lhs.advanced(by: rhs) }
+
+  /// The time from `rhs` to `lhs`, negative when `lhs` is earlier; saturating.
+  @inlinable
+  public static func - (lhs: SampleTime, rhs: SampleTime) -> Duration {
+    let (difference, overflow) = lhs.microseconds.subtractingReportingOverflow(rhs.microseconds)
+    guard overflow else { return .microseconds(difference) }
+    return .microseconds(lhs < rhs ? Int64.min : Int64.max)
+  }
+
+  /// The time `offset` after the origin.
+  @inlinable
+  public init(sinceOrigin offset: Duration) { self.microseconds = offset.wholeMicroseconds }
 
   /// Seconds with exactly three decimals, e.g. `12.345`, as `--dump` prints them.
   public var secondsText: String { formatted(decimals: 3) }
