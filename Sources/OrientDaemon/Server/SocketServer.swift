@@ -44,9 +44,10 @@ final class SocketServer {
   /// One buffer for every client's reads: input waits in a client's own array only while it
   /// is not served yet.
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
-  /// Slow subscribers whose backlog became the current state, in all the clients.
+  /// Limits the warning that a slow subscriber's backlog became the current state; one limit
+  /// for all clients, so that many slow ones cannot flood the log.
   var overflowWarning = RateLimitedWarning()
-  /// Clients dropped because they stopped reading their replies, in all the clients.
+  /// Limits the warning that a client was dropped for not reading its replies, for all clients.
   var stalledReplyWarning = RateLimitedWarning()
   /// Refused and idle clients share one limit: both are what other users can make orientd log.
   var refusalWarning = RateLimitedWarning()
