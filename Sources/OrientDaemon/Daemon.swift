@@ -504,12 +504,17 @@ public final class Daemon {
   /// Whether the sampling thread was last told to forward samples: while a client streams them.
   private var forwardsSamples = false
 
+  /// The whole state, for a greeting or a `get` reply.
   var snapshot: [StateChange] { tracker.snapshot }
 
+  /// Saves the state a control command changed; the commit its `ok` waits for, if any.
   func commit() -> UInt64? { persist() }
 
+  /// What `info` reports; with `full`, hooks and file paths too.
   func info(full: Bool) -> [InfoItem] { infoItems(full: full) }
 
+  /// The socket's clients need something else of the sensor: samples forwarded or not, and
+  /// the demand.
   func needsChanged() {
     if let server, server.wantsSamples != forwardsSamples {
       forwardsSamples = server.wantsSamples
