@@ -1,5 +1,5 @@
 import Glibc
-import OrientDaemon
+import OrientInput
 import OrientSystem
 
 // `orientd-bench switches` and `orientd-bench virtual-switch`: probes for the tests, run on
@@ -41,7 +41,7 @@ private func probeSwitches(_ loop: EventLoop) throws(SystemError) {
 }
 
 private func probeVirtualSwitch(_ loop: EventLoop) throws(SystemError) {
-  let virtual = VirtualSwitch()
+  let virtual = VirtualTabletSwitch()
   StandardStream.output.report(virtual == nil ? "virtual switch none\n" : "virtual switch created\n")
   try runProbeLoop(loop) { line in
     guard line == "tablet" || line == "laptop" else { return }

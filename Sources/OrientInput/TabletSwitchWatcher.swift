@@ -1,19 +1,4 @@
-import OrientInput
 import OrientSystem
-
-/// What the switches say: nil where there is no such switch.
-public struct SwitchReadings: Equatable, Sendable {
-  /// True in tablet mode; nil without a tablet-mode switch.
-  public var tablet: Bool?
-  /// True when the lid is closed; nil without a lid switch.
-  public var lid: Bool?
-
-  /// Readings with the given values.
-  public init(tablet: Bool? = nil, lid: Bool? = nil) {
-    self.tablet = tablet
-    self.lid = lid
-  }
-}
 
 /// Follows the machine's tablet-mode and lid switches on the main loop: finds them through
 /// udev, reads their state and events through libevdev, and follows hot-plug through udev's
@@ -95,7 +80,7 @@ public final class TabletSwitchWatcher {
   }
 
   /// The readings from every device held.
-  public var readings: SwitchReadings {
+  var readings: SwitchReadings {
     SwitchReadings(tablet: combined(.tabletMode), lid: combined(.lid))
   }
 
