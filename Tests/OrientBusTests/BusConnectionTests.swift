@@ -1,4 +1,4 @@
-import OrientBus
+@testable import OrientBus
 import OrientSystem
 import Testing
 
