@@ -4,11 +4,8 @@ import OrientSystem
 // orientd-bench: prints throughput, poll cost, publish latency, memory and wake-up figures for
 // orientd. Run it as `swift run -c release orientd-bench`; every figure is a median after a
 // warm-up. Memory is VmRSS / Pss / USS: only the last two say what orientd costs the machine.
-
-runInputProbeIfAsked(Array(CommandLine.arguments.dropFirst()))
-if CommandLine.arguments.dropFirst().first == "attack" {
-  runAttack(Array(CommandLine.arguments.dropFirst(2)))
-}
+// The hostile clients and fake peers the tests run are another program, orientd-testbench
+// (Tests/TestBench).
 
 #if DEBUG
   StandardStream.error.report(
@@ -18,7 +15,6 @@ if CommandLine.arguments.dropFirst().first == "attack" {
 
 let usage = """
   usage: orientd-bench [--quick]       every figure (--quick: one run each, shorter waits)
-         orientd-bench attack NAME ...  one hostile client (see orientd-bench attack)
 
   """
 let options = Array(CommandLine.arguments.dropFirst())

@@ -1,8 +1,8 @@
 import Glibc
 import OrientSystem
 
-// `orientd-bench attack NAME ARGUMENTS...` runs one attack on a running orientd, as whatever
-// user starts it: the tests and benchmarks/load-and-faults.sh start it as nobody through
+// `orientd-testbench attack NAME ARGUMENTS...` runs one attack on a running orientd, as whatever
+// user starts it: the tests and benchmarks/attacks.sh start it as nobody through
 // `setpriv --reuid=nobody --regid=nogroup --clear-groups`. Each attack prints its figures on
 // stdout as `name value` lines and exits 0 when it ran, whatever orientd did; judging the
 // result is the caller's job.
@@ -34,10 +34,10 @@ let attacks: [String: Attack] = [
   "bus-take-name": busTakeName,
 ]
 
-/// Runs `orientd-bench attack ...` and exits.
+/// Runs `orientd-testbench attack ...` and exits.
 func runAttack(_ arguments: [String]) -> Never {
   guard let name = arguments.first, let attack = attacks[name] else {
-    var text = "usage: orientd-bench attack NAME ARGUMENTS...\n"
+    var text = "usage: orientd-testbench attack NAME ARGUMENTS...\n"
     for (name, attack) in attacks.sorted(by: { $0.key < $1.key }) { text += "  \(name) \(attack.usage)\n" }
     StandardStream.error.report(text)
     exit(64)
@@ -45,7 +45,7 @@ func runAttack(_ arguments: [String]) -> Never {
   do {
     try attack.run(Array(arguments.dropFirst()))
   } catch {
-    StandardStream.error.report("orientd-bench attack \(name): \(error)\n")
+    StandardStream.error.report("orientd-testbench attack \(name): \(error)\n")
     exit(1)
   }
   exit(0)

@@ -22,11 +22,12 @@ struct AttackArguments {
     return value
   }
 
-  func seconds(_ index: Int, _ name: String) throws(AttackUsage) -> Double {
-    guard let value = Double(try text(index, name)), value >= 0 else {
+  /// The argument at `index` as a length of time, given in (possibly fractional) seconds.
+  func duration(_ index: Int, _ name: String) throws(AttackUsage) -> Duration {
+    guard let value = Double(try text(index, name)), value >= 0, value.isFinite else {
       throw AttackUsage(description: "\(name) must be a number of seconds")
     }
-    return value
+    return .seconds(value)
   }
 }
 
@@ -35,19 +36,15 @@ func figure(_ name: String, _ value: String) {
   StandardStream.output.report("\(name) \(value)\n")
 }
 
-/// Seconds on the monotonic clock.
-var monotonicSeconds: Double { Double(MonotonicInstant.now.nanoseconds) / 1e9 }
-
-/// Reads one line from a blocking-or-not socket within `timeout` seconds; nil on close or timeout.
-func readLine(from socket: borrowing FileDescriptor, timeout: Double) -> String? {
+/// Reads one line from a blocking-or-not socket within `timeout`; nil on close or timeout.
+func readLine(from socket: borrowing FileDescriptor, timeout: Duration) -> String? {
   var line: [UInt8] = []
   var byte: [UInt8] = [0]
-  let end = monotonicSeconds + timeout
+  let end = MonotonicInstant.now + timeout
   while true {
-    let left = end - monotonicSeconds
-    guard left > 0 else { return nil }
-    let ready = try? Readiness.wait(
-      [(socket.rawValue, .readable)], timeout: .seconds(left))
+    let left = end - MonotonicInstant.now
+    guard left > .zero else { return nil }
+    let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeout: left)
     guard let events = ready?.first, !events.isEmpty else { continue }
     guard let count = try? byte.withUnsafeMutableBytes({ try socket.receive(into: $0) }) else {
       if events.contains(.hangUp) || events.contains(.error) { return nil }

@@ -13,7 +13,7 @@ let sampleHoarders = Attack(
   usage: "SOCKET COUNT [SECONDS]: COUNT connections ask for every sample and never read, until killed"
 ) { arguments in
   guard (2...3).contains(arguments.count), let count = Int(arguments[1]), count > 0,
-    let seconds = arguments.count == 3 ? Double(arguments[2]) : 0
+    let seconds = arguments.count == 3 ? Double(arguments[2]) : 0, seconds.isFinite
   else {
     throw SystemError("usage: sample-hoarders SOCKET COUNT [SECONDS]", code: .invalidArgument)
   }
@@ -27,24 +27,25 @@ let sampleHoarders = Attack(
     _ = connection.release()
   }
   try StandardStream.output.write("connections \(count)\n")
-  if seconds > 0 { try measureUnderHoarders(socket: arguments[0], seconds: seconds) }
+  if seconds > 0 { try measureUnderHoarders(socket: arguments[0], for: .seconds(seconds)) }
   while true { pause() }
 }
 
-/// Reads every sample on one connection and pings on another for `seconds`; prints how late
+/// Reads every sample on one connection and pings on another for `length`; prints how late
 /// samples came and how long pings took.
-private func measureUnderHoarders(socket: String, seconds: Double) throws {
+private func measureUnderHoarders(socket: String, for length: Duration) throws {
   let samples = try UnixSocket.connect(path: socket)
   try samples.sendAll("samples corrected\n")
   let pings = try UnixSocket.connect(path: socket)
   var sampleLines = LineSplitter(limit: 4096)
   var pingLines = LineSplitter(limit: 4096)
   var buffer = [UInt8](repeating: 0, count: 65536)
-  // Arrival time minus sample time, in seconds: constant while delivery keeps up.
-  var offsets: [Double] = []
-  var roundTrips: [Double] = []
-  var pingSent: Double?
-  let end = now() + seconds
+  // Arrival time (since the start) minus sample time: constant while delivery keeps up.
+  var offsets: [Duration] = []
+  var roundTrips: [Duration] = []
+  var pingSent: MonotonicInstant?
+  let start = MonotonicInstant.now
+  let end = start + length
   func receive(_ connection: borrowing FileDescriptor, into splitter: inout LineSplitter) throws -> [String] {
     let count = try buffer.withUnsafeMutableBytes { try connection.receive(into: $0) } ?? 0
     guard count > 0 else { return [] }
@@ -55,17 +56,19 @@ private func measureUnderHoarders(socket: String, seconds: Double) throws {
       }
     }
   }
-  while now() < end {
+  while MonotonicInstant.now < end {
     if pingSent == nil {
       try pings.sendAll("ping\n")
-      pingSent = now()
+      pingSent = .now
     }
     let ready = try Readiness.wait(
       [(samples.rawValue, .readable), (pings.rawValue, .readable)], timeout: .milliseconds(10))
-    let arrival = now()
+    let arrival = MonotonicInstant.now
     if !ready[0].isEmpty {
       for line in try receive(samples, into: &sampleLines) where line.hasPrefix("sample ") {
-        if let time = Double(line.split(separator: " ")[1]) { offsets.append(arrival - time) }
+        if let time = Double(line.split(separator: " ")[1]), time.isFinite {
+          offsets.append((arrival - start) - .seconds(time))
+        }
       }
     }
     if !ready[1].isEmpty, let sent = pingSent {
@@ -75,9 +78,9 @@ private func measureUnderHoarders(socket: String, seconds: Double) throws {
       }
     }
   }
-  let earliest = offsets.min() ?? 0
-  let lags = offsets.map { ($0 - earliest) * 1000 }
-  let milliseconds = roundTrips.map { $0 * 1000 }
+  let earliest = offsets.min() ?? .zero
+  let lags = offsets.map { ($0 - earliest).inMilliseconds }
+  let milliseconds = roundTrips.map(\.inMilliseconds)
   var report = "samples-received \(offsets.count)\n"
   report +=
     "sample-lag-p50-ms \(fixed(median(lags), 1))\nsample-lag-p99-ms \(fixed(percentile(lags, 0.99), 1))\n"

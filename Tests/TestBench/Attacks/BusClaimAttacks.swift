@@ -61,7 +61,7 @@ let busClaimChurn = Attack(usage: "ADDRESS COUNT wait|drop: claim and disconnect
   let count = try arguments.number(1, "COUNT")
   let mode = try arguments.text(2, "MODE")
   guard mode == "wait" || mode == "drop" else { throw AttackUsage(description: "MODE must be wait or drop") }
-  let start = monotonicSeconds
+  let start = MonotonicInstant.now
   var errors = 0
   for _ in 0..<count {
     let client = try BusAttackClient(address: address)
@@ -80,5 +80,5 @@ let busClaimChurn = Attack(usage: "ADDRESS COUNT wait|drop: claim and disconnect
   }
   figure("cycles", String(count))
   figure("errors", String(errors))
-  figure("seconds", fixed(monotonicSeconds - start, 2))
+  figure("seconds", fixed(start.elapsed.inSeconds, 2))
 }

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import OrientCore
 import OrientSystem
 
 // A hostile client of a message bus for the D-Bus attacks. OrientBus serves well-formed
@@ -56,18 +57,18 @@ final class BusAttackClient {
     case variantString(String)
   }
 
-  /// Calls a method and waits for its reply (at most `timeout` seconds): nil for a method
-  /// return, else the error's name.
+  /// Calls a method and waits for its reply (at most `timeout`, sd-bus's default): nil for a
+  /// method return, else the error's name.
   func call(
     _ destination: String, _ path: String, _ interface: String?, _ member: String,
-    _ arguments: [Argument] = [], timeout: Double = 25
+    _ arguments: [Argument] = [], timeout: Duration = .seconds(25)
   ) throws(SystemError) -> String? {
     let message = try methodCall(destination, path, interface, member, arguments)
     defer { sd_bus_message_unref(message) }
     var error = sd_bus_error()
     defer { sd_bus_error_free(&error) }
     var reply: OpaquePointer?
-    let result = sd_bus_call(bus, message, UInt64(timeout * 1_000_000), &error, &reply)
+    let result = sd_bus_call(bus, message, Self.microseconds(timeout), &error, &reply)
     sd_bus_message_unref(reply)
     guard result < 0 else { return nil }
     if let name = error.name { return String(cString: name) }
@@ -118,7 +119,9 @@ final class BusAttackClient {
     var error = sd_bus_error()
     defer { sd_bus_error_free(&error) }
     var reply: OpaquePointer?
-    guard sd_bus_call(bus, message, 5_000_000, &error, &reply) >= 0 else { return nil }
+    guard sd_bus_call(bus, message, Self.microseconds(Self.busDaemonWait), &error, &reply) >= 0 else {
+      return nil
+    }
     defer { sd_bus_message_unref(reply) }
     var text: UnsafePointer<CChar>?
     guard sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "s")), &text) > 0, let text else { return nil }
@@ -135,7 +138,7 @@ final class BusAttackClient {
     var error = sd_bus_error()
     defer { sd_bus_error_free(&error) }
     var reply: OpaquePointer?
-    let result = sd_bus_call(bus, message, 5_000_000, &error, &reply)
+    let result = sd_bus_call(bus, message, Self.microseconds(Self.busDaemonWait), &error, &reply)
     defer { sd_bus_message_unref(reply) }
     guard result >= 0 else { return error.name.map { String(cString: $0) } ?? "failed" }
     var code: UInt32 = 0
@@ -182,6 +185,14 @@ final class BusAttackClient {
         try Self.check(operation, sd_bus_message_close_container(message))
       }
     }
+  }
+
+  /// How long a question to the bus daemon itself may take.
+  private static let busDaemonWait = Duration.seconds(5)
+
+  /// A timeout as sd-bus takes it: whole microseconds, where 0 would mean its default.
+  private static func microseconds(_ timeout: Duration) -> UInt64 {
+    UInt64(max(1, timeout.wholeMicroseconds))
   }
 
   private static func check(_ operation: @autoclosure () -> String, _ result: Int32) throws(SystemError) {

@@ -1,3 +1,4 @@
+import OrientCore
 import OrientSystem
 
 // Attacks a hostile local user can make with nothing but a connection to the socket.
@@ -9,19 +10,19 @@ let slowReader = Attack(usage: "SOCKET BYTES TIMEOUT") { arguments in
   let arguments = AttackArguments(arguments)
   let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"), nonBlocking: true)
   let target = try arguments.number(1, "BYTES")
-  let end = monotonicSeconds + (try arguments.seconds(2, "TIMEOUT"))
+  let end = MonotonicInstant.now + (try arguments.duration(2, "TIMEOUT"))
   let pings = [UInt8](String(repeating: "ping\n", count: 200).utf8)
   var sent = 0
   var received = 0
   var chunk = [UInt8](repeating: 0, count: 4096)
-  var nextRead = monotonicSeconds
-  while received < target, monotonicSeconds < end {
+  var nextRead = MonotonicInstant.now
+  while received < target, MonotonicInstant.now < end {
     if let count = try? socket.send(pings[...]) { sent += count }
-    if monotonicSeconds >= nextRead {
+    if MonotonicInstant.now >= nextRead {
       if let count = try? chunk.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0 {
         received += count
       }
-      nextRead += 0.005
+      nextRead = nextRead + .milliseconds(5)
     }
     _ = try? Readiness.wait([(socket.rawValue, .writable)], timeout: .milliseconds(5))
   }
@@ -39,7 +40,7 @@ let holdConnections = Attack(usage: "SOCKET COUNT") { arguments in
   var refusal = ""
   for _ in 0..<(try arguments.number(1, "COUNT")) {
     let socket = try UnixSocket.connect(path: path)
-    let first = readLine(from: socket, timeout: 5) ?? "(closed)"
+    let first = readLine(from: socket, timeout: .seconds(5)) ?? "(closed)"
     if first.hasPrefix("error") {
       refused += 1
       refusal = first
@@ -84,9 +85,9 @@ let controlFlood = Attack(usage: "SOCKET CONNECTIONS SECONDS COMMAND") { argumen
   var replies = 0
   var errors = 0
   for held in sockets { _ = try held.socket.send(command[...]) }
-  let end = monotonicSeconds + (try arguments.seconds(2, "SECONDS"))
+  let end = MonotonicInstant.now + (try arguments.duration(2, "SECONDS"))
   var chunk = [UInt8](repeating: 0, count: 4096)
-  while monotonicSeconds < end {
+  while MonotonicInstant.now < end {
     let ready = try Readiness.wait(
       sockets.map { ($0.rawValue, IOEvents.readable) }, timeout: .milliseconds(100))
     for index in sockets.indices where !ready[index].isEmpty {
@@ -118,8 +119,8 @@ let idleConnections = Attack(usage: "SOCKET COUNT SECONDS") { arguments in
   }
   figure("opened", String(sockets.count))
   var closed = Set<Int>()
-  let end = monotonicSeconds + (try arguments.seconds(2, "SECONDS"))
-  while closed.count < sockets.count, monotonicSeconds < end {
+  let end = MonotonicInstant.now + (try arguments.duration(2, "SECONDS"))
+  while closed.count < sockets.count, MonotonicInstant.now < end {
     // Hang-up is reported without reading, so the greeting stays unread.
     let ready = try Readiness.wait(sockets.map { ($0.rawValue, IOEvents()) }, timeout: .milliseconds(100))
     for index in sockets.indices where ready[index].contains(.hangUp) { closed.insert(index) }
@@ -133,15 +134,15 @@ let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS") { arguments in
   let arguments = AttackArguments(arguments)
   let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"))
   // The greeting: five state lines.
-  for _ in 0..<5 { _ = readLine(from: socket, timeout: 30) }
-  let interval = Double(try arguments.number(2, "INTERVAL_MS")) / 1000
-  var times: [Double] = []
+  for _ in 0..<5 { _ = readLine(from: socket, timeout: .seconds(30)) }
+  let interval = Duration.milliseconds(try arguments.number(2, "INTERVAL_MS"))
+  var times: [Duration] = []
   var lost = 0
   for _ in 0..<(try arguments.number(1, "COUNT")) {
-    let start = monotonicSeconds
+    let start = MonotonicInstant.now
     try socket.sendAll("ping\n")
     var answered = false
-    while let line = readLine(from: socket, timeout: 30) {
+    while let line = readLine(from: socket, timeout: .seconds(30)) {
       if line == "pong" {
         answered = true
         break
@@ -151,14 +152,15 @@ let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS") { arguments in
       lost += 1
       break
     }
-    times.append(monotonicSeconds - start)
-    let rest = interval - (monotonicSeconds - start)
-    if rest > 0 { _ = try? Readiness.wait([], timeout: .seconds(rest)) }
+    times.append(start.elapsed)
+    let rest = interval - start.elapsed
+    if rest > .zero { _ = try? Readiness.wait([], timeout: rest) }
   }
   figure("pings", String(times.count))
   figure("lost", String(lost))
   guard !times.isEmpty else { return }
-  figure("p50_ms", fixed(percentile(times, 0.5) * 1000, 2))
-  figure("p99_ms", fixed(percentile(times, 0.99) * 1000, 2))
-  figure("max_ms", fixed((times.max() ?? 0) * 1000, 2))
+  let milliseconds = times.map(\.inMilliseconds)
+  figure("p50_ms", fixed(percentile(milliseconds, 0.5), 2))
+  figure("p99_ms", fixed(percentile(milliseconds, 0.99), 2))
+  figure("max_ms", fixed(milliseconds.max() ?? 0, 2))
 }

@@ -25,7 +25,7 @@ let busBigCalls = Attack(usage: "ADDRESS BYTES COUNT [claim|get|introspect]: cal
   let shapes = every.filter { chosen == nil || $0.0 == chosen }.map { ($0.1, $0.2, $0.3) }
   guard !shapes.isEmpty else { throw AttackUsage(description: "SHAPE must be claim, get or introspect") }
   var outcomes: [String: Int] = [:]
-  let start = monotonicSeconds
+  let start = MonotonicInstant.now
   for _ in 0..<count {
     for (interface, member, values) in shapes {
       let error = try client.call(SensorProxyTarget.name, SensorProxyTarget.path, interface, member, values)
@@ -36,7 +36,7 @@ let busBigCalls = Attack(usage: "ADDRESS BYTES COUNT [claim|get|introspect]: cal
   for (outcome, times) in outcomes.sorted(by: { $0.key < $1.key }) {
     figure("outcome", "\(outcome) \(times)")
   }
-  figure("seconds", fixed(monotonicSeconds - start, 2))
+  figure("seconds", fixed(start.elapsed.inSeconds, 2))
 }
 
 /// `bus-odd-calls ADDRESS`: calls the service where it exports nothing or forbids: other
@@ -79,7 +79,8 @@ let busOddCalls = Attack(usage: "ADDRESS: calls to unexported objects, interface
   ]
   for (label, path, interface, member, values) in calls {
     figure(
-      label, try client.call(SensorProxyTarget.name, path, interface, member, values, timeout: 10) ?? "ok")
+      label,
+      try client.call(SensorProxyTarget.name, path, interface, member, values, timeout: .seconds(10)) ?? "ok")
   }
 }
 
@@ -92,15 +93,16 @@ let busLongPaths = Attack(usage: "ADDRESS COUNT: calls on object paths of 64 KB"
   let client = try BusAttackClient(address: try arguments.text(0, "ADDRESS"))
   let path = String(repeating: "/a", count: 32_000)
   var outcome = "none"
-  let start = monotonicSeconds
+  let start = MonotonicInstant.now
   for _ in 0..<(try arguments.number(1, "COUNT")) {
     outcome =
       try client.call(
-        SensorProxyTarget.name, path, "org.freedesktop.DBus.Introspectable", "Introspect", timeout: 60)
+        SensorProxyTarget.name, path, "org.freedesktop.DBus.Introspectable", "Introspect",
+        timeout: .seconds(60))
       ?? "ok"
   }
   figure("outcome", outcome)
-  figure("seconds", fixed(monotonicSeconds - start, 2))
+  figure("seconds", fixed(start.elapsed.inSeconds, 2))
 }
 
 /// `bus-deaf-listeners ADDRESS COUNT`: COUNT connections ask the bus for the service's

@@ -1,6 +1,6 @@
 import OrientSystem
 
-// `orientd-bench attack fake-iiod MODE [--port N] [--announce BYTES] [--send BYTES]
+// `orientd-testbench attack fake-iiod MODE [--port N] [--announce BYTES] [--send BYTES]
 // [--devices N] [--serve N] [--read-error N] [--lie-once]` or `fake-iiod dtd PATH`: a hostile
 // iiod on 127.0.0.1 for `orientd --uri ip:...`.
 //

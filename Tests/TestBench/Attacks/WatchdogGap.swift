@@ -1,4 +1,5 @@
 import Glibc
+import OrientCore
 import OrientSystem
 
 /// Plays the service manager's notify socket at PATH for SECONDS and prints the longest gap
@@ -7,7 +8,7 @@ import OrientSystem
 let watchdogGap = Attack(usage: "PATH SECONDS") { arguments in
   let arguments = AttackArguments(arguments)
   let path = try arguments.text(0, "PATH")
-  let seconds = try arguments.seconds(1, "SECONDS")
+  let length = try arguments.duration(1, "SECONDS")
   let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
   guard fd >= 0 else { throw SystemError("socket", code: .current) }
   let socket = FileDescriptor(adopting: fd)
@@ -25,24 +26,24 @@ let watchdogGap = Attack(usage: "PATH SECONDS") { arguments in
   }
   guard bound == 0 else { throw SystemError("bind \(path)", code: .current) }
   figure("listening", path)
-  let end = monotonicSeconds + seconds
-  var last: Double?
-  var longest = 0.0
+  let end = MonotonicInstant.now + length
+  var last: MonotonicInstant?
+  var longest = Duration.zero
   var count = 0
   var buffer = [UInt8](repeating: 0, count: 4096)
-  while monotonicSeconds < end {
+  while MonotonicInstant.now < end {
     guard
       let ready = try? Readiness.wait(
-        [(socket.rawValue, .readable)], timeout: .seconds(end - monotonicSeconds)),
+        [(socket.rawValue, .readable)], timeout: end - MonotonicInstant.now),
       ready.first?.contains(.readable) == true,
       let received = try? buffer.withUnsafeMutableBytes({ try socket.receive(into: $0) })
     else { continue }
     guard String(decoding: buffer[0..<received], as: UTF8.self).contains("WATCHDOG=1") else { continue }
-    let now = monotonicSeconds
+    let now = MonotonicInstant.now
     if let last { longest = max(longest, now - last) }
     last = now
     count += 1
   }
   figure("watchdog_messages", String(count))
-  figure("longest_gap_ms", fixed(longest * 1000, 1))
+  figure("longest_gap_ms", fixed(longest.inMilliseconds, 1))
 }

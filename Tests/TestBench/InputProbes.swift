@@ -2,27 +2,26 @@ import Glibc
 import OrientInput
 import OrientSystem
 
-// `orientd-bench switches` and `orientd-bench virtual-switch`: probes for the tests, run on
-// fake input devices. They print one line per reading or command, and the log on stderr,
-// until SIGTERM, SIGINT or the end of stdin.
+// `orientd-testbench switches` and `orientd-testbench virtual-switch`: probes for the tests,
+// run on fake input devices. They print one line per reading or command, and the log on
+// stderr, until SIGTERM, SIGINT or the end of stdin.
 //
 // switches        prints `tablet yes|no|none lid yes|no|none` at start and on every change,
 //                 and `switches SUMMARY` at start and for each `summary` line on stdin
 // virtual-switch  creates the virtual tablet-mode switch (`virtual switch created|none`) and
 //                 sets it for each `tablet` or `laptop` line on stdin (`set MODE`)
 
-/// Runs `switches` or `virtual-switch` and exits; returns for any other first argument.
-func runInputProbeIfAsked(_ arguments: [String]) {
-  guard let name = arguments.first, name == "switches" || name == "virtual-switch" else { return }
-  Log.program = "orientd-bench"
-  if arguments.contains("--verbose") { Log.threshold = .debug }
+/// Runs the probe `name` (`switches` or `virtual-switch`) with `options` and exits.
+func runInputProbe(_ name: String, options: [String]) -> Never {
+  Log.program = "orientd-testbench"
+  if options.contains("--verbose") { Log.threshold = .debug }
   do {
     let loop = try EventLoop()
     let signals = try SignalWatcher(loop: loop, signals: [.interrupt, .terminate]) { _ in loop.stop() }
     if name == "switches" { try probeSwitches(loop) } else { try probeVirtualSwitch(loop) }
     _ = signals
   } catch {
-    StandardStream.error.report("orientd-bench: \(name): \(error)\n")
+    StandardStream.error.report("orientd-testbench: \(name): \(error)\n")
     exit(1)
   }
   exit(0)
