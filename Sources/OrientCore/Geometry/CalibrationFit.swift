@@ -1,62 +1,3 @@
-/// The poses `orientctl calibrate` asks for, and the corrected gravity each must give.
-public enum CalibrationPose: CaseIterable, Sendable {
-  case normal
-  case leftUp
-  case faceUp
-
-  /// The gravity the contract expects in this pose: normal (0, -1, 0), left-up (+1, 0, 0),
-  /// face-up (0, 0, -1).
-  public var expected: Vector3 {
-    switch self {
-    case .normal: return DeviceOrientation.normal.gravity
-    case .leftUp: return DeviceOrientation.leftUp.gravity
-    case .faceUp: return DeviceOrientation.faceUp.gravity
-    }
-  }
-
-  /// What to ask the user to do.
-  public var instruction: String {
-    switch self {
-    case .normal: return "Hold the device upright in its normal position (as you would use it)"
-    case .leftUp: return "Turn it so its left edge points up"
-    case .faceUp: return "Lay it flat on a table, screen up"
-    }
-  }
-}
-
-/// The verdict on one pose's samples.
-public enum PoseReading: Equatable, Sendable {
-  /// The averaged raw gravity.
-  case steady(Vector3)
-  /// The samples varied too much: the device moved.
-  case shaking(spread: Double)
-  /// The average is not near 1 g: not at rest, or a wrong scale.
-  case notOneG(magnitude: Double)
-  /// Too few samples arrived.
-  case tooFew(count: Int)
-
-  /// Judges raw samples (in g) taken over about a second.
-  public init(
-    samples: [Vector3], minimumCount: Int = 5, maximumSpread: Double = 0.08, tolerance: Double = 0.15
-  ) {
-    guard samples.count >= minimumCount else {
-      self = .tooFew(count: samples.count)
-      return
-    }
-    let count = Double(samples.count)
-    let sum = samples.reduce(Vector3.zero) { Vector3($0.x + $1.x, $0.y + $1.y, $0.z + $1.z) }
-    let mean = Vector3(sum.x / count, sum.y / count, sum.z / count)
-    let spread = samples.map { Vector3($0.x - mean.x, $0.y - mean.y, $0.z - mean.z).magnitude }.max() ?? 0
-    if spread > maximumSpread {
-      self = .shaking(spread: spread)
-    } else if abs(mean.magnitude - 1) > tolerance {
-      self = .notOneG(magnitude: mean.magnitude)
-    } else {
-      self = .steady(mean)
-    }
-  }
-}
-
 /// The mount matrix that maps measured gravity in the three poses to what the contract expects.
 public struct CalibrationFit: Equatable, Sendable {
   /// The exact fit M with M x measured = expected for the three poses.
@@ -106,29 +47,5 @@ public struct CalibrationFit: Equatable, Sendable {
       rows.append(Vector3(axis == 0 ? sign : 0, axis == 1 ? sign : 0, axis == 2 ? sign : 0))
     }
     return Matrix3(rows: rows[0], rows[1], rows[2])
-  }
-}
-
-/// Builds the hwdb match key `60-sensor.hwdb` uses for this sensor on this machine.
-public enum HwdbKey {
-  /// `sensor:modalias:<parent modalias>*:dmi:*:svn<vendor>:pn<product>:*`, falling back to the
-  /// full DMI string when it lacks a vendor or product name.
-  public static func make(modalias: String, dmi: String) -> String {
-    let fields = dmi.split(separator: ":")
-    let vendor = fields.first { $0.hasPrefix("svn") }
-    let product = fields.first { $0.hasPrefix("pn") }
-    let machine: String
-    if let vendor, let product {
-      machine = "dmi:*:\(vendor):\(product):*"
-    } else {
-      machine = dmi.isEmpty ? "dmi:*" : dmi
-    }
-    let device = modalias.isEmpty ? "*" : modalias + "*"
-    return "sensor:modalias:\(device):\(machine)"
-  }
-
-  /// The lines for `/etc/udev/hwdb.d/61-sensor-local.hwdb`.
-  public static func entry(key: String, matrix: Matrix3) -> String {
-    "\(key)\n ACCEL_MOUNT_MATRIX=\(MountMatrix.format(matrix))\n"
   }
 }
