@@ -37,8 +37,8 @@ final class DaemonProcess {
     pid = try spawn.start()
     // Serving means the snapshot arrives, device and orientation included.
     for _ in 0..<500 {
-      if let client = try? BenchClient(path: socket), client.readLines(5).count == 5 { return }
-      pauseMilliseconds(10)
+      if let client = try? BenchClient(path: socket), client.readGreeting() { return }
+      pause(for: .milliseconds(10))
     }
     stop()
     throw SystemError("orientd did not serve \(socket)", code: .timedOut)
@@ -78,7 +78,16 @@ final class BenchClient {
       }
   }
 
-  /// Reads until `count` lines have arrived, or the connection ends.
+  /// The lines of the snapshot a new client gets: sensor, device, orientation, lock,
+  /// allowed and mode.
+  static let greetingLines = 6
+
+  /// Reads the snapshot a new client gets; false if the connection ended first.
+  @discardableResult
+  func readGreeting() -> Bool { readLines(Self.greetingLines).count >= Self.greetingLines }
+
+  /// Reads until at least `count` lines have arrived (all of a chunk's complete lines are
+  /// kept), or the connection ends.
   func readLines(_ count: Int) -> [String] {
     var lines: [String] = []
     while lines.count < count {

@@ -1,3 +1,4 @@
+import OrientCore
 import OrientSystem
 
 /// orientd running inside a umockdev testbed with one fake accelerometer that can
@@ -69,7 +70,7 @@ final class FakeSensorDaemon {
         found = (bed, pid)
         break
       }
-      pauseMilliseconds(10)
+      pause(for: .milliseconds(10))
     }
     guard let found else {
       try? wrapper.send(.kill)
@@ -112,37 +113,37 @@ final class FakeSensorDaemon {
 }
 
 /// Latency from a scan written to the device node to its orientation event at a subscriber.
-func bufferLatency(orientd: String, umockdev: String, changes: Int) throws -> (p50: Double, p99: Double) {
+func bufferLatency(orientd: String, umockdev: String, changes: Int) throws -> (p50: Duration?, p99: Duration?) {
   let daemon = try FakeSensorDaemon(
     orientd: orientd, umockdev: umockdev, arguments: ["--mode", "buffer", "--settle", "0"])
   defer { daemon.stop() }
-  for _ in 0..<200 where !daemon.logContains("capture mode buffer") { pauseMilliseconds(10) }
+  for _ in 0..<200 where !daemon.logContains("capture mode buffer") { pause(for: .milliseconds(10)) }
   let subscriber = try BenchClient(path: daemon.socket)
-  _ = subscriber.readLines(5)
-  var latencies: [Double] = []
+  subscriber.readGreeting()
+  var latencies: [Duration] = []
   for change in 0..<(changes + 5) {
-    let start = now()
+    let start = MonotonicInstant.now
     if change % 2 == 0 { daemon.writeScan(256, 0, 0) } else { daemon.writeScan(0, -256, 0) }
     var seen = false
     while !seen {
       for line in subscriber.readAvailable() where line.hasPrefix("orientation ") { seen = true }
     }
-    if change >= 5 { latencies.append(now() - start) }
+    if change >= 5 { latencies.append(start.elapsed) }
   }
   return (percentile(latencies, 0.5), percentile(latencies, 0.99))
 }
 
-/// Wake-ups (voluntary context switches of every thread) per second over `seconds` with
-/// the sensor silent in buffer mode, or polled every `interval` ms.
-func wakeUps(orientd: String, umockdev: String, arguments: [String], seconds: Int, settle: String) throws
-  -> Double
+/// Wake-ups (voluntary context switches of every thread) per second over `length` with
+/// the sensor silent in buffer mode, or polled as `arguments` say.
+func wakeUps(orientd: String, umockdev: String, arguments: [String], over length: Duration, settle: String)
+  throws -> Double
 {
   let daemon = try FakeSensorDaemon(orientd: orientd, umockdev: umockdev, arguments: arguments)
   defer { daemon.stop() }
-  for _ in 0..<300 where !daemon.logContains(settle) { pauseMilliseconds(10) }
+  for _ in 0..<300 where !daemon.logContains(settle) { pause(for: .milliseconds(10)) }
   // Past start-up and the first change.
-  pauseMilliseconds(1000)
+  pause(for: .seconds(1))
   let before = daemon.voluntarySwitches
-  pauseMilliseconds(seconds * 1000)
-  return Double(daemon.voluntarySwitches - before) / Double(seconds)
+  pause(for: length)
+  return Double(daemon.voluntarySwitches - before) / length.inSeconds
 }
