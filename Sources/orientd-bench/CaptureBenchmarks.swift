@@ -2,7 +2,8 @@ import OrientCore
 import OrientSystem
 
 /// Latency from a scan written to the device node to its orientation event at a subscriber.
-func bufferLatency(orientd: String, umockdev: String, changes: Int) throws -> (p50: Duration?, p99: Duration?) {
+func bufferLatency(orientd: String, umockdev: String, changes: Int) throws -> (p50: Duration?, p99: Duration?)
+{
   let daemon = try FakeSensorDaemon(
     orientd: orientd, umockdev: umockdev, arguments: ["--mode", "buffer", "--settle", "0"])
   defer { daemon.stop() }
