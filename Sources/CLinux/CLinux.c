@@ -55,10 +55,15 @@ int clinux_thread_name(pthread_t thread, const char *name) {
   return pthread_setname_np(thread, name);
 }
 
-int clinux_thread_join(pthread_t thread, int seconds) {
+int clinux_thread_join(pthread_t thread, int64_t nanoseconds) {
   struct timespec deadline;
   clock_gettime(CLOCK_REALTIME, &deadline);
-  deadline.tv_sec += seconds;
+  deadline.tv_sec += nanoseconds / 1000000000;
+  deadline.tv_nsec += nanoseconds % 1000000000;
+  if (deadline.tv_nsec >= 1000000000) {
+    deadline.tv_sec += 1;
+    deadline.tv_nsec -= 1000000000;
+  }
   return pthread_timedjoin_np(thread, NULL, &deadline);
 }
 

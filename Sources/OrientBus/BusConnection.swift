@@ -24,6 +24,7 @@ public final class BusConnection {
 
   private let loop: EventLoop
   private let handler: (BusEvent) -> Void
+  private let screening: BusCallScreening?
   /// The sd-bus object; nil once closed or disconnected.
   private var bus: OpaquePointer?
   private var watch: Watch?
@@ -46,15 +47,19 @@ public final class BusConnection {
   /// from its other descriptors and timers; the rest is handled on the next round.
   private static let processRounds = 64
 
-  /// Connects to `address`; `handler` gets the connection's events on `loop`.
+  /// Connects to `address`; `handler` gets the connection's events on `loop`, and
+  /// `screening`, when given, sees every method call before sd-bus dispatches it and may
+  /// answer it instead (a call that would cost more than it is worth).
   ///
   /// Only the socket's connect happens here (immediate for a local socket); authentication
   /// and `Hello` proceed on the loop. Messages sent before then wait in sd-bus's queue.
   public init(
-    _ address: BusAddress, loop: EventLoop, handler: @escaping (BusEvent) -> Void
+    _ address: BusAddress, loop: EventLoop, screening: BusCallScreening? = nil,
+    handler: @escaping (BusEvent) -> Void
   ) throws(SystemError) {
     self.address = address
     self.loop = loop
+    self.screening = screening
     self.handler = handler
     bus = try Self.open(address)
     do throws(SystemError) {
@@ -325,7 +330,9 @@ public final class BusConnection {
           Self.nameSignalHandler, nil, me))
     }
     // Floating: the filter belongs to the bus and goes with it.
-    try Self.check("add a filter on \(address)", sd_bus_add_filter(bus, nil, Self.callFilter, nil))
+    if screening != nil {
+      try Self.check("add a filter on \(address)", sd_bus_add_filter(bus, nil, Self.screeningFilter, me))
+    }
     timer = LoopTimer(loop: loop) { [weak self] _ in self?.process() }
     watch = try loop.watch(descriptor, for: []) { [weak self] _ in self?.process() }
     updateLoop()
@@ -478,44 +485,20 @@ public final class BusConnection {
     }
   }
 
-  /// The longest object path, and the longest string argument, a method call may carry: the
-  /// D-Bus limit for a name, far above any path or name orientd serves.
-  static let longestName = 255
-
-  /// Refuses, before sd-bus dispatches them, method calls that would cost the loop out of
-  /// proportion: sd-bus looks an object path up by each of its prefixes (quadratic in its
-  /// length: 0.8 s for a 64 KB path), and echoes an unknown property's name in its error (a
-  /// second copy of a 32 MiB argument). No call orientd answers needs either.
-  private static let callFilter: sd_bus_message_handler_t = { message, _, _ in
-    guard let message else { return 0 }
+  /// Runs the connection's `screening` on a method call before sd-bus dispatches it: a reply
+  /// from it answers the call, which then goes no further.
+  private static let screeningFilter: sd_bus_message_handler_t = { message, userdata, _ in
+    guard let message, let userdata else { return 0 }
     var type: UInt8 = 0
     guard sd_bus_message_get_type(message, &type) >= 0, type == UInt8(SD_BUS_MESSAGE_METHOD_CALL) else {
       return 0
     }
-    if let path = sd_bus_message_get_path(message), strlen(path) > longestName {
-      return refuse(message, "org.freedesktop.DBus.Error.UnknownObject", "no object has a path this long")
-    }
-    guard let signature = sd_bus_message_get_signature(message, 1) else { return 0 }
-    var tooLong = false
-    var next = signature
-    // The leading string arguments (names of interfaces and properties): each is checked.
-    while !tooLong,
-      [UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g")].contains(UInt8(bitPattern: next.pointee))
-    {
-      var text: UnsafePointer<CChar>?
-      guard sd_bus_message_read_basic(message, next.pointee, &text) > 0, let text else { break }
-      tooLong = strlen(text) > longestName
-      next += 1
-    }
+    let connection = Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue()
+    guard let screening = connection.screening else { return 0 }
+    let reply = screening(BusCallPreview(message: message))
     _ = sd_bus_message_rewind(message, 1)
-    guard tooLong else { return 0 }
-    return refuse(
-      message, "org.freedesktop.DBus.Error.InvalidArgs", "an argument is longer than \(longestName) bytes")
-  }
-
-  /// Answers a method call with an error; the call is handled.
-  private static func refuse(_ message: OpaquePointer, _ name: String, _ text: String) -> Int32 {
-    _ = BusReply.send(.error(name: name, message: text), to: message)
+    guard let reply else { return 0 }
+    _ = BusReply.send(reply, to: message)
     return 1
   }
 

@@ -9,40 +9,41 @@ import OrientSystem
 // orientd runs three threads, each with its own EventLoop (epoll; handlers run one at a time,
 // so nothing a loop's handlers touch needs a lock):
 //
-// - The main thread (`Daemon`) owns the state that clients see: the OrientationTracker
-//   (device orientation, screen policy, sensor status), the socket server and its clients,
-//   the D-Bus service (`SensorProxyService`: the sd-bus connection, its descriptor and
-//   timeout, the claims), the state file's loading, the hook runner and its children
-//   (pidfds), signals (signalfd) and the watchdog timer. Everything clients can make happen
-//   runs here.
+// - The main thread (`Daemon`) owns the state that clients see and everything clients can make
+//   happen: the OrientationTracker (device orientation, screen policy, sensor status, mode),
+//   the `ChangePublisher` that fans every change out (socket, D-Bus, hooks, `--dump` or the
+//   log), the socket server and its clients, the D-Bus service (`SensorProxyService`: the sd-bus
+//   connection, its descriptor and timeout, the claims), the tablet-mode and lid switches (their
+//   event devices and udev's monitor), the sampling demand (`SamplingDemandState`), the state
+//   file's loading (`StatePersistence`), the hook runner and its children (pidfds), signals
+//   (signalfd) and the watchdog timer.
 // - The sampling thread (`SamplingThread`, named "orientd-sensor") owns libiio and the
-//   sensor: discovery and hot-plug, polling timers or the buffer's descriptor, replay timers,
-//   and the `Detector` with the sensor's classifier. libiio calls may block for seconds (a
-//   slow driver, a remote iiod); here they never delay a client.
+//   sensors: discovery and hot-plug, polling timers or the buffer's descriptor, replay timers,
+//   the `Detector` with the display sensor's classifier, and the hinge. libiio calls may block
+//   for seconds (a slow driver, a remote iiod); here they never delay a client.
 // - The state writer (`StateWriter`, "orientd-state") owns the state file's writes: open,
 //   write, fsync, rename, directory fsync, at most four coalesced writes in any second. The
 //   main loop hands it `PersistedState` values with a generation number and gets back which
 //   generation is durable; a control command's `ok` waits for it, the loop does not.
 //
-// Only mailboxes cross between the threads (a mutex-guarded queue and an eventfd each):
-// `SamplerEvent`s to the main thread (sensor online or offline, a device orientation change,
-// the tilt when D-Bus is on, the sensor's description, samples while a client asks for them,
-// the hinge's status, "the first sample after idle is in", a failure),
-// `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward
-// samples, the lid switch, the sampling demand, stop), save requests to the state writer and
-// its outcomes back. The main loop decides the demand (what clients, D-Bus claims and the mode
-// need); the sampling thread only obeys it. Values that cross are Sendable; `TraceRecorder` is handed to the sampling
-// thread at start and used only there. The log threshold is atomic.
-// The log is shared too: its writes are serialized and never wait for stderr; what libiio
-// prints on stdio's stderr becomes log lines in the thread that prints it (LibraryMessages).
+// Only mailboxes cross between the threads (a mutex-guarded queue and an eventfd each, bounded
+// per kind of message): `SamplerEvent`s to the main thread (sensor online or offline, a device
+// orientation change, the tilt when D-Bus is on, the sensor's description, samples while a
+// client asks for them, the hinge's status, "the first sample after idle is in", a failure),
+// `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward samples,
+// the lid switch, the sampling demand, stop), save requests to the state writer and its
+// outcomes back. The main loop decides the demand; the sampling thread only obeys it. Values
+// that cross are Sendable; `TraceRecorder` is handed to the sampling thread at start and used
+// only there. The log threshold is atomic, and the log is shared: its writes are serialized and
+// never wait for stderr; what libiio prints on stdio's stderr becomes log lines in the thread
+// that prints it (LibraryMessages).
 //
-// Where new sources go: descriptors that change what clients see or that clients drive
-// (like the D-Bus connection; input devices such as a tablet-mode switch) belong on the main loop;
-// another sensor read through libiio (a second accelerometer) belongs on the sampling thread,
-// with its own Detector, reporting through the same mailbox.
+// Where new sources go: descriptors that change what clients see or that clients drive belong
+// on the main loop, and what they change is published through the `ChangePublisher`; another
+// sensor read through libiio belongs on the sampling thread, reporting through the same mailbox.
 
-/// The running daemon: the main thread's loop, fed by the sampling thread, publishing to the
-/// socket's clients and printing (`--dump`) or logging every change.
+/// The running daemon: the main thread's loop, fed by the sampling thread, publishing every
+/// change through one `ChangePublisher`.
 public final class Daemon {
   private var options: DaemonOptions
   private let configuration: Configuration?
@@ -50,12 +51,8 @@ public final class Daemon {
   /// The run's time line: sample times and change times count from the start.
   private let clock = SampleClock()
   private var tracker: OrientationTracker
-  private let stateStore: StateStore?
-  private var stateWriter: StateWriter?
-  private var stateWriterWatch: Watch?
-  private var saveFailure = RateLimitedWarning()
-  /// Change lines logged per second at most; a control flood must not flood the journal.
-  private var changeLog = LineBudget(perWindow: 20, window: .seconds(1))
+  private let publisher: ChangePublisher
+  private let persistence: StatePersistence?
   private var recorder: TraceRecorder?
   private var signals: SignalWatcher?
   private var sampler: SamplingThread?
@@ -63,21 +60,17 @@ public final class Daemon {
   private var failure: Failure?
   private var server: SocketServer?
   private var socketFile: SocketFile?
-  private var exitCode = ExitCode.success
-  private var outputClosed = false
-  private var outputWatch: Watch?
-  private var hooks: HookRunner?
+  private var dump: DumpOutput?
   /// `net.hadess.SensorProxy` on D-Bus, with `--dbus system|session`.
   private var sensorProxy: SensorProxyService?
   private var watchdog: LoopTimer?
-  private var lastScreen: ScreenOrientation?
-  /// The tablet-mode and lid switches (live IIO only).
+  /// The tablet-mode and lid switches (live local IIO only).
   private var switches: TabletSwitchWatcher?
   /// The uinput switch showing a mode from the hinge; tried once (it logs once on failure).
   private var virtualSwitch: VirtualTabletSwitch?
   private var virtualSwitchTried = false
-  /// The demand last sent to the sampling thread.
-  private var sentDemand = SamplingDemand.sample
+  /// Whether the sensor is read, and whether the state held is stale meanwhile.
+  private var demand = SamplingDemandState()
   /// Gives up waiting for a fresh sample after resuming.
   private var freshWait: LoopTimer?
   private var sensorDescription: SensorDescription?
@@ -90,8 +83,8 @@ public final class Daemon {
   public init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
     self.options = options
     self.configuration = configuration
-    stateStore = options.persistsState ? try StateStore(path: options.statePath) : nil
-    let saved = stateStore?.load()
+    let store = options.persistsState ? try StateStore(path: options.statePath) : nil
+    let saved = store?.load()
     // The newest intent wins: the command line, else a config value edited since the state was
     // saved, else the saved set (`orientctl allow` survives restarts), else the config file.
     let (allowed, allowedOrigin) = AllowedOrigin.choose(
@@ -105,17 +98,24 @@ public final class Daemon {
     tracker = OrientationTracker(
       policy: ScreenPolicy(allowed: allowed, lock: lock),
       mode: TabletModeState(policy: options.rotate, override: saved?.mode))
+    publisher = ChangePublisher(screen: tracker.orientation)
+    let loop: EventLoop
     do {
       loop = try EventLoop()
     } catch {
       throw Failure("\(error)", exitCode: .osError)
     }
+    self.loop = loop
+    persistence = store.map { StatePersistence(store: $0, loop: loop) }
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
-    // Only where a state file can compete with the config; a plain dump stays quiet.
-    if stateStore != nil {
-      Log.info("allowed orientations \(allowed.listText): from \(describeAllowedOrigin(full: true))")
+    guard let persistence else { return }
+    persistence.current = { [unowned self] in self.persistedState }
+    persistence.committed = { [unowned self] generation, failure in
+      self.server?.committed(through: generation, failure: failure)
     }
-    if let saved, saved != persistedState, let stateStore, let failure = saveNow(stateStore) {
+    // Only where a state file can compete with the config; a plain dump stays quiet.
+    Log.info("allowed orientations \(allowed.listText): from \(describeAllowedOrigin(full: true))")
+    if let saved, saved != persistedState, let failure = persistence.saveNow(persistedState) {
       Log.error(failure)
     }
   }
@@ -142,19 +142,27 @@ public final class Daemon {
         Log.info("received \(signal), exiting")
         self.loop.stop()
       }
-      lastScreen = tracker.orientation
       warnIfMissing(hooksDirectory: options.hooksDirectory)
-      hooks = HookRunner(loop: loop, timeout: options.hookTimeout) { [unowned self] in
+      publisher.hooks = HookRunner(loop: loop, timeout: options.hookTimeout) { [unowned self] in
         self.options.hooks.map(HookCommand.shell)
           + (self.options.hooksDirectory.map(HookCommand.directory) ?? [])
+      }
+      if options.dump {
+        let dump = DumpOutput(loop: loop)
+        dump.watchForHangUp()
+        publisher.dump = dump
+        self.dump = dump
       }
       var trace: [TraceSample]?
       if case .replay(let path) = options.source { trace = try loadTrace(path) }
       if options.servesSocket { try openSocket() }
+      publisher.server = server
       if options.bus != .off {
-        sensorProxy = SensorProxyService(
+        let service = SensorProxyService(
           bus: options.bus, source: options.busOrientation, state: tracker.snapshot, loop: loop)
-        sensorProxy?.claimsChanged = { [unowned self] in self.updateDemand() }
+        service.claimsChanged = { [unowned self] in self.updateDemand() }
+        sensorProxy = service
+        publisher.sensorProxy = service
       }
       let sampler = try SamplingThread(
         configuration: SamplerConfiguration(
@@ -172,7 +180,6 @@ public final class Daemon {
       }
       updateDemand()
       try startWatchdog()
-      if options.dump { watchOutputForHangUp() }
       Systemd.notify(
         "READY=1\nSTATUS=serving orientation" + (options.servesSocket ? " on \(options.socketPath)" : ""))
       try loop.run()
@@ -184,33 +191,21 @@ public final class Daemon {
       throw Failure("\(error)", exitCode: .software)
     }
     if let failure { throw failure }
-    return exitCode
-  }
-
-  /// `--dump`: ends the run as soon as stdout's reader goes away (`orientd --dump | head -1`),
-  /// not at the next change, which may never come on a still device. epoll always reports
-  /// an error or hang-up, so no event is asked for. A file cannot be watched and never goes
-  /// away.
-  private func watchOutputForHangUp() {
-    outputWatch = try? loop.watch(StandardStream.output.descriptor, for: []) { [unowned self] _ in
-      guard let watch = self.outputWatch else { return }
-      self.loop.unwatch(watch)
-      self.outputWatch = nil
-      self.outputClosed = true
-      self.loop.stop()
-    }
+    return dump?.failure ?? .success
   }
 
   /// `--dump --replay`: the whole trace through the same Detector as a live sensor, at once,
   /// with no threads and no timers.
   private func replayAsFastAsPossible(_ path: String) throws(Failure) -> ExitCode {
     let samples = try loadTrace(path)
+    let dump = DumpOutput(loop: loop)
+    publisher.dump = dump
     publish(tracker.setSensor(online: true), at: samples.first?.time ?? .zero)
     let detector = Detector(settings: options.settings, recorder: recorder) { [unowned self] report in
       self.handle(.detected(report))
     }
-    for sample in samples where !outputClosed { detector.handle(Sample(sample)) }
-    return exitCode
+    for sample in samples where !dump.isClosed { detector.handle(Sample(sample)) }
+    return dump.failure ?? .success
   }
 
   private func handle(_ event: SamplerEvent) {
@@ -220,9 +215,9 @@ public final class Daemon {
     case .detected(.device(let device, let time)):
       publish(tracker.setDevice(device), at: time)
     case .detected(.sample(let sample)):
-      server?.publish(sample)
+      publisher.publish(sample)
     case .detected(.tilt(let tilt)):
-      sensorProxy?.publish(tilt: tilt)
+      publisher.publish(tilt)
     case .described(let description):
       sensorDescription = description
     case .hinge(let status):
@@ -236,6 +231,13 @@ public final class Daemon {
       loop.stop()
     }
   }
+
+  /// Applies `changes` (already made to the tracker) everywhere clients see them.
+  private func publish(_ changes: [StateChange], at time: SampleTime) {
+    publisher.publish(changes, of: tracker, at: time)
+  }
+
+  private var now: SampleTime { clock.now }
 
   // MARK: Tablet mode
 
@@ -265,51 +267,65 @@ public final class Daemon {
     if mode.hinge.mode != .unknown { virtualSwitch?.set(tablet: mode.hinge.mode == .tablet) }
   }
 
-  /// Whether anything needs the sensor's samples: a client that hears device changes or
-  /// samples, a D-Bus client's claim, `--dump` or `--record`, a screen that follows the device,
-  /// a mode that only samples can tell (the hinge), or a client waiting for a fresh state.
-  private var demand: SamplingDemand {
-    guard options.source == .iio, !options.dump, options.recordPath == nil else { return .sample }
-    let mode = tracker.mode
-    guard mode.holdsNormal, mode.modeNeedsNoSamples else { return .sample }
-    if let server, server.wantsDevice || server.wantsSamples || server.awaitsFreshState { return .sample }
-    if sensorProxy?.needsSamples == true { return .sample }
-    return .idle
+  // MARK: Sampling demand
+
+  /// What needs the sensor's samples now: a client that hears device changes or samples, a
+  /// D-Bus client's claim, `--dump` or `--record`, a screen that follows the device, a mode that
+  /// only samples can tell (the hinge), or a client waiting for a fresh state.
+  private var needs: SamplingNeeds {
+    var needs = SamplingNeeds()
+    needs.always = options.source != .iio || options.dump || options.recordPath != nil
+    needs.state = !(tracker.mode.holdsNormal && tracker.mode.modeNeedsNoSamples)
+    needs.deviceSubscribers = server?.wantsDevice ?? false
+    needs.sampleSubscribers = server?.wantsSamples ?? false
+    needs.freshStateWaiters = server?.awaitsFreshState ?? false
+    needs.busClaims = sensorProxy?.needsSamples ?? false
+    return needs
   }
 
-  /// Tells the sampling thread when the demand changes. While idle, the device orientation
-  /// held is stale: greetings and `get` wait for the first sample after sampling resumes.
+  /// Tells the sampling thread when the demand changes, and holds the state as stale while
+  /// the sensor is not read.
   private func updateDemand() {
-    let new = demand
-    guard new != sentDemand else { return }
-    sentDemand = new
-    sampler?.send(.demand(new))
-    if new == .idle {
-      Log.info("nothing needs the sensor now (\(tracker.mode.summary)); sampling stops")
-      server?.holdsStaleState = true
-      freshWait?.cancel()
-    } else if server?.holdsStaleState == true {
-      Log.info("sampling resumes")
-      // A sensor that does not deliver within a second must not keep clients waiting.
-      let timer = LoopTimer(loop: loop) { [unowned self] _ in
-        Log.warning("no fresh sample within 1 s of resuming; serving the last known state")
-        self.sampleIsFresh()
-      }
-      timer.schedule(after: .seconds(1))
-      freshWait = timer
-    }
+    perform(demand.update(needs))
   }
 
   /// The first sample after an idle stretch has been classified: the state is current.
   private func sampleIsFresh() {
-    freshWait = nil
-    guard sentDemand == .sample, let server, server.holdsStaleState else { return }
-    server.holdsStaleState = false
-    server.stateIsFresh()
-    updateDemand()
+    perform(demand.freshSampleArrived())
   }
 
-  // MARK: Socket and state
+  private func perform(_ actions: [SamplingDemandState.Action]) {
+    for action in actions {
+      switch action {
+      case .send(let demand):
+        sampler?.send(.demand(demand))
+        if demand == .idle {
+          Log.info("nothing needs the sensor now (\(tracker.mode.summary)); sampling stops")
+        }
+      case .holdStaleState:
+        server?.holdsStaleState = true
+      case .awaitFreshSample(let within):
+        Log.info("sampling resumes")
+        // A sensor that does not deliver in time must not keep clients waiting.
+        let timer = LoopTimer(loop: loop) { [unowned self] _ in self.perform(self.demand.freshWaitExpired()) }
+        timer.schedule(after: within)
+        freshWait = timer
+      case .cancelFreshWait:
+        freshWait = nil
+      case .warnNoFreshSample:
+        Log.warning(
+          "no fresh sample within \(SamplingDemandState.freshWait.wholeSeconds) s of resuming; "
+            + "serving the last known state")
+      case .serveFreshState:
+        server?.holdsStaleState = false
+        server?.stateIsFresh()
+        // The clients served may need nothing more.
+        updateDemand()
+      }
+    }
+  }
+
+  // MARK: Socket
 
   private func openSocket() throws {
     let permission: ControlPermission
@@ -323,14 +339,15 @@ public final class Daemon {
     }
     let listener = try listeningSocket()
     raiseOpenFileLimit(to: options.maxClients + 64)
-    try startStateWriter()
+    try persistence?.startWriter()
     var limits = SocketServer.Limits(
       maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit)
     limits.idleTimeout = options.idleTimeout
     server = try SocketServer(
       loop: loop, listener: listener, limits: limits, permission: permission,
       snapshot: { [unowned self] in self.tracker.snapshot },
-      control: { [unowned self] command in self.control(command) },
+      // The daemon's fan-out has published the changes: the server publishes none itself.
+      control: { [unowned self] command in self.control(command).map { (changes: [], saves: $0) } },
       commit: { [unowned self] in self.persist() },
       info: { [unowned self] full in self.infoItems(full: full) },
       samplesWanted: { [unowned self] wanted in
@@ -366,81 +383,38 @@ public final class Daemon {
     return listener.takeDescriptor()
   }
 
-  private func control(_ command: ClientCommand) -> Result<
-    (changes: [StateChange], saves: Bool), ProtocolError
-  > {
-    let changes: [StateChange]
+  // MARK: Control
+
+  /// Runs a client's control command and publishes what it changed; returns whether the saved
+  /// state changed (the commander's `ok` then waits until it is saved), or the error to reply.
+  private func control(_ command: ClientCommand) -> Result<Bool, ProtocolError> {
+    let outcome: ControlOutcome
+    switch tracker.control(command) {
+    case .failure(let error): return .failure(error)
+    case .success(let done): outcome = done
+    }
+    if case .allow = command { allowedOrigin = .control }
+    publish(outcome.changes, at: now)
     if case .mode(let mode) = command {
-      let before = tracker.mode.override
-      changes = tracker.updateMode { $0.override = mode }
-      if !changes.isEmpty { announce(changes, at: now) }
-      if before != tracker.mode.override {
+      if outcome.changesOverride {
         Log.info("mode \(mode?.rawValue ?? "auto") set by a client: \(tracker.mode.summary)")
       }
       modeChanged()
-      return .success((changes, before != tracker.mode.override))
     }
-    do throws(PolicyError) {
-      switch command {
-      case .lock(let target):
-        changes = try tracker.apply { (policy: inout ScreenPolicy) throws(PolicyError) in
-          try policy.lock(to: target)
-        }
-      case .unlock:
-        changes = tracker.apply { (policy: inout ScreenPolicy) in policy.unlock() }
-      case .rotate(let direction):
-        changes = try tracker.apply { (policy: inout ScreenPolicy) throws(PolicyError) in
-          try policy.rotate(direction)
-        }
-      case .allow(let allowed):
-        changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
-        allowedOrigin = .control
-      default:
-        return .failure(ProtocolError(.internalError, "not a control command"))
-      }
-    } catch {
-      return .failure(ProtocolError(.notAllowed, error.description))
-    }
-    if !changes.isEmpty {
-      announce(changes, at: now)
-    }
-    return .success((changes, !changes.isEmpty))
+    return .success(outcome.changesSavedState)
   }
 
-  /// What `info` reports: the sensor, then the settings that shape what clients see; with
-  /// `full` (for clients that may control), the hooks and the files orientd uses too.
+  /// What `info` reports.
   private func infoItems(full: Bool) -> [InfoItem] {
-    var items: [InfoItem] = [InfoItem("version", orientdVersion)]
-    switch options.source {
-    case .iio:
-      items += sensorDescription?.items ?? [InfoItem("sensor", "none attached")]
-    case .demo:
-      items.append(InfoItem("sensor", "the built-in demo"))
-    case .replay(let path):
-      items.append(InfoItem("sensor", full ? "replay of \(path)" : "a replayed trace"))
-    }
-    let settings = options.settings
-    items += [
-      InfoItem("threshold", String(settings.threshold)), InfoItem("hysteresis", String(settings.hysteresis)),
-      InfoItem("shake-tolerance", String(settings.shakeTolerance)),
-      InfoItem("settle", "\(settings.settle.wholeMilliseconds) ms"),
-      InfoItem("allowed-from", describeAllowedOrigin(full: full)),
-      InfoItem("dbus", sensorProxy?.status ?? "off"),
-      InfoItem("mode", tracker.mode.summary),
-      InfoItem("switches", switches?.summary ?? "none"),
-      InfoItem("sampling", sentDemand == .idle ? "stopped (nothing needs the sensor)" : "on"),
-    ]
-    guard full else { return items }
-    items += options.hooks.map { InfoItem("hook", $0) }
-    if let directory = options.hooksDirectory {
-      items.append(InfoItem("hooks-dir", directory))
-      if let problem = hooksDirectoryProblem { items.append(InfoItem("hooks-dir-problem", problem)) }
-    }
-    items.append(InfoItem("hook-timeout", "\(options.hookTimeout.inSeconds) s"))
-    if let configuration { items.append(InfoItem("config", configuration.path)) }
-    items.append(InfoItem("state-file", options.persistsState ? options.statePath : "none"))
-    return items
+    InfoReport(
+      options: options, sensor: sensorDescription,
+      allowedFrom: (describeAllowedOrigin(full: true), describeAllowedOrigin(full: false)),
+      dbus: sensorProxy?.status ?? "off", mode: tracker.mode.summary, switches: switches?.summary ?? "none",
+      sampling: demand.sent, hooksDirectoryProblem: hooksDirectoryProblem, configPath: configuration?.path
+    ).items(full: full)
   }
+
+  // MARK: State file
 
   private var persistedState: PersistedState {
     PersistedState(
@@ -448,64 +422,16 @@ public final class Daemon {
       configAllowed: .known(options.configAllowed), mode: tracker.mode.override)
   }
 
-  /// Starts the thread that saves the state, when there is a state file.
-  private func startStateWriter() throws {
-    guard let stateStore else { return }
-    let writer = try StateWriter(store: stateStore, writesPerSecond: Self.savesPerSecond)
-    stateWriterWatch = try writer.outcomes.deliver(on: loop) { [unowned self] outcome in self.handle(outcome)
-    }
-    stateWriter = writer
-  }
-
-  /// The state is written at most this many times in any second; a flood of changes is
-  /// coalesced into that many writes.
-  static let savesPerSecond = 4
-
-  /// Saves the lock and allowed set off the loop; returns the commit that says when it is
-  /// durable, or nil when nothing needs to wait.
-  private func persist() -> UInt64? {
-    guard let stateStore else { return nil }
-    if let stateWriter { return stateWriter.save(persistedState) }
-    // Without the writer thread (it could not start, or the socket is off): save here.
-    if let failure = saveNow(stateStore) { Log.error(failure) }
-    return nil
-  }
-
-  /// Saves at once on this thread; the failure's text, or nil.
-  private func saveNow(_ stateStore: StateStore) -> String? {
-    do {
-      try stateStore.save(persistedState)
-      return nil
-    } catch {
-      return "cannot save the state to \(stateStore.path): \(error); the change holds until orientd stops"
-    }
-  }
-
-  private func handle(_ outcome: StateWriter.Outcome) {
-    switch outcome {
-    case .saved(let generation):
-      server?.committed(through: generation)
-    case .failed(let generation, let reason):
-      let failure =
-        "cannot save the state to \(stateStore?.path ?? "?"): \(reason); the change holds until orientd stops"
-      saveFailure.warn(failure)
-      server?.committed(through: generation, failure: failure)
-    case .unavailable(let reason):
-      Log.error("the state writer stopped (\(reason)); saving on the main loop from now on")
-      stateWriter = nil
-      if let stateWriterWatch { loop.unwatch(stateWriterWatch) }
-      stateWriterWatch = nil
-      let failure = stateStore.flatMap(saveNow)
-      if let failure { Log.error(failure) }
-      server?.committed(through: .max, failure: failure)
-    }
-  }
+  /// Saves the lock, allowed set and mode; returns the commit that says when it is durable, or
+  /// nil when nothing needs to wait.
+  private func persist() -> UInt64? { persistence?.save(persistedState) }
 
   private func shutDown() {
     Systemd.notify("STOPPING=1")
     watchdog = nil
-    hooks?.terminate()
+    publisher.hooks?.terminate()
     // The name goes back to the bus's queue (an iio-sensor-proxy waiting in it takes over).
+    publisher.sensorProxy = nil
     sensorProxy = nil
     switches?.stop()
     switches = nil
@@ -513,10 +439,10 @@ public final class Daemon {
     sampler?.stop()
     sampler = nil
     server?.shutDown()
+    publisher.server = nil
     server = nil
     // What clients changed last is written before the exit.
-    stateWriter?.stop()
-    stateWriter = nil
+    persistence?.stop()
     // Removed only while it is still ours, not one a newer orientd made.
     socketFile?.removeIfStillOurs()
     socketFile = nil
@@ -532,8 +458,9 @@ public final class Daemon {
     Log.debug("watchdog: notifying every \(interval.wholeMilliseconds) ms")
   }
 
-  /// SIGHUP: reads the config file again. New tunables, allowed set and hooks apply at once;
-  /// clients stay connected. A bad file is logged and the running configuration stays.
+  /// SIGHUP: reads the config file again. What `ReloadPlan` says is live applies at once, and
+  /// clients stay connected; the rest is named as needing a restart. A bad file is logged and
+  /// the running configuration stays.
   private func reload() {
     guard let configuration else { return Log.info("received SIGHUP; there is no configuration to reload") }
     Systemd.notify("RELOADING=1")
@@ -547,25 +474,23 @@ public final class Daemon {
     }
     let plan = ReloadPlan(running: options, loaded: new)
     if plan.options.settings != options.settings { sampler?.send(.settings(plan.options.settings)) }
-    // The state file records the file's value whether or not it changes the set.
-    let configAllowedChanged = plan.applied.contains("allowed")
     if let (allowed, origin) = allowedOrigin.reloaded(
       config: new.configAllowed, previousConfig: options.configAllowed, commandLineGiven: options.allowedGiven
     ) {
       allowedOrigin = origin
-      let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
-      publish(changes, at: now)
+      publish(tracker.apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }, at: now)
       let described = origin.describe(config: new.origins["allowed"] ?? configuration.path, state: nil)
       Log.info("allowed orientations \(allowed.listText): from \(described)")
     }
-    hooks?.update(timeout: plan.options.hookTimeout)
+    publisher.hooks?.update(timeout: plan.options.hookTimeout)
     Log.threshold = plan.options.verbose ? .debug : .info
     if !plan.needRestart.isEmpty {
       Log.warning("\(plan.needRestart.joined(separator: ", ")) changed; restart orientd to apply")
     }
     warnIfMissing(hooksDirectory: plan.options.hooksDirectory)
     options = plan.options
-    if configAllowedChanged { _ = persist() }
+    // The state file records the file's allowed set whether or not it changes the set in force.
+    if plan.applied.contains("allowed") { _ = persist() }
     Log.info("reloaded \(configuration.path)")
   }
 
@@ -584,51 +509,4 @@ public final class Daemon {
     guard status?.kind != .directory else { return nil }
     return status == nil ? "missing" : "not a directory"
   }
-
-  private var now: SampleTime { clock.now }
-
-  // MARK: Publishing
-
-  /// Sends changes to the socket's clients, then prints or logs them.
-  private func publish(_ changes: [StateChange], at time: SampleTime) {
-    guard !changes.isEmpty else { return }
-    server?.publish(changes)
-    announce(changes, at: time)
-  }
-
-  /// Prints changes for `--dump`, or logs them, and runs the hooks for a new screen orientation.
-  private func announce(_ changes: [StateChange], at time: SampleTime) {
-    sensorProxy?.publish(changes)
-    // Hooks run once per batch that turns the screen or changes the mode (a desktop may turn
-    // its on-screen keyboard on in tablet mode).
-    if let hooks, changes.contains(where: { $0.key == "orientation" || $0.key == "mode" }) {
-      hooks.trigger(
-        HookEnvironment.variables(
-          orientation: tracker.orientation, previous: lastScreen, device: tracker.device,
-          mode: tracker.mode.mode))
-      lastScreen = tracker.orientation
-    }
-    // One write for the whole batch: a change of device and screen orientation is one wake-up.
-    guard options.dump else { return changeLog.write(.info, lines: changes.map(\.line)) }
-    var text = ""
-    for change in changes {
-      switch change {
-      case .device, .orientation: text += "\(time.secondsText) \(change.line)\n"
-      default: break
-      }
-    }
-    guard !text.isEmpty else { return }
-    do {
-      try StandardStream.output.write(text)
-      return
-    } catch  where error.code == .brokenPipe {
-      // A closed reader (`orientd --dump | head -1`) ends the run quietly.
-    } catch {
-      Log.error("cannot write to stdout: \(error)")
-      exitCode = .ioError
-    }
-    outputClosed = true
-    loop.stop()
-  }
-
 }

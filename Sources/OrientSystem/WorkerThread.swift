@@ -24,9 +24,9 @@ public final class WorkerThread: Sendable {
     _ = clinux_thread_name(thread, String(name.prefix(15)))
   }
 
-  /// Waits up to `seconds` for the thread to finish; false if it is still running.
-  public func join(timeoutSeconds seconds: Int) -> Bool {
-    clinux_thread_join(thread, Int32(seconds)) == 0
+  /// Waits up to `timeout` for the thread to finish; false if it is still running.
+  public func join(within timeout: Duration) -> Bool {
+    clinux_thread_join(thread, max(0, timeout.wholeNanoseconds)) == 0
   }
 
   private final class Body {

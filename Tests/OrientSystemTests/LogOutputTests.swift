@@ -60,7 +60,7 @@ private final class Output: @unchecked Sendable {
         self.output.write(text(index), lines: 1) { "note: \($0) dropped\n" }
       }
     }
-    return thread.join(timeoutSeconds: 30)
+    return thread.join(within: .seconds(30))
   }
 }
 

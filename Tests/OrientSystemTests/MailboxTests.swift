@@ -55,7 +55,7 @@ struct MailboxTests {
     let thread = try WorkerThread(name: "poster") {
       for index in 0..<50_000 { mailbox.post(index % 1_000 == 0 ? .change(index) : .sample(index)) }
     }
-    #expect(thread.join(timeoutSeconds: 30))
+    #expect(thread.join(within: .seconds(30)))
     #expect(mailbox.count == 50 + 4)
     let drained = mailbox.drain()
     #expect(drained.first == .change(0))

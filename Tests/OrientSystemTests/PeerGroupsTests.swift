@@ -60,7 +60,7 @@ struct PeerGroupsTests {
       }
       withExtendedLifetime(other) {}
     }
-    #expect(thread.join(timeoutSeconds: 30))
+    #expect(thread.join(within: .seconds(30)))
     let state = outcome.withLock { $0 }
     try #require(state.installed, "cannot install a seccomp filter here")
     #expect(state.error == nil)

@@ -59,7 +59,8 @@ struct BusPolicyTests {
         devices: [device.forSensorProxy], arguments: [], prepare: export,
         executable: "/usr/sbin/iio-sensor-proxy")
     }
-    let owned = try waitUntil {
+    // The owner coming up is the premise, waited for apart from what the test checks.
+    let owned = try waitUntil(timeout: startupPatience) {
       try bus.busctl([
         "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s",
         Self.name,

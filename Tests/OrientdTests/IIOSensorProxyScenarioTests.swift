@@ -478,11 +478,13 @@ struct IIOSensorProxyScenarioTests {
     // Removing the device's folder is a disappearance without a uevent, which orientd notices
     // by polling; iio-sensor-proxy needs the uevent, which umockdev-run cannot send.
     let daemon = try WatchedDaemon([.accelerometer(raw: (0, -256, 0))])
+    // Connected once the sensor is online: a greeting sent before the sampling thread has
+    // attached it says the sensor is offline (monitor-sensor's "No accelerometer").
+    #expect(daemon.waitFor("device", "normal"))
     let proxyStyle = try TestProcess([
       TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy",
     ])
-    #expect(daemon.waitFor("device", "normal"))
-    #expect(proxyStyle.waitForLines(1).last?.hasPrefix("=== Has accelerometer") == true)
+    #expect(proxyStyle.waitForLines(1).last?.hasPrefix("=== Has accelerometer") == true, "\(proxyStyle.stdout)")
     try daemon.run.unplug()
     #expect(daemon.waitFor("sensor", "offline"))
     #expect(proxyStyle.waitFor("--- Accelerometer disappeared"))

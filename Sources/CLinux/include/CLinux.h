@@ -41,8 +41,8 @@ int clinux_pidfd_open(pid_t pid);
 /* pthread_setname_np(3): names a thread (at most 15 bytes) for ps and debuggers. */
 int clinux_thread_name(pthread_t thread, const char *name);
 
-/* pthread_timedjoin_np(3) with a deadline `seconds` from now; 0 when joined, else an errno. */
-int clinux_thread_join(pthread_t thread, int seconds);
+/* pthread_timedjoin_np(3) with a deadline `nanoseconds` from now; 0 when joined, else an errno. */
+int clinux_thread_join(pthread_t thread, int64_t nanoseconds);
 
 /* The type of the file system `fd` lives on (statfs's f_type), asked of the kernel itself:
    preloaded libraries such as umockdev's answer fstatfs(2) with sysfs for files that are not. */

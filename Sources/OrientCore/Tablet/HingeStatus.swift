@@ -18,12 +18,3 @@ public struct HingeStatus: Equatable, Sendable {
   /// No hinge: one sensor, or none.
   public static let unavailable = HingeStatus(available: false)
 }
-
-/// Whether anything needs the accelerometers' samples now. The daemon decides (the policy,
-/// the mode's source, what clients subscribed to, D-Bus claims); the sampling thread obeys.
-public enum SamplingDemand: Equatable, Sendable {
-  /// Sample at the interval (faster while a change is pending).
-  case sample
-  /// Nothing needs the sensors: no timer, no buffer, no wake-up.
-  case idle
-}

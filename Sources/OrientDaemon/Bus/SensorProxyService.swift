@@ -87,7 +87,10 @@ final class SensorProxyService {
   private func connect() {
     retryTimer?.cancel()
     do {
-      let connection = try BusConnection(address, loop: loop) { [unowned self] event in self.handle(event) }
+      let connection = try BusConnection(address, loop: loop, screening: Self.screen) {
+        [unowned self] event in
+        self.handle(event)
+      }
       self.connection = connection
       try export(on: connection)
       try connection.requestName(SensorProxyInterface.busName)
@@ -165,6 +168,30 @@ final class SensorProxyService {
   }
 
   // MARK: Serving
+
+  /// The longest object path, and the longest string argument, a method call may carry: the
+  /// D-Bus limit for a name, far above any path or name orientd serves.
+  static let longestName = 255
+
+  /// Refuses, before sd-bus dispatches them, method calls that would cost the loop out of
+  /// proportion: sd-bus looks an object path up by each of its prefixes (quadratic in its
+  /// length: 0.8 s for a 64 KB path), and echoes an unknown property's name in its error (a
+  /// second copy of a 32 MiB argument). No call orientd answers needs either.
+  static func screen(_ call: BusCallPreview) -> BusReply? {
+    if call.pathLength > longestName {
+      return .error(
+        name: "org.freedesktop.DBus.Error.UnknownObject", message: "no object has a path this long")
+    }
+    var tooLong = false
+    call.forEachLeadingStringLength { length in
+      tooLong = length > longestName
+      return !tooLong
+    }
+    guard tooLong else { return nil }
+    return .error(
+      name: "org.freedesktop.DBus.Error.InvalidArgs",
+      message: "an argument is longer than \(longestName) bytes")
+  }
 
   private func value(of property: String) -> BusValue {
     switch SensorProxyAccelerometer.Property(rawValue: property) {

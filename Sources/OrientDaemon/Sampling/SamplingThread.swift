@@ -42,7 +42,7 @@ final class SamplingThread {
   /// Asks the thread to restore the device and end; waits up to 2 s for it.
   func stop() {
     commands.post(.stop)
-    if !thread.join(timeoutSeconds: 2) {
+    if !thread.join(within: .seconds(2)) {
       Log.warning("the sensor thread did not stop within 2 s (a read is stuck); exiting anyway")
     }
   }

@@ -56,7 +56,7 @@ final class StateWriter {
   /// Writes what is still waiting, then ends the thread; waits up to 5 s for it.
   func stop() {
     requests.post(.stop)
-    if !thread.join(timeoutSeconds: 5) {
+    if !thread.join(within: .seconds(5)) {
       Log.warning("the state writer did not finish within 5 s (a slow disk); exiting anyway")
     }
   }

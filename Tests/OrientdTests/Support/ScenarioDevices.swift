@@ -174,7 +174,13 @@ final class SensorProxyPeer {
   /// Starts the peer on `devices`, on a bus of its own or on `sharedBus`; fails unless it is
   /// installed. With `monitorOnceNamed` monitor-sensor starts only once iio-sensor-proxy owns
   /// its name (`gdbus wait`), not while it starts.
-  init(_ devices: [FakeDevice], sharedBus: TestBus? = nil, monitorOnceNamed: Bool = false) throws {
+  ///
+  /// On a bus of its own, the peer is started that way and returns only once monitor-sensor has
+  /// said whether iio-sensor-proxy has an accelerometer: a slow start (iio-sensor-proxy under
+  /// umockdev on a loaded machine) is waited for here, with `startupPatience`, so the test's own
+  /// waits measure only the behaviour they check.
+  init(_ devices: [FakeDevice], sharedBus: TestBus? = nil, monitorOnceNamed: Bool? = nil) throws {
+    let monitorOnceNamed = monitorOnceNamed ?? (sharedBus == nil)
     try Self.requireInstalled()
     let directory = try Scratch.current().makeDirectory("proxy")
     let bus = sharedBus?.socket ?? directory + "/bus"
@@ -205,7 +211,7 @@ final class SensorProxyPeer {
       \(startBus)
       export DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(bus)
       \(startProxy) & proxy=$!
-      \(monitorOnceNamed ? "gdbus wait --system --timeout 30 net.hadess.SensorProxy" : "")
+      \(monitorOnceNamed ? "gdbus wait --system --timeout \(Int(startupPatience)) net.hadess.SensorProxy" : "")
       monitor-sensor & monitor=$!
       trap 'kill $monitor $proxy $bus 2>/dev/null; wait; exit 0' TERM
       wait $monitor
@@ -217,6 +223,11 @@ final class SensorProxyPeer {
     try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
     guard chmod(scriptPath, 0o755) == 0 else { throw POSIXError(.EPERM) }
     run = try FakeSensorRun(devices: devices, arguments: [], executable: scriptPath)
+    guard sharedBus == nil else { return }
+    let serving = waitUntil(timeout: startupPatience) { hasAccelerometer != nil }
+    let proxyLog = (try? String(contentsOfFile: directory + "/proxy.log", encoding: .utf8)) ?? ""
+    try #require(
+      serving, "iio-sensor-proxy did not come up within \(Int(startupPatience)) s: \(run.process.stdout)\(proxyLog)")
   }
 
   deinit { _ = run.stop() }

@@ -149,7 +149,9 @@ extension TestBus {
 extension WatchedDaemon {
   /// Waits until orientd has said `count` times that it serves the name.
   func waitUntilServing(count: Int = 1) -> Bool {
-    run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true, count: count)
+    // A premise: orientd coming up on the bus is waited for apart from what a test checks.
+    run.process.waitFor(
+      "D-Bus: serving net.hadess.SensorProxy", inStderr: true, count: count, timeout: startupPatience)
   }
 
   /// The socket's `info dbus` line.

@@ -5,6 +5,11 @@ import Foundation
 /// awaited event never comes, which fails the test anyway.
 let patience: Double = 30
 
+/// How long a test waits for a peer program to come up (iio-sensor-proxy under umockdev, a bus
+/// daemon) before the test's own clock starts: a peer that starts slowly on a loaded machine
+/// must not eat the time the test gives the behaviour it checks.
+let startupPatience: Double = 4 * patience
+
 /// Checks `condition` every few milliseconds until it holds or `timeout` seconds have passed;
 /// returns whether it held. The only polling loop in the tests: every wait goes through it.
 @discardableResult

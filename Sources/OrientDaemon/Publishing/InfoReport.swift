@@ -1,0 +1,54 @@
+import OrientConfig
+import OrientCore
+
+/// What `info` reports: the sensor, then the settings that shape what clients see; for
+/// clients that may control (`full`), also the hooks and the files orientd uses.
+struct InfoReport {
+  var options: DaemonOptions
+  /// The sensor attached and how it is read; nil while none is.
+  var sensor: SensorDescription?
+  /// Where the allowed set came from, for `full` and for other clients (without paths).
+  var allowedFrom: (full: String, brief: String)
+  var dbus: String
+  var mode: String
+  var switches: String
+  var sampling: SamplingDemand
+  /// What is wrong with `--hooks-dir`, as found at start or the last reload.
+  var hooksDirectoryProblem: String?
+  /// The config file read, if any.
+  var configPath: String?
+
+  /// The lines of `info`, without the hooks and paths unless `full`.
+  func items(full: Bool) -> [InfoItem] {
+    var items: [InfoItem] = [InfoItem("version", orientdVersion)]
+    switch options.source {
+    case .iio:
+      items += sensor?.items ?? [InfoItem("sensor", "none attached")]
+    case .demo:
+      items.append(InfoItem("sensor", "the built-in demo"))
+    case .replay(let path):
+      items.append(InfoItem("sensor", full ? "replay of \(path)" : "a replayed trace"))
+    }
+    let settings = options.settings
+    items += [
+      InfoItem("threshold", String(settings.threshold)), InfoItem("hysteresis", String(settings.hysteresis)),
+      InfoItem("shake-tolerance", String(settings.shakeTolerance)),
+      InfoItem("settle", "\(settings.settle.wholeMilliseconds) ms"),
+      InfoItem("allowed-from", full ? allowedFrom.full : allowedFrom.brief),
+      InfoItem("dbus", dbus),
+      InfoItem("mode", mode),
+      InfoItem("switches", switches),
+      InfoItem("sampling", sampling == .idle ? "stopped (nothing needs the sensor)" : "on"),
+    ]
+    guard full else { return items }
+    items += options.hooks.map { InfoItem("hook", $0) }
+    if let directory = options.hooksDirectory {
+      items.append(InfoItem("hooks-dir", directory))
+      if let problem = hooksDirectoryProblem { items.append(InfoItem("hooks-dir-problem", problem)) }
+    }
+    items.append(InfoItem("hook-timeout", "\(options.hookTimeout.inSeconds) s"))
+    if let configPath { items.append(InfoItem("config", configPath)) }
+    items.append(InfoItem("state-file", options.persistsState ? options.statePath : "none"))
+    return items
+  }
+}
