@@ -5,7 +5,8 @@ public struct PeerCredentials: Sendable {
   /// The peer's effective group when it connected.
   public var gid: UInt32
 
-  public init(pid: Int32, uid: UInt32, gid: UInt32) {
+  /// Credentials as given; the kernel's come from `FileDescriptor.peerCredentials()`.
+  init(pid: Int32, uid: UInt32, gid: UInt32) {
     self.pid = pid
     self.uid = uid
     self.gid = gid

@@ -25,7 +25,7 @@ public struct DirectoryRefusal: Error, Sendable, CustomStringConvertible {
   /// The directory that was asked for.
   public let directory: String
   /// The directory, ancestor or link that the reason is about.
-  public let offending: String
+  let offending: String
   public let reason: Reason
 
   /// Whether the directory is unsafe or unusable as configured (exit 78), rather than one that
@@ -93,7 +93,7 @@ enum DirectoryTrust {
 
 extension DirectoryDescriptor {
   /// The mode of the directories this creates.
-  public static let createdDirectoryPermissions: mode_t = 0o755
+  static let createdDirectoryPermissions: mode_t = 0o755
 
   /// Opens the directory `path` for orientd's own files, walking from `/` one component at a
   /// time: every directory on the way must be owned by root or this process's user and be

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("What the classifier has pending, and adopting a sample at once after a pause")
 struct PendingAndAdoptionTests {

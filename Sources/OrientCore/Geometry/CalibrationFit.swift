@@ -14,7 +14,7 @@ public struct CalibrationFit: Equatable, Sendable {
   public var determinant: Double { matrix.determinant }
 
   /// Rounding to a signed permutation is accepted up to this many degrees.
-  public static let roundingLimit = 20.0
+  static let roundingLimit = 20.0
 
   /// Fits from the averaged raw gravity of the normal, left-up and face-up poses.
   public init(normal: Vector3, leftUp: Vector3, faceUp: Vector3) throws(ValueError) {

@@ -24,7 +24,7 @@ public enum HookEnvironment {
   }
 
   /// xrandr's `--rotate` value.
-  public static func xrandr(_ orientation: ScreenOrientation) -> String {
+  static func xrandr(_ orientation: ScreenOrientation) -> String {
     switch orientation {
     case .normal: return "normal"
     case .leftUp: return "left"
@@ -41,7 +41,7 @@ public enum HookEnvironment {
   /// turned a quarter counter-clockwise: 90.
   ///
   /// sway's own `output NAME transform` counts the other way (see `swayTransform`).
-  public static func waylandTransform(_ orientation: ScreenOrientation) -> String {
+  static func waylandTransform(_ orientation: ScreenOrientation) -> String {
     switch orientation {
     case .normal: return "normal"
     case .leftUp: return "90"
@@ -53,7 +53,7 @@ public enum HookEnvironment {
   /// sway's `output NAME transform` value. sway counts clockwise and inverts the name into
   /// the protocol's counter-clockwise enum (`invert_rotation_direction` in sway's
   /// `commands/output/transform.c`, since sway 1.5), so left-up is 270, as iio-sway gives it.
-  public static func swayTransform(_ orientation: ScreenOrientation) -> String {
+  static func swayTransform(_ orientation: ScreenOrientation) -> String {
     switch orientation {
     case .normal: return "normal"
     case .leftUp: return "270"
@@ -65,7 +65,7 @@ public enum HookEnvironment {
   /// Hyprland's monitor `transform` number: the protocol's enum value itself (Hyprland's
   /// monitor-rule parser casts the number to `wl_output_transform`), so left-up is 1, the
   /// number for `waylandTransform`'s 90, as iio-hyprland gives it.
-  public static func hyprlandTransform(_ orientation: ScreenOrientation) -> String {
+  static func hyprlandTransform(_ orientation: ScreenOrientation) -> String {
     switch orientation {
     case .normal: return "0"
     case .leftUp: return "1"
@@ -75,7 +75,7 @@ public enum HookEnvironment {
   }
 
   /// kscreen-doctor's rotation name.
-  public static func kscreen(_ orientation: ScreenOrientation) -> String {
+  static func kscreen(_ orientation: ScreenOrientation) -> String {
     switch orientation {
     case .normal: return "none"
     case .leftUp: return "left"
@@ -85,7 +85,7 @@ public enum HookEnvironment {
   }
 
   /// xinput's Coordinate Transformation Matrix, row by row.
-  public static func touchMatrix(_ orientation: ScreenOrientation) -> String {
+  static func touchMatrix(_ orientation: ScreenOrientation) -> String {
     switch orientation {
     case .normal: return "1 0 0 0 1 0 0 0 1"
     case .leftUp: return "0 -1 1 1 0 0 0 0 1"

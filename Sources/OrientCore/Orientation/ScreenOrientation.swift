@@ -30,7 +30,7 @@ public enum ScreenOrientation: UInt8, CaseIterable, Sendable {
   }
 
   /// The next orientation when the device turns counter-clockwise.
-  public var counterClockwise: ScreenOrientation {
+  var counterClockwise: ScreenOrientation {
     ScreenOrientation(rawValue: (rawValue + 3) % 4)!
   }
 }

@@ -95,14 +95,14 @@ public struct ScanFormat: Equatable, Sendable {
 
 /// Where each enabled channel sits in a scan, computed as the kernel does: channels in
 /// index order, each aligned to its own size, the scan padded to the largest one.
-public struct ScanLayout: Equatable, Sendable {
+struct ScanLayout: Equatable, Sendable {
   /// Byte offset of each channel, in the order they were given.
-  public let offsets: [Int]
+  let offsets: [Int]
   /// Bytes per scan.
-  public let scanSize: Int
+  let scanSize: Int
 
   /// Lays out channels given as (scan index, format), in any order.
-  public init(channels: [(index: Int, format: ScanFormat)]) {
+  init(channels: [(index: Int, format: ScanFormat)]) {
     let order = channels.indices.sorted { channels[$0].index < channels[$1].index }
     var offsets = [Int](repeating: 0, count: channels.count)
     var size = 0
@@ -122,7 +122,7 @@ public struct ScanLayout: Equatable, Sendable {
 
 /// Decodes the x, y and z raw values of every complete scan in a block of buffer data.
 public struct ScanDecoder: Sendable {
-  public let formats: [ScanFormat]
+  let formats: [ScanFormat]
   public let offsets: [Int]
   public let scanSize: Int
 
@@ -153,7 +153,7 @@ public struct ScanDecoder: Sendable {
 
   /// Calls `body` with (x, y, z) for every whole scan; returns the bytes left over (a partial scan).
   @discardableResult
-  public func decodeScans(_ data: UnsafeRawBufferPointer, _ body: (Int64, Int64, Int64) -> Void) -> Int {
+  func decodeScans(_ data: UnsafeRawBufferPointer, _ body: (Int64, Int64, Int64) -> Void) -> Int {
     var start = 0
     while start + scanSize <= data.count {
       let scan = UnsafeRawBufferPointer(rebasing: data[start..<(start + scanSize)])

@@ -15,7 +15,7 @@ public struct ScanStream: Sendable {
   }
 
   /// How many bytes of an incomplete scan are waiting for the next block.
-  public var pendingByteCount: Int { partial.count }
+  var pendingByteCount: Int { partial.count }
 
   /// Forgets a partial scan, as when the buffer is reopened.
   public mutating func reset() { partial.removeAll(keepingCapacity: true) }

@@ -10,7 +10,7 @@ public struct ReplaySchedule: Sendable {
   public let loopLength: Duration?
 
   /// The longest single wait: one hour. A sample due later is waited for in steps.
-  public static let longestWait = Duration.seconds(3600)
+  static let longestWait = Duration.seconds(3600)
 
   /// The latest a sample may be due: about 292 years after the start, as far as a monotonic
   /// clock counting nanoseconds in 64 bits reaches.

@@ -116,7 +116,7 @@ public enum TraceFormat {
   }
 
   /// Parses one sample line `t x y z`.
-  public static func parseSample(_ line: some StringProtocol) throws(ValueError) -> TraceSample {
+  static func parseSample(_ line: some StringProtocol) throws(ValueError) -> TraceSample {
     var text = String(line)
     return try text.withUTF8 { parseSample(bytes: trimmed($0)) }.get()
   }
