@@ -1,11 +1,3 @@
-/// Whether a convertible is used as a tablet or as a laptop.
-public enum TabletMode: String, CaseIterable, Sendable {
-  case tablet
-  case laptop
-  /// No source says.
-  case unknown
-}
-
 /// The mode from the hinge angle, following ChromeOS's tablet-mode controller: tablet from
 /// 200 degrees, laptop again at 160 or less (no flapping in between); angles under 20 or over
 /// 340 (a closed lid and one folded back read alike) count only once they held 2 s, and
