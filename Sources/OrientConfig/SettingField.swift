@@ -19,19 +19,19 @@ struct SettingField: Sendable {
   let copy: @Sendable (inout DaemonOptions, DaemonOptions) -> Void
 
   /// A setting held in `path`, applied by a reload at once.
-  static func live<Value: Equatable>(_ path: WritableKeyPath<DaemonOptions, Value> & Sendable) -> SettingField
+  static func live<Value: Equatable & Sendable>(_ path: WritableKeyPath<DaemonOptions, Value> & Sendable) -> SettingField
   {
     SettingField(reload: .live, path)
   }
 
   /// A setting held in `path` that only a restart applies.
-  static func restart<Value: Equatable>(_ path: WritableKeyPath<DaemonOptions, Value> & Sendable)
+  static func restart<Value: Equatable & Sendable>(_ path: WritableKeyPath<DaemonOptions, Value> & Sendable)
     -> SettingField
   {
     SettingField(reload: .restart, path)
   }
 
-  private init<Value: Equatable>(reload: Reload, _ path: WritableKeyPath<DaemonOptions, Value> & Sendable) {
+  private init<Value: Equatable & Sendable>(reload: Reload, _ path: WritableKeyPath<DaemonOptions, Value> & Sendable) {
     self.reload = reload
     differs = { $0[keyPath: path] != $1[keyPath: path] }
     copy = { $0[keyPath: path] = $1[keyPath: path] }

@@ -344,17 +344,7 @@ public final class Daemon {
       maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit)
     limits.idleTimeout = options.idleTimeout
     server = try SocketServer(
-      loop: loop, listener: listener, limits: limits, permission: permission,
-      snapshot: { [unowned self] in self.tracker.snapshot },
-      // The daemon's fan-out has published the changes: the server publishes none itself.
-      control: { [unowned self] command in self.control(command).map { (changes: [], saves: $0) } },
-      commit: { [unowned self] in self.persist() },
-      info: { [unowned self] full in self.infoItems(full: full) },
-      samplesWanted: { [unowned self] wanted in
-        self.sampler?.send(.forwardSamples(wanted))
-        self.updateDemand()
-      },
-      needsChanged: { [unowned self] in self.updateDemand() })
+      loop: loop, listener: listener, limits: limits, permission: permission, host: self)
   }
 
   /// The socket passed by systemd, else a new one at `--socket`.
@@ -387,7 +377,7 @@ public final class Daemon {
 
   /// Runs a client's control command and publishes what it changed; returns whether the saved
   /// state changed (the commander's `ok` then waits until it is saved), or the error to reply.
-  private func control(_ command: ClientCommand) -> Result<Bool, ProtocolError> {
+  func control(_ command: ClientCommand) -> Result<Bool, ProtocolError> {
     let outcome: ControlOutcome
     switch tracker.control(command) {
     case .failure(let error): return .failure(error)
@@ -509,4 +499,30 @@ public final class Daemon {
     guard status?.kind != .directory else { return nil }
     return status == nil ? "missing" : "not a directory"
   }
+
+  // MARK: The socket's sessions (SessionHost; `control(_:)` is above)
+
+  /// Whether the sampling thread was last told to forward samples: while a client streams them.
+  private var forwardsSamples = false
+
+  /// The whole state, for a greeting or a `get` reply.
+  var snapshot: [StateChange] { tracker.snapshot }
+
+  /// Saves the state a control command changed; the commit its `ok` waits for, if any.
+  func commit() -> UInt64? { persist() }
+
+  /// What `info` reports; with `full`, hooks and file paths too.
+  func info(full: Bool) -> [InfoItem] { infoItems(full: full) }
+
+  /// The socket's clients need something else of the sensor: samples forwarded or not, and
+  /// the demand.
+  func needsChanged() {
+    if let server, server.wantsSamples != forwardsSamples {
+      forwardsSamples = server.wantsSamples
+      sampler?.send(.forwardSamples(forwardsSamples))
+    }
+    updateDemand()
+  }
 }
+
+extension Daemon: SessionHost {}

@@ -1,97 +1,121 @@
 import OrientCore
 import OrientSystem
 
-/// One connected client: its pending output, the input it sent and we have not served yet,
-/// and its settings.
+/// One connected client: its socket, the input it sent and is not served yet, the output that
+/// waits for the socket, and where it is in its life (`ConnectionState`).
 ///
-/// Output goes straight to the socket when it can; what the socket does not take waits in a
-/// queue of whole messages, so a line is never interleaved with another. A message leaves
-/// the queue, and its memory is freed, as soon as its last byte is sent.
+/// The connection reads the client's lines and hands them to its protocol session a few per
+/// loop round; it writes what the session and the server send, within the output limit. What
+/// happens to it (the peer hung up, its input ended, it closes, it waits for a commit or a
+/// current state) changes its own state, through its own methods.
 final class ClientConnection {
-  /// One queued message and whether it answers a command.
-  private struct Message {
-    var bytes: [UInt8]
-    var isReply: Bool
-  }
+  /// A client whose queued output costs more than this many bytes is collapsed or dropped.
+  static let outputLimit = 64 * 1024
+  /// Lines served from one client per loop round; the rest wait for the next round.
+  static let linesPerRound = 16
+  /// The longest line a client may send, without its LF.
+  static let lineLimit = 1024
 
-  /// What a queued message costs beyond its bytes: the array's header and the allocator's
-  /// rounding. Counted so that a flood of tiny replies (`pong`) is bounded too.
-  static let messageOverhead = 64
-
+  /// The accepted socket; it closes when the connection goes.
   let socket: FileDescriptor
+  /// Who connected, as the kernel tells it; nil when it does not.
   let peer: PeerCredentials?
   /// When the connection was accepted.
   let connectedAt: MonotonicInstant
-  var watch: Watch?
-  var format = MessageFormat.text
-  /// The samples this client asked for, if any.
-  var sampleStream: SampleStream?
-  var splitter = LineSplitter(limit: 1024)
-  /// Set once the client may not send more: its queue is flushed, then it is closed.
-  var closing = false
-  /// Set when the client shut down its sending side; it may still be subscribed.
-  var inputClosed = false
-  /// Set when the peer hung up both ways: what it sent is still served, nothing more is sent.
-  var peerGone = false
-  /// Whether the client may run control commands, decided on its first one.
-  var mayControl: Bool?
-  /// Whether the client has sent a whole line yet.
-  var hasSentCommand = false
-  /// The state commit this client's last control command waits for; its `ok` and its
-  /// further commands wait until that commit is durable.
-  var awaitingCommit: UInt64?
-  /// What waits for a state that is current again (sampling resumes after an idle stretch):
-  /// the greeting, or a `get`'s reply. The client is not served meanwhile.
-  var awaitingFresh: FreshWait?
-  /// Whether the client waits for a commit or for a fresh state, and is not served meanwhile.
-  var isWaiting: Bool { awaitingCommit != nil || awaitingFresh != nil }
-  /// The changes this client receives (`subscribe`); the server sets everything when it
-  /// accepts the client (and counts it then), until the client says otherwise.
-  var subscription: Subscription = []
+  /// Where the client is in its life.
+  private(set) var state = ConnectionState(linesPerRound: linesPerRound)
+  /// Serves the client's lines and keeps its settings.
+  let session: SessionHandler
+  private unowned let server: SocketServer
+  private let loop: EventLoop
+  private var watch: Watch?
   /// Whether the loop watches for writability (output is waiting).
-  var watchingWritable = false
+  private var watchingWritable = false
   /// Whether the loop watches for input.
-  var watchingReadable = true
-
-  private var queue: [Message] = []
-  private var head = 0
-  private var sentOfHead = 0
-  /// Bytes not yet sent plus `messageOverhead` per queued message: what the client costs.
-  private(set) var retainedBytes = 0
+  private var watchingReadable = true
+  private var output = OutputQueue()
+  private var splitter = LineSplitter(limit: lineLimit)
   /// Bytes received and not yet cut into lines (at most one read's worth: nothing is read
   /// while any wait), so waiting input costs its bytes and no more.
   private var received: [UInt8] = []
   private var nextReceived = 0
-  /// Lines served since the peer went away; a gone peer gets one round's worth at most.
-  var servedAfterGone = 0
 
-  init(socket: consuming FileDescriptor, now: MonotonicInstant) {
-    peer = socket.peerCredentials()
+  /// A connection on an accepted `socket`; nothing is watched until `startWatching`.
+  init(socket: consuming FileDescriptor, peer: PeerCredentials?, server: SocketServer, loop: EventLoop) {
     self.socket = socket
-    connectedAt = now
+    self.peer = peer
+    self.server = server
+    self.loop = loop
+    connectedAt = loop.now
+    session = SessionHandler(server: server)
   }
 
   /// The socket's number, which names the client in the server's table.
   var descriptor: Int32 { socket.rawValue }
 
-  /// Whether output is waiting for the socket.
-  var hasPendingOutput: Bool { head < queue.count }
+  /// Has the loop report the client's input to it.
+  func startWatching() throws(SystemError) {
+    watch = try loop.watch(descriptor, for: .readable) { [unowned self] events in self.service(events) }
+  }
 
-  /// Whether a reply is among the waiting output.
-  var hasPendingReply: Bool { queue[head...].contains { $0.isReply } }
+  /// Whether the client's queued output is past half the limit: it is not served, nor read,
+  /// until the socket takes some.
+  private var outputPilingUp: Bool { output.retainedBytes > Self.outputLimit / 2 }
 
   /// Whether bytes received earlier still wait to be served.
-  var hasUnservedInput: Bool { nextReceived < received.count }
+  private var hasUnservedInput: Bool { nextReceived < received.count }
 
-  /// Keeps bytes just read, to be cut into lines and served a few per loop round.
-  func receive(_ bytes: UnsafeRawBufferPointer) {
-    received = Array(bytes)
+  // MARK: Events
+
+  /// The loop reported `events` for the socket (or a look for hang-ups found them).
+  func service(_ events: IOEvents) {
+    if events.contains(.hangUp) || events.contains(.error) {
+      // The peer closed both ways (an error too: it closed without reading what it was sent).
+      hangUp()
+      return serve()
+    }
+    if events.contains(.writable) {
+      guard output.flush(to: socket) else { return hangUp(serveLater: true) }
+    }
+    if events.contains(.readable), watchingReadable { readInput() }
+    guard state.isOpen else { return }
+    serve()
+  }
+
+  /// The peer went away. What it sent before it closed is still served (a `lock` sent just
+  /// before the close counts); nothing more is sent to it. With `serveLater`, serving waits
+  /// for the next round, so a change it makes cannot overtake the one being published now.
+  private func hangUp(serveLater: Bool = false) {
+    state.peerHungUp()
+    output.discard()
+    stopWatching()
+    if serveLater { server.serveLater(self) }
+  }
+
+  /// Reads one buffer's worth of input and keeps its lines to be served.
+  private func readInput() {
+    let bytes: [UInt8]?
+    do {
+      bytes = try server.receive(from: socket)
+    } catch {
+      if state.peerGone { state.inputClosed() } else { server.drop(self) }
+      return
+    }
+    guard let bytes else { return }
+    if bytes.isEmpty {
+      // The client shut down its sending side (`echo get | socat ...`): it has had its
+      // answers and may still listen for events, so keep it until it closes. A half line
+      // is discarded.
+      state.inputClosed()
+      return
+    }
+    received = bytes
     nextReceived = 0
   }
 
   /// The next whole line of what was received (or `.tooLong`), if any; the rest of an
   /// unfinished line goes to the splitter, which holds at most its limit.
-  func nextLine() -> SplitLine? {
+  private func nextLine() -> SplitLine? {
     while nextReceived < received.count {
       let start = nextReceived
       let end = received[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? received.count
@@ -107,77 +131,120 @@ final class ClientConnection {
     return nil
   }
 
-  /// Queues `bytes` behind what is waiting, or writes them at once if nothing is.
-  /// Returns false when the socket failed and the client must be dropped.
-  func send(_ bytes: [UInt8], isReply: Bool) -> Bool {
-    // Nothing can reach a peer that went away.
-    guard !peerGone else { return true }
-    queue.append(Message(bytes: bytes, isReply: isReply))
-    retainedBytes += bytes.count + Self.messageOverhead
-    if queue.count - head == 1 { return flush() }
-    return true
-  }
+  // MARK: Serving
 
-  /// Writes as much waiting output as the socket takes; false when the socket failed.
-  func flush() -> Bool {
-    defer { compact() }
-    while head < queue.count {
-      let sent: Int?
-      do {
-        sent = try socket.send(queue[head].bytes[sentOfHead...])
-      } catch {
-        return false
+  /// Serves up to `linesPerRound` of the client's waiting lines, reading more when a peer
+  /// that hung up still has input, and leaves the rest for the next round.
+  ///
+  /// A client waits for its last change to be saved before it is served again, and one whose
+  /// output piles up waits until the socket takes it (`ConnectionState` has the rules).
+  func serve() {
+    var served = 0
+    while served < Self.linesPerRound, state.mayServeLine(outputPilingUp: outputPilingUp) {
+      guard let piece = nextLine() else {
+        guard state.readsWithoutReadiness else { break }
+        readInput()
+        guard state.isOpen else { return }
+        continue
       }
-      // The socket's buffer is full: the rest waits until it is writable.
-      guard let written = sent else { return true }
-      sentOfHead += written
-      retainedBytes -= written
-      guard sentOfHead == queue[head].bytes.count else { continue }
-      // Sent whole: its memory goes now, not when the queue next runs empty.
-      queue[head].bytes = []
-      retainedBytes -= Self.messageOverhead
-      head += 1
-      sentOfHead = 0
+      served += 1
+      state.lineServed()
+      switch piece {
+      case .line(let bytes):
+        session.handle(bytes, from: self)
+      case .tooLong:
+        // The lines before it were answered; this one ends the client.
+        send(.error(ProtocolError(.lineTooLong, "lines are at most \(splitter.limit) bytes")))
+        state.close()
+      }
+      guard state.isOpen else { return }
     }
-    return true
-  }
-
-  /// Drops the sent messages from the front of the queue once they are half of it, so the
-  /// queue's own storage stays proportional to what waits.
-  private func compact() {
-    if head == queue.count {
-      queue.removeAll(keepingCapacity: queue.capacity <= 64)
-      head = 0
-    } else if head >= 32, head * 2 >= queue.count {
-      queue.removeFirst(head)
-      head = 0
+    switch state.afterRound(
+      hasUnservedInput: hasUnservedInput, outputPilingUp: outputPilingUp,
+      hasPendingOutput: output.hasPendingOutput)
+    {
+    case .drop:
+      return server.drop(self)
+    case .serveAgain:
+      server.serveLater(self)
+    case .rest:
+      break
     }
+    updateInterest()
   }
 
-  /// Forgets all waiting output: the peer went away.
-  func discardOutput() {
-    queue = []
-    head = 0
-    sentOfHead = 0
-    retainedBytes = 0
+  /// The client may send nothing more (`quit`): its output is flushed, then it is dropped.
+  func close() { state.close() }
+
+  /// The client's `ok` and its further commands wait until `generation` is saved.
+  func awaitCommit(_ generation: UInt64) { state.awaitCommit(generation) }
+
+  /// Every commit up to `generation` is settled: true when the client waited for one of them;
+  /// it is then due its `ok` and is served again.
+  func committed(through generation: UInt64) -> Bool { state.committed(through: generation) }
+
+  /// The greeting or a `get` reply waits for a current state; nothing is served meanwhile.
+  func awaitFresh(_ wait: FreshWait) {
+    state.awaitFresh(wait)
+    updateInterest()
   }
 
-  /// Drops every waiting message except the unsent rest of one already begun, then queues
-  /// `replacement`: a slow subscriber gets the current state instead of a long backlog.
-  func collapse(to replacement: [[UInt8]]) {
-    var kept: [Message] = []
-    if head < queue.count, sentOfHead > 0 {
-      kept.append(Message(bytes: Array(queue[head].bytes[sentOfHead...]), isReply: false))
+  /// The state is current again: what waited for it, if anything did.
+  func stateIsFresh() -> FreshWait? { state.stateIsFresh() }
+
+  /// The server forgot the client: nothing more is watched. The socket closes when the last
+  /// reference to the connection goes.
+  func end() {
+    state.end()
+    stopWatching()
+  }
+
+  // MARK: Output
+
+  /// Renders `reply` in the client's format and sends it.
+  func send(_ reply: Reply) {
+    send(Array(ProtocolRendering.line(for: reply, format: session.format).utf8), isReply: true)
+  }
+
+  /// Sends `bytes`, or queues them behind what waits. A client whose output passes the limit
+  /// is dropped if a reply is among it (it stopped reading its replies), else its backlog
+  /// becomes the current state (a slow subscriber).
+  func send(_ bytes: [UInt8], isReply: Bool) {
+    // Nothing can reach a peer that went away.
+    if !state.peerGone {
+      guard output.send(bytes, isReply: isReply, to: socket) else { return hangUp(serveLater: true) }
     }
-    queue = kept + replacement.map { Message(bytes: $0, isReply: false) }
-    head = 0
-    sentOfHead = 0
-    retainedBytes = queue.reduce(0) { $0 + $1.bytes.count + Self.messageOverhead }
+    if output.retainedBytes > Self.outputLimit {
+      if output.hasPendingReply {
+        server.stalledReplyWarning.warn(
+          "dropped a client that stopped reading its replies (pid \(peer?.pid ?? 0)): "
+            + "over \(Self.outputLimit / 1024) KiB waiting")
+        return server.drop(self)
+      }
+      server.overflowWarning.warn(
+        "a subscriber is not reading (pid \(peer?.pid ?? 0)); its backlog is now the current state")
+      output.collapse(to: [session.renderedState()])
+    }
+    updateInterest()
   }
-}
 
-/// What a client waits to be sent once the state is current.
-enum FreshWait {
-  case greeting
-  case getReply
+  /// Watches for output room while output waits, and reads a client's input only when
+  /// `ConnectionState` says it may.
+  private func updateInterest() {
+    guard let watch else { return }
+    let wantWritable = output.hasPendingOutput
+    let wantReadable = state.wantsInput(hasUnservedInput: hasUnservedInput, outputPilingUp: outputPilingUp)
+    guard wantWritable != watchingWritable || wantReadable != watchingReadable else { return }
+    watchingWritable = wantWritable
+    watchingReadable = wantReadable
+    var events: IOEvents = []
+    if wantReadable { events.insert(.readable) }
+    if wantWritable { events.insert(.writable) }
+    loop.change(watch, to: events)
+  }
+
+  private func stopWatching() {
+    if let watch { loop.unwatch(watch) }
+    watch = nil
+  }
 }

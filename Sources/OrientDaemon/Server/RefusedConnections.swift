@@ -9,15 +9,19 @@ import OrientSystem
 /// a refused socket is closed right after its error line, so refusals cost bounded memory.
 final class RefusedConnections {
   private final class Refused {
-    let client: ClientConnection
+    let socket: FileDescriptor
+    /// When the connection is closed whether or not the client read its error.
     let deadline: MonotonicInstant
     var watch: Watch?
 
-    init(client: ClientConnection, deadline: MonotonicInstant) {
-      self.client = client
+    init(socket: consuming FileDescriptor, deadline: MonotonicInstant) {
+      self.socket = socket
       self.deadline = deadline
     }
   }
+
+  /// How long a refused client has to read why.
+  static let lingering = Duration.seconds(1)
 
   private let loop: EventLoop
   private let capacity: Int
@@ -25,25 +29,26 @@ final class RefusedConnections {
   private var expiry: LoopTimer?
   private var discard = [UInt8](repeating: 0, count: 1024)
 
+  /// Keeps at most `capacity` refused connections waiting on `loop`.
   init(loop: EventLoop, capacity: Int = 32) {
     self.loop = loop
     self.capacity = capacity
     expiry = LoopTimer(loop: loop) { [unowned self] _ in self.closeExpired() }
   }
 
-  /// Sends `line` to `client` and closes its connection once the client has had the chance
-  /// to read it.
-  func refuse(_ client: ClientConnection, saying line: String) {
-    _ = try? client.socket.send(Array(line.utf8)[...])
-    _ = try? client.socket.shutdownWriting()
+  /// Sends `line` on `socket` and closes it once the client has had the chance to read it.
+  func refuse(_ socket: consuming FileDescriptor, saying line: String) {
+    _ = try? socket.send(Array(line.utf8)[...])
+    _ = try? socket.shutdownWriting()
     guard waiting.count < capacity else { return }
-    let refused = Refused(client: client, deadline: loop.now + .seconds(1))
-    refused.watch = try? loop.watch(client.descriptor, for: .readable) { [unowned self, unowned refused] _ in
+    let descriptor = socket.rawValue
+    let refused = Refused(socket: socket, deadline: loop.now + Self.lingering)
+    refused.watch = try? loop.watch(descriptor, for: .readable) { [unowned self, unowned refused] _ in
       self.drain(refused)
     }
     guard refused.watch != nil else { return }
-    waiting[client.descriptor] = refused
-    if waiting.count == 1 { expiry?.schedule(after: .seconds(1)) }
+    waiting[descriptor] = refused
+    if waiting.count == 1 { expiry?.schedule(after: Self.lingering) }
   }
 
   /// Closes every waiting connection.
@@ -55,7 +60,7 @@ final class RefusedConnections {
   private func drain(_ refused: Refused) {
     do {
       // Nothing waiting (nil), or input read and thrown away: the client may still read.
-      guard let count = try discard.withUnsafeMutableBytes({ try refused.client.socket.receive(into: $0) }),
+      guard let count = try discard.withUnsafeMutableBytes({ try refused.socket.receive(into: $0) }),
         count == 0
       else { return }
     } catch {}
@@ -72,6 +77,6 @@ final class RefusedConnections {
   private func close(_ refused: Refused) {
     if let watch = refused.watch { loop.unwatch(watch) }
     refused.watch = nil
-    waiting[refused.client.descriptor] = nil
+    waiting[refused.socket.rawValue] = nil
   }
 }

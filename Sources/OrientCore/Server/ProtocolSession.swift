@@ -1,0 +1,87 @@
+/// One client's side of the protocol: its settings (format, subscription, sample stream) and
+/// what each line it sends asks of the server.
+///
+/// Pure: the lines come in, the steps go out; the server's session handler carries them out
+/// (it reads the state, asks whether the client may control, runs control commands).
+public struct ProtocolSession: Sendable {
+  /// The format of everything the client is sent.
+  public private(set) var format = MessageFormat.text
+  /// The changes the client receives; everything until it says otherwise.
+  public private(set) var subscription = Subscription.all
+  /// The samples the client asked for, if any.
+  public private(set) var sampleStream: SampleStream?
+  /// Whether the client has sent a line with anything in it.
+  public private(set) var hasSentCommand = false
+
+  /// A new client's session: text, every change, no samples.
+  public init() {}
+
+  /// What serving a line takes.
+  public enum Step: Equatable, Sendable {
+    /// Nothing: the line was empty.
+    case nothing
+    /// Send this reply: an error, `ok` for a setting changed, `pong`.
+    case reply(Reply)
+    /// `get`: send the state, then `ok`.
+    case sendState
+    /// `info`: send the info lines (with paths and hooks for a client that may control), then `ok`.
+    case sendInfo
+    /// `help`: send `ClientCommand.helpLines`, then `ok`.
+    case sendHelp
+    /// `quit`: the client may send nothing more.
+    case close
+    /// A control command, for a client that may control.
+    case control(ClientCommand)
+  }
+
+  /// What the client's settings ask of the sensor.
+  public var needs: ClientNeeds {
+    ClientNeeds(deviceChanges: subscription.contains(.device), samples: sampleStream != nil)
+  }
+
+  /// Serves one line, without its newline: parses it, applies a setting it changes, and
+  /// returns what else it takes.
+  public mutating func handle(_ line: [UInt8]) -> Step {
+    guard !line.isEmpty else { return .nothing }
+    hasSentCommand = true
+    guard let text = String(validating: line, as: UTF8.self), !line.contains(0) else {
+      return .reply(.error(ProtocolError(.badEncoding, "lines must be UTF-8 text without NUL bytes")))
+    }
+    let command: ClientCommand
+    do {
+      command = try ClientCommand.parse(Substring(text))
+    } catch {
+      return .reply(.error(error))
+    }
+    switch command {
+    case .get:
+      return .sendState
+    case .subscribe(let subscription):
+      self.subscription = subscription
+      return .reply(.ok)
+    case .format(let format):
+      // The `ok` is in the new format already.
+      self.format = format
+      return .reply(.ok)
+    case .samples(let stream):
+      sampleStream = stream
+      return .reply(.ok)
+    case .ping:
+      return .reply(.pong)
+    case .info:
+      return .sendInfo
+    case .help:
+      return .sendHelp
+    case .quit:
+      return .close
+    case .lock, .unlock, .rotate, .allow, .mode:
+      return .control(command)
+    }
+  }
+
+  /// The client goes: it needs nothing more of the sensor.
+  public mutating func end() {
+    subscription = []
+    sampleStream = nil
+  }
+}

@@ -1,0 +1,106 @@
+import OrientCore
+import OrientSystem
+
+/// Serves one client's protocol: carries out what its `ProtocolSession` makes of each line,
+/// with the daemon (`SessionHost`) and the client's connection, and keeps what the server
+/// reads of its settings.
+final class SessionHandler {
+  private var session = ProtocolSession()
+  /// Whether the client may run control commands, decided when it first needs deciding.
+  private var mayControl: Bool?
+  private unowned let server: SocketServer
+
+  /// A handler with a new session: text, every change, no samples.
+  init(server: SocketServer) {
+    self.server = server
+  }
+
+  /// The format of everything the client is sent.
+  var format: MessageFormat { session.format }
+
+  /// The changes the client receives.
+  var subscription: Subscription { session.subscription }
+
+  /// The samples the client asked for, if any.
+  var sampleStream: SampleStream? { session.sampleStream }
+
+  /// Whether the client has sent a line with anything in it.
+  var hasSentCommand: Bool { session.hasSentCommand }
+
+  /// What the client's settings ask of the sensor.
+  var needs: ClientNeeds { session.needs }
+
+  /// The whole state in the client's format.
+  func renderedState() -> [UInt8] {
+    Array(server.host.snapshot.map { ProtocolRendering.line(for: $0, format: format) }.joined().utf8)
+  }
+
+  /// Serves one line the client sent, without its newline.
+  func handle(_ line: [UInt8], from connection: ClientConnection) {
+    let before = session.needs
+    let step = session.handle(line)
+    // The server counts what clients need before the client hears its `ok`.
+    if session.needs != before { server.needsChanged(from: before, to: session.needs) }
+    switch step {
+    case .nothing:
+      return
+    case .reply(let reply):
+      connection.send(reply)
+    case .sendState:
+      // Nothing stale is sent as current: the reply waits for the sensor's next sample.
+      if server.holdsStaleState {
+        connection.awaitFresh(.getReply)
+        return server.host.needsChanged()
+      }
+      connection.send(renderedState(), isReply: true)
+      connection.send(.ok)
+    case .sendInfo:
+      // Hook command lines and file paths are for those who may change the state.
+      let items = server.host.info(full: mayControl(connection))
+      let lines = items.map { ProtocolRendering.line(for: $0, format: format) }
+      connection.send(Array(lines.joined().utf8), isReply: true)
+      connection.send(.ok)
+    case .sendHelp:
+      let lines = ClientCommand.helpLines.map { ProtocolRendering.helpLine($0, format: format) }
+      connection.send(Array(lines.joined().utf8), isReply: true)
+      connection.send(.ok)
+    case .close:
+      connection.close()
+    case .control(let command):
+      control(command, from: connection)
+    }
+  }
+
+  /// Runs a control command for a client that may control. Subscribers, the commander
+  /// among them, hear of the change first (the daemon publishes it); the commander's `ok`
+  /// waits until the change is durable, and the commander is not served again until then.
+  private func control(_ command: ClientCommand, from connection: ClientConnection) {
+    guard mayControl(connection) else {
+      return connection.send(.error(ProtocolError(.permissionDenied, server.permission.requirement)))
+    }
+    switch server.host.control(command) {
+    case .success(let saves):
+      // Publishing can drop the commander (its output past the limit with a reply waiting).
+      guard connection.state.isOpen else { return }
+      if saves, let generation = server.host.commit() {
+        connection.awaitCommit(generation)
+      } else {
+        connection.send(.ok)
+      }
+    case .failure(let error):
+      connection.send(.error(error))
+    }
+  }
+
+  private func mayControl(_ connection: ClientConnection) -> Bool {
+    if mayControl == nil { mayControl = server.permission.allows(connection.peer, on: connection.socket) }
+    return mayControl == true
+  }
+
+  /// The client goes; returns what it needed of the sensor, which it needs no more.
+  func end() -> ClientNeeds {
+    let before = session.needs
+    session.end()
+    return before
+  }
+}

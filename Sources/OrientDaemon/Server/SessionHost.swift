@@ -1,0 +1,27 @@
+import OrientCore
+
+/// What the socket's protocol sessions need of the daemon: its state, control, saving, `info`,
+/// and a word when what clients need of the sensor changed.
+///
+/// The daemon implements it; every call comes on the main loop.
+protocol SessionHost: AnyObject {
+  /// The whole state in protocol order, as a greeting or a `get` reply sends it.
+  var snapshot: [StateChange] { get }
+
+  /// Runs a control command. Its changes are published (to every socket client, the
+  /// commander too) before it returns. Returns whether the saved state changed (an override
+  /// can change it and nothing clients see), or the error to reply with.
+  func control(_ command: ClientCommand) -> Result<Bool, ProtocolError>
+
+  /// Asks for the applied changes to be saved; returns the commit to wait for before the
+  /// `ok`, or nil when nothing needs to wait (the daemon keeps no state file).
+  func commit() -> UInt64?
+
+  /// What `info` reports; with `full` (a client that may control), hooks and file paths too.
+  func info(full: Bool) -> [InfoItem]
+
+  /// What clients need of the sensor changed: a first or last client that hears device
+  /// changes or streams samples, or a client that starts waiting for a current state. The
+  /// server's `wantsDevice`, `wantsSamples` and `awaitsFreshState` say what they need now.
+  func needsChanged()
+}
