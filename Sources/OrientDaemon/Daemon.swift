@@ -70,9 +70,7 @@ public final class Daemon {
   private var virtualSwitch: VirtualTabletSwitch?
   private var virtualSwitchTried = false
   /// Whether the sensor is read, and whether the state held is stale meanwhile.
-  private var demand = SamplingDemandState()
-  /// Gives up waiting for a fresh sample after resuming.
-  private var freshWait: LoopTimer?
+  private let demand: SamplingDemandController
   private var sensorDescription: SensorDescription?
   /// What is wrong with `--hooks-dir`, as found at start or the last reload.
   private var hooksDirectoryProblem: String?
@@ -85,19 +83,12 @@ public final class Daemon {
     self.configuration = configuration
     let store = options.persistsState ? try StateStore(path: options.statePath) : nil
     let saved = store?.load()
-    // The newest intent wins: the command line, else a config value edited since the state was
-    // saved, else the saved set (`orientctl allow` survives restarts), else the config file.
-    let (allowed, allowedOrigin) = AllowedOrigin.choose(
-      commandLine: options.allowedGiven ? options.allowed : nil, config: options.configAllowed, saved: saved)
-    self.allowedOrigin = allowedOrigin
-    var lock = saved?.lock
-    if let locked = lock, !allowed.contains(locked) {
-      Log.warning("the saved lock \(locked.name) is not in the allowed set \(allowed.listText); unlocking")
-      lock = nil
-    }
-    tracker = OrientationTracker(
-      policy: ScreenPolicy(allowed: allowed, lock: lock),
-      mode: TabletModeState(policy: options.rotate, override: saved?.mode))
+    let restored = RestoredState(
+      commandLine: options.allowedGiven ? options.allowed : nil, config: options.configAllowed, saved: saved,
+      rotate: options.rotate)
+    if let warning = restored.warning { Log.warning(warning) }
+    tracker = restored.tracker
+    allowedOrigin = restored.allowedOrigin
     publisher = ChangePublisher(screen: tracker.orientation)
     let loop: EventLoop
     do {
@@ -106,15 +97,19 @@ public final class Daemon {
       throw Failure("\(error)", exitCode: .osError)
     }
     self.loop = loop
+    demand = SamplingDemandController(loop: loop)
     persistence = store.map { StatePersistence(store: $0, loop: loop) }
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
+    demand.needs = { [unowned self] in self.needs }
+    demand.modeSummary = { [unowned self] in self.tracker.mode.summary }
     guard let persistence else { return }
     persistence.current = { [unowned self] in self.persistedState }
     persistence.committed = { [unowned self] generation, failure in
       self.server?.committed(through: generation, failure: failure)
     }
     // Only where a state file can compete with the config; a plain dump stays quiet.
-    Log.info("allowed orientations \(allowed.listText): from \(describeAllowedOrigin(full: true))")
+    Log.info(
+      "allowed orientations \(tracker.policy.allowed.listText): from \(describeAllowedOrigin(full: true))")
     if let saved, saved != persistedState, let failure = persistence.saveNow(persistedState) {
       Log.error(failure)
     }
@@ -157,6 +152,7 @@ public final class Daemon {
       if case .replay(let path) = options.source { trace = try loadTrace(path) }
       if options.servesSocket { try openSocket() }
       publisher.server = server
+      demand.server = server
       if options.bus != .off {
         let service = SensorProxyService(
           bus: options.bus, source: options.busOrientation, state: tracker.snapshot, loop: loop)
@@ -170,6 +166,7 @@ public final class Daemon {
           failIfNoSensor: !options.servesSocket))
       recorder = nil
       self.sampler = sampler
+      demand.sampler = sampler
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
       if options.source == .iio, options.uri == nil {
         let watcher = TabletSwitchWatcher(loop: loop) { [unowned self] readings in
@@ -223,7 +220,7 @@ public final class Daemon {
     case .hinge(let status):
       hingeChanged(status)
     case .fresh:
-      sampleIsFresh()
+      demand.freshSampleArrived()
     case .finished:
       break
     case .failed(let failure):
@@ -283,94 +280,26 @@ public final class Daemon {
     return needs
   }
 
-  /// Tells the sampling thread when the demand changes, and holds the state as stale while
-  /// the sensor is not read.
-  private func updateDemand() {
-    perform(demand.update(needs))
-  }
-
-  /// The first sample after an idle stretch has been classified: the state is current.
-  private func sampleIsFresh() {
-    perform(demand.freshSampleArrived())
-  }
-
-  private func perform(_ actions: [SamplingDemandState.Action]) {
-    for action in actions {
-      switch action {
-      case .send(let demand):
-        sampler?.send(.demand(demand))
-        if demand == .idle {
-          Log.info("nothing needs the sensor now (\(tracker.mode.summary)); sampling stops")
-        }
-      case .holdStaleState:
-        server?.holdsStaleState = true
-      case .awaitFreshSample(let within):
-        Log.info("sampling resumes")
-        // A sensor that does not deliver in time must not keep clients waiting.
-        let timer = LoopTimer(loop: loop) { [unowned self] _ in self.perform(self.demand.freshWaitExpired()) }
-        timer.schedule(after: within)
-        freshWait = timer
-      case .cancelFreshWait:
-        freshWait = nil
-      case .warnNoFreshSample:
-        Log.warning(
-          "no fresh sample within \(SamplingDemandState.freshWait.wholeSeconds) s of resuming; "
-            + "serving the last known state")
-      case .serveFreshState:
-        server?.holdsStaleState = false
-        server?.stateIsFresh()
-        // The clients served may need nothing more.
-        updateDemand()
-      }
-    }
-  }
+  /// Tells the sampling thread when the demand changes.
+  private func updateDemand() { demand.update() }
 
   // MARK: Socket
 
-  private func openSocket() throws {
-    let permission: ControlPermission
-    if let group = options.controlGroup {
-      guard let restricted = ControlPermission(groupName: group) else {
-        throw Failure("--control-group: no group named '\(group)'", exitCode: .usage)
-      }
-      permission = restricted
-    } else {
-      permission = .everyone
-    }
-    let listener = try listeningSocket()
+  private func openSocket() throws(Failure) {
+    let permission = try ListeningSocket.permission(options)
+    let socket = try ListeningSocket(options: options)
+    socketFile = socket.file
     raiseOpenFileLimit(to: options.maxClients + 64)
-    try persistence?.startWriter()
     var limits = SocketServer.Limits(
       maxClients: options.maxClients, maxClientsPerUser: options.clientsPerUserLimit)
     limits.idleTimeout = options.idleTimeout
-    server = try SocketServer(
-      loop: loop, listener: listener, limits: limits, permission: permission, host: self)
-  }
-
-  /// The socket passed by systemd, else a new one at `--socket`.
-  private func listeningSocket() throws -> FileDescriptor {
-    if let activated = try Systemd.activatedListener() {
-      // systemd owns the socket file: use its descriptor and leave the file alone on exit.
-      Log.info("using the socket passed by systemd")
-      return activated
-    }
-    let path = options.socketPath
-    let listener: UnixListener
     do {
-      listener = try UnixSocket.listen(path: path, mode: options.socketMode)
+      try persistence?.startWriter()
+      server = try SocketServer(
+        loop: loop, listener: socket.takeDescriptor(), limits: limits, permission: permission, host: self)
     } catch {
-      switch error {
-      case .inUse: throw Failure("\(error)", exitCode: .unavailable)
-      case .pathTooLong: throw Failure("--socket: \(error)", exitCode: .usage)
-      case .directory(_, let refusal):
-        throw Failure("refusing the \(error)", exitCode: refusal.isUnsafe ? .config : .cannotCreate)
-      case .notASocket, .system:
-        throw Failure("cannot create the socket: \(error)", exitCode: .cannotCreate)
-      }
+      throw Failure("\(error)", exitCode: .osError)
     }
-    socketFile = listener.file
-    Log.info("listening on \(path)")
-    return listener.takeDescriptor()
   }
 
   // MARK: Control
@@ -427,9 +356,11 @@ public final class Daemon {
     switches = nil
     virtualSwitch = nil
     sampler?.stop()
+    demand.sampler = nil
     sampler = nil
     server?.shutDown()
     publisher.server = nil
+    demand.server = nil
     server = nil
     // What clients changed last is written before the exit.
     persistence?.stop()
@@ -485,19 +416,10 @@ public final class Daemon {
   }
 
   /// Says so when `--hooks-dir` names nothing usable: its hooks would silently never run.
-  /// Also keeps the problem for `info`, which must not stat a path (perhaps on a slow network
-  /// file system) on the loop for every client that asks.
   private func warnIfMissing(hooksDirectory directory: String?) {
-    hooksDirectoryProblem = directory.flatMap(Self.problem(hooksDirectory:))
+    hooksDirectoryProblem = directory.flatMap(HooksDirectory.problem)
     guard let directory, let problem = hooksDirectoryProblem else { return }
     Log.warning("hooks-dir \(directory) is \(problem); no hooks run from it until it is one")
-  }
-
-  /// "missing" or "not a directory" when `directory` cannot hold hooks; nil when it can.
-  private static func problem(hooksDirectory directory: String) -> String? {
-    let status = try? FileSystem.status(of: directory)
-    guard status?.kind != .directory else { return nil }
-    return status == nil ? "missing" : "not a directory"
   }
 
   // MARK: The socket's sessions (SessionHost; `control(_:)` is above)

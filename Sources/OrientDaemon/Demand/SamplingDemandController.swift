@@ -1,0 +1,62 @@
+import OrientCore
+import OrientSystem
+
+/// The sampling demand on the main loop: the shell around `SamplingDemandState`. It tells the
+/// sampling thread when what needs samples changes, holds the state clients see as stale while
+/// the sensor rests, and serves the clients that waited once a fresh sample is in (or a second
+/// has passed without one).
+final class SamplingDemandController {
+  private let loop: EventLoop
+  private var state = SamplingDemandState()
+  /// Gives up waiting for a fresh sample after resuming.
+  private var freshWait: LoopTimer?
+  /// The sampling thread, once it runs.
+  var sampler: SamplingThread?
+  /// The socket's clients, which wait for a fresh state while it is stale.
+  var server: SocketServer?
+  /// What needs samples now; asked at every update.
+  var needs: () -> SamplingNeeds = { SamplingNeeds() }
+  /// The mode and its source, for the line that says why sampling stops.
+  var modeSummary: () -> String = { "" }
+
+  /// A controller on `loop`; sampling starts with the sensor read.
+  init(loop: EventLoop) { self.loop = loop }
+
+  /// The demand last sent to the sampling thread.
+  var sent: SamplingDemand { state.sent }
+
+  /// Something that needs samples may have changed: tells the sampling thread if the demand did.
+  func update() { perform(state.update(needs())) }
+
+  /// The first sample after an idle stretch has been classified: the state is current.
+  func freshSampleArrived() { perform(state.freshSampleArrived()) }
+
+  private func perform(_ actions: [SamplingDemandState.Action]) {
+    for action in actions {
+      switch action {
+      case .send(let demand):
+        sampler?.send(.demand(demand))
+        if demand == .idle { Log.info("nothing needs the sensor now (\(modeSummary())); sampling stops") }
+      case .holdStaleState:
+        server?.holdsStaleState = true
+      case .awaitFreshSample(let within):
+        Log.info("sampling resumes")
+        // A sensor that does not deliver in time must not keep clients waiting.
+        let timer = LoopTimer(loop: loop) { [unowned self] _ in self.perform(self.state.freshWaitExpired()) }
+        timer.schedule(after: within)
+        freshWait = timer
+      case .cancelFreshWait:
+        freshWait = nil
+      case .warnNoFreshSample:
+        Log.warning(
+          "no fresh sample within \(SamplingDemandState.freshWait.wholeSeconds) s of resuming; "
+            + "serving the last known state")
+      case .serveFreshState:
+        server?.holdsStaleState = false
+        server?.stateIsFresh()
+        // The clients served may need nothing more.
+        update()
+      }
+    }
+  }
+}
