@@ -14,10 +14,11 @@ let staticStdlib: [LinkerSetting] = [
 // (threads, loops, socket, state) over all of them; OrientClient for orientctl. The executables are thin. ARCHITECTURE.md has the picture.
 let package = Package(
   name: "orientd",
+  // What the package ships. orientd-bench and orientd-testbench are executable targets of
+  // this package only (`swift run orientd-bench` builds it all the same).
   products: [
     .executable(name: "orientd", targets: ["orientd"]),
     .executable(name: "orientctl", targets: ["orientctl"]),
-    .executable(name: "orientd-bench", targets: ["orientd-bench"]),
   ],
   targets: [
     .systemLibrary(
@@ -94,9 +95,10 @@ let package = Package(
       dependencies: ["OrientDaemon"],
       linkerSettings: staticStdlib
     ),
+    // Figures for BENCHMARKS.md: `swift run -c release orientd-bench`.
     .executableTarget(
       name: "orientd-bench",
-      dependencies: ["OrientCore", "OrientSystem", "OrientIIO", "OrientDaemon", "OrientBus", "OrientInput"]
+      dependencies: ["OrientCore", "OrientSystem", "OrientIIO", "OrientDaemon"]
     ),
     .testTarget(
       name: "OrientCoreTests",
@@ -122,9 +124,16 @@ let package = Package(
       name: "OrientIIOTests",
       dependencies: ["OrientIIO", "OrientSystem"]
     ),
+    // The hostile clients, the fake iiod and the input probes that OrientdTests (and
+    // benchmarks/attacks.sh) run: a program of the tests', in no product.
+    .executableTarget(
+      name: "orientd-testbench",
+      dependencies: ["OrientCore", "OrientSystem", "OrientInput", "CSystemd"],
+      path: "Tests/TestBench"
+    ),
     .testTarget(
       name: "OrientdTests",
-      dependencies: ["OrientCore", "OrientSystem", "orientd", "orientctl", "orientd-bench"]
+      dependencies: ["OrientCore", "OrientSystem", "orientd", "orientctl", "orientd-testbench"]
     ),
   ]
 )

@@ -51,7 +51,7 @@ memory() {
 # ping_under NAME: ping p50/p99/max from root, one ping every 10 ms for the attack's length
 ping_under() {
   count=$((seconds * 100 * 9 / 10))
-  "$bin/orientd-bench" attack ping-latency "$dir/$1.sock" "$count" 10 >"$dir/$1.ping"
+  "$bin/orientd-testbench" attack ping-latency "$dir/$1.sock" "$count" 10 >"$dir/$1.ping"
   printf '%-34s p50 %s ms, p99 %s ms, max %s ms, lost %s\n' "$1" \
     "$(awk '/^p50_ms/ {print $2}' "$dir/$1.ping")" "$(awk '/^p99_ms/ {print $2}' "$dir/$1.ping")" \
     "$(awk '/^max_ms/ {print $2}' "$dir/$1.ping")" "$(awk '/^lost/ {print $2}' "$dir/$1.ping")"
@@ -67,7 +67,7 @@ start_orientd slow
 before=$(memory "$orientd")
 readers=""
 for i in 1 2 3 4; do
-  $as_nobody "$bin/orientd-bench" attack slow-reader "$dir/slow.sock" 1000000000 "$seconds" >"$dir/slow.$i" &
+  $as_nobody "$bin/orientd-testbench" attack slow-reader "$dir/slow.sock" 1000000000 "$seconds" >"$dir/slow.$i" &
   readers="$readers $!"
 done
 pids="$pids $readers"
@@ -80,14 +80,14 @@ stop_orientd
 
 notify="$dir/notify"
 : >"$dir/gap"
-"$bin/orientd-bench" attack watchdog-gap "$notify" "$((seconds + 2))" >"$dir/gap" &
+"$bin/orientd-testbench" attack watchdog-gap "$notify" "$((seconds + 2))" >"$dir/gap" &
 gap=$!
 pids="$pids $gap"
 while ! grep -q listening "$dir/gap"; do sleep 0.05; done
 export NOTIFY_SOCKET="$notify" WATCHDOG_USEC=200000
 start_orientd flood
 unset NOTIFY_SOCKET WATCHDOG_USEC
-$as_nobody "$bin/orientd-bench" attack control-flood "$dir/flood.sock" 32 "$seconds" "rotate cw" >"$dir/flood.out" &
+$as_nobody "$bin/orientd-testbench" attack control-flood "$dir/flood.sock" 32 "$seconds" "rotate cw" >"$dir/flood.out" &
 pids="$pids $!"
 ping_under flood
 wait "$gap" || true
@@ -97,14 +97,14 @@ stop_orientd
 
 start_orientd closing
 # 64 connections each pipelining 30000 `rotate cw` (what the socket takes) and closing at once.
-$as_nobody "$bin/orientd-bench" attack send-and-close "$dir/closing.sock" 64 "rotate cw" 30000 >/dev/null &
+$as_nobody "$bin/orientd-testbench" attack send-and-close "$dir/closing.sock" 64 "rotate cw" 30000 >/dev/null &
 pids="$pids $!"
 ping_under closing
 echo "  screen turns caused by the closed connections: $(grep -c "info: orientation" "$dir/closing.log") logged (change lines are capped at 20 a second)"
 stop_orientd
 
 start_orientd slots
-$as_nobody "$bin/orientd-bench" attack hold-connections "$dir/slots.sock" 256 >"$dir/slots.out" &
+$as_nobody "$bin/orientd-testbench" attack hold-connections "$dir/slots.sock" 256 >"$dir/slots.out" &
 holder=$!
 pids="$pids $holder"
 while ! grep -q "^refused" "$dir/slots.out"; do sleep 0.05; done
@@ -118,7 +118,7 @@ kill "$holder"
 stop_orientd
 
 # A hostile iiod on 127.0.0.1 that announces (and streams) 2 GiB of context XML.
-$as_nobody "$bin/orientd-bench" attack fake-iiod huge >"$dir/iiod.out" &
+$as_nobody "$bin/orientd-testbench" attack fake-iiod huge >"$dir/iiod.out" &
 iiod=$!
 pids="$pids $iiod"
 while ! grep -q "^port" "$dir/iiod.out"; do sleep 0.05; done

@@ -17,10 +17,10 @@ import OrientSystem
 /// stops watching; reconnecting means opening a new `BusConnection`.
 public final class BusConnection {
   /// Which bus this connects to.
-  public let address: BusAddress
-  /// How many times the loop woke this connection (its descriptor or its timer), for tests
-  /// and diagnostics: after a disconnection it must stay still.
-  public private(set) var wakeUps = 0
+  let address: BusAddress
+  /// How many times the loop woke this connection (its descriptor or its timer), for the
+  /// tests: after a disconnection it must stay still.
+  private(set) var wakeUps = 0
 
   private let loop: EventLoop
   private let handler: (BusEvent) -> Void
@@ -73,7 +73,7 @@ public final class BusConnection {
   deinit { close() }
 
   /// The unique name the bus gave this connection (`:1.42`), once `Hello` was answered.
-  public var uniqueName: String? {
+  var uniqueName: String? {
     // sd_bus_get_unique_name waits for the Hello reply when it has not come: ask only when ready.
     guard let bus, sd_bus_is_ready(bus) > 0 else { return nil }
     var name: UnsafePointer<CChar>?
@@ -82,13 +82,13 @@ public final class BusConnection {
   }
 
   /// Whether the connection is open (not closed and not lost).
-  public var isOpen: Bool { bus != nil }
+  var isOpen: Bool { bus != nil }
 
   /// Whether the loop watches the connection's descriptor.
-  public var isWatching: Bool { watch != nil }
+  var isWatching: Bool { watch != nil }
 
   /// What the bus last said about `name`: nil before its answer or if the name was not requested.
-  public func ownership(of name: String) -> NameOwnership? { names[name] ?? nil }
+  func ownership(of name: String) -> NameOwnership? { names[name] ?? nil }
 
   /// Asks the bus for `name`, queueing behind its owner if it has one and never replacing it.
   ///
@@ -111,7 +111,7 @@ public final class BusConnection {
   /// (`org.freedesktop.DBus.Error.NoReply` when nothing came within `timeout`, nil for
   /// sd-bus's default of 25 s). It runs on the loop after sd-bus has returned, and not at
   /// all if the connection is closed or lost first.
-  public func callMethod(
+  func callMethod(
     destination: String, path: String, interface: String, member: String, timeout: Duration? = nil,
     completion: @escaping (String?) -> Void
   ) throws(SystemError) {

@@ -90,17 +90,19 @@ public enum BusReply: Sendable, Equatable {
 /// included. `Properties`, `Introspectable` (with the XML built from this description) and
 /// `Peer` come from sd-bus.
 public struct BusObject {
-  public var path: String
-  public var interface: String
+  /// Where the object is exported, e.g. `/net/hadess/SensorProxy`.
+  var path: String
+  /// The one interface its methods and properties belong to.
+  var interface: String
   /// The methods, each without arguments or results.
-  public var methods: [String]
+  var methods: [String]
   /// The properties, in the order introspection and `GetAll` list them.
-  public var properties: [(name: String, type: BusValueType)]
+  var properties: [(name: String, type: BusValueType)]
   /// A property's value now; its type must be the declared one.
-  public var value: (String) -> BusValue
+  var value: (String) -> BusValue
   /// Answers a method call, or returns nil after `deferReply()` to answer later. It runs
   /// while sd-bus processes the call; what it sends waits until the reply has gone.
-  public var call: (BusMethodCall) -> BusReply?
+  var call: (BusMethodCall) -> BusReply?
 
   /// An object at `path` with `interface`.
   public init(

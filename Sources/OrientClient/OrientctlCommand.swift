@@ -144,4 +144,4 @@ public enum OrientctlCommand {
 }
 
 /// orientctl's version.
-public let orientctlVersion = "0.1.0"
+let orientctlVersion = "0.1.0"

@@ -1,6 +1,7 @@
 import OrientConfig
 import OrientCore
 import OrientHooks
+import OrientInput
 import OrientSystem
 
 // Threading model
@@ -66,7 +67,7 @@ public final class Daemon {
   /// The tablet-mode and lid switches (live local IIO only).
   private var switches: TabletSwitchWatcher?
   /// The uinput switch showing a mode from the hinge; tried once (it logs once on failure).
-  private var virtualSwitch: VirtualSwitch?
+  private var virtualSwitch: VirtualTabletSwitch?
   private var virtualSwitchTried = false
   /// Whether the sensor is read, and whether the state held is stale meanwhile.
   private let demand: SamplingDemandController
@@ -258,7 +259,7 @@ public final class Daemon {
     guard options.virtualTabletSwitch, mode.switchSaysTablet == nil, mode.hinge.available else { return }
     if !virtualSwitchTried {
       virtualSwitchTried = true
-      virtualSwitch = VirtualSwitch()
+      virtualSwitch = VirtualTabletSwitch()
     }
     if mode.hinge.mode != .unknown { virtualSwitch?.set(tablet: mode.hinge.mode == .tablet) }
   }

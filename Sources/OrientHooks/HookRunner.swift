@@ -50,7 +50,7 @@ public final class HookRunner {
   }
 
   /// Whether a run is in progress.
-  public var isRunning: Bool { child != nil || !queue.isEmpty }
+  var isRunning: Bool { child != nil || !queue.isEmpty }
 
   /// Runs every hook with `variables` added to the environment, now or after the current run.
   public func trigger(_ variables: [(name: String, value: String)]) {

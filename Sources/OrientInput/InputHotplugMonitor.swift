@@ -2,7 +2,7 @@ import CUdev
 import OrientSystem
 
 /// What udev says happened to an input device.
-public enum InputHotplugEvent: Equatable, Sendable {
+enum InputHotplugEvent: Equatable, Sendable {
   /// A device with switches appeared (or changed and may have new ones).
   case added(SwitchCandidate)
   /// The device at this sysfs path went away.
@@ -12,16 +12,16 @@ public enum InputHotplugEvent: Equatable, Sendable {
 /// udev's events for the `input` subsystem: a netlink socket the caller watches for
 /// readability on its event loop. Nothing is polled: the socket wakes the loop only when
 /// a device comes or goes.
-public final class InputHotplugMonitor {
+final class InputHotplugMonitor {
   private let discovery: SwitchDiscovery
   private let monitor: OpaquePointer
 
   /// The socket to watch, non-blocking and close-on-exec; libudev owns it.
-  public let descriptor: Int32
+  let descriptor: Int32
 
   /// Listens to udev's (not the kernel's) events, which come after udev has set the
   /// device's properties such as `ID_INPUT_SWITCH`.
-  public init(_ discovery: SwitchDiscovery) throws(InputError) {
+  init(_ discovery: SwitchDiscovery) throws(InputError) {
     self.discovery = discovery
     guard let monitor = udev_monitor_new_from_netlink(discovery.udev, "udev") else {
       throw InputError("cannot listen to udev's events (udev_monitor_new_from_netlink failed)")
@@ -49,7 +49,7 @@ public final class InputHotplugMonitor {
   /// The events waiting on the socket, until it would block. Events about devices that
   /// are not evdev switch nodes are left out, except removals, which the caller matches
   /// against what it holds.
-  public func receive() -> [InputHotplugEvent] {
+  func receive() -> [InputHotplugEvent] {
     var events: [InputHotplugEvent] = []
     // Bounded: a flood of uevents is read a batch at a time, the rest on the next wake-up.
     for _ in 0..<64 {

@@ -1,18 +1,18 @@
 /// An input device that udev says has switches: where it is in sysfs and its /dev node.
-public struct SwitchCandidate: Equatable, Sendable {
+struct SwitchCandidate: Equatable, Sendable {
   /// The device's sysfs path, e.g. `/sys/devices/platform/INT33D5:00/input/input7/event5`.
-  public let syspath: String
+  let syspath: String
   /// Its node, e.g. `/dev/input/event5`.
-  public let devnode: String
+  let devnode: String
 
   /// A candidate at `syspath` with node `devnode`.
-  public init(syspath: String, devnode: String) {
+  init(syspath: String, devnode: String) {
     self.syspath = syspath
     self.devnode = devnode
   }
 
   /// Whether `devnode` is an evdev node (`/dev/input/eventN`), the only kind libevdev reads.
-  public static func isEventNode(_ devnode: String) -> Bool {
+  static func isEventNode(_ devnode: String) -> Bool {
     let prefix = "/dev/input/event"
     guard devnode.hasPrefix(prefix) else { return false }
     let number = devnode.dropFirst(prefix.count)

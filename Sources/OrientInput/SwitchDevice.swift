@@ -4,7 +4,7 @@ import OrientCore
 import OrientSystem
 
 /// What became of a switch device after its waiting events were read.
-public enum SwitchDrain: Equatable, Sendable {
+enum SwitchDrain: Equatable, Sendable {
   /// Everything waiting was read; `changed` says whether a switch moved.
   case read(changed: Bool)
   /// The device is gone (removed, or its node hung up).
@@ -19,15 +19,15 @@ public enum SwitchDrain: Equatable, Sendable {
 /// readability on its loop and calls `drain` when it is ready. libevdev keeps the switches'
 /// state, including after the kernel's buffer overflowed (SYN_DROPPED: libevdev reads the
 /// state again, which `drain` lets it finish).
-public final class SwitchDevice {
+final class SwitchDevice {
   /// The node, e.g. `/dev/input/event5`.
-  public let devnode: String
+  let devnode: String
   /// The sysfs path, which hot-plug removals name.
-  public let syspath: String
+  let syspath: String
   /// The device's name as the kernel reports it, control characters escaped.
-  public let name: String
+  let name: String
   /// The switches of interest the device has, in `InputSwitch.allCases`' order.
-  public let switches: [InputSwitch]
+  let switches: [InputSwitch]
   private let file: FileDescriptor
   private let evdev: OpaquePointer
   /// Events read at most per `drain`; the rest wait for the next wake-up, so one chatty
@@ -37,7 +37,7 @@ public final class SwitchDevice {
   /// Opens the node of `candidate` and reads its switches. Nil when the device has
   /// neither `SW_TABLET_MODE` nor `SW_LID` (udev's switch tag covers every switch); throws
   /// when it cannot be opened or is no evdev device.
-  public static func open(_ candidate: SwitchCandidate) throws(InputError) -> SwitchDevice? {
+  static func open(_ candidate: SwitchCandidate) throws(InputError) -> SwitchDevice? {
     let file: FileDescriptor
     do {
       file = try FileDescriptor.open(candidate.devnode, .readOnly, options: [.nonBlocking])
@@ -77,20 +77,20 @@ public final class SwitchDevice {
   deinit { libevdev_free(evdev) }
 
   /// The descriptor to watch for readability; it stays open as long as the device object.
-  public var descriptor: Int32 { file.rawValue }
+  var descriptor: Int32 { file.rawValue }
 
   /// The device's node and name for log lines, e.g. `/dev/input/event5 (Intel HID switches)`.
-  public var label: String { name.isEmpty ? devnode : "\(devnode) (\(name))" }
+  var label: String { name.isEmpty ? devnode : "\(devnode) (\(name))" }
 
   /// The state of `input` as libevdev knows it (initially read from the kernel, then kept
   /// up to date by `drain`); nil when the device has no such switch.
-  public func state(_ input: InputSwitch) -> Bool? {
+  func state(_ input: InputSwitch) -> Bool? {
     guard switches.contains(input) else { return nil }
     return libevdev_get_event_value(evdev, UInt32(EV_SW), input.code) != 0
   }
 
   /// Reads the events waiting, until the device would block or `eventsPerDrain` were read.
-  public func drain() -> SwitchDrain {
+  func drain() -> SwitchDrain {
     let before = switches.map { state($0) }
     var event = input_event()
     var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue

@@ -3,12 +3,12 @@ import CUdev
 /// Finds input devices with switches through libudev: those udev tags `ID_INPUT_SWITCH=1`
 /// that have an evdev node. Whether a device has `SW_TABLET_MODE` or `SW_LID` is checked
 /// later, on the opened device (`SwitchDevice`), because udev's tag covers every switch.
-public final class SwitchDiscovery {
+final class SwitchDiscovery {
   /// libudev's context, shared with the monitor made from it.
   let udev: OpaquePointer
 
   /// Opens libudev.
-  public init() throws(InputError) {
+  init() throws(InputError) {
     LibevdevMessages.install()
     guard let udev = udev_new() else { throw InputError("cannot open libudev") }
     self.udev = udev
@@ -17,7 +17,7 @@ public final class SwitchDiscovery {
   deinit { udev_unref(udev) }
 
   /// The input devices with switches present now, in udev's order.
-  public func candidates() -> [SwitchCandidate] {
+  func candidates() -> [SwitchCandidate] {
     guard let enumerate = udev_enumerate_new(udev) else { return [] }
     defer { udev_enumerate_unref(enumerate) }
     udev_enumerate_add_match_subsystem(enumerate, "input")

@@ -51,7 +51,7 @@ public final class EventLoop {
   /// missing (Linux < 5.11) or a seccomp filter written before it refuses it (EPERM).
   ///
   /// Decided by the loop's first timed wait and kept for its life; other loops decide for themselves.
-  public private(set) var waitsInMilliseconds = false
+  private(set) var waitsInMilliseconds = false
 
   /// Creates an epoll instance.
   public init() throws(SystemError) {

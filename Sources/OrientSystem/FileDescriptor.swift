@@ -111,7 +111,7 @@ public struct FileDescriptor: ~Copyable, Sendable {
 
   /// Sets the file's permission bits (fchmod): the file this descriptor holds, whatever its
   /// path leads to now.
-  public func setPermissions(_ permissions: mode_t) throws(SystemError) {
+  func setPermissions(_ permissions: mode_t) throws(SystemError) {
     _ = try systemCall("fchmod") { fchmod(rawValue, permissions) }
   }
 
@@ -130,7 +130,7 @@ public struct FileDescriptor: ~Copyable, Sendable {
   }
 
   /// Sets close-on-exec (for descriptors inherited from the service manager).
-  public func setCloseOnExec() throws(SystemError) {
+  func setCloseOnExec() throws(SystemError) {
     _ = try systemCall("fcntl F_SETFD") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
   }
 }

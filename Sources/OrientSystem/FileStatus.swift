@@ -28,7 +28,7 @@ public struct FileStatus: Equatable, Sendable {
 
   public var kind: Kind
   public var device: UInt64
-  public var inode: UInt64
+  var inode: UInt64
   /// Hard links; 0 once the file was removed while still open.
   public var linkCount: UInt64
   public var size: Int64
@@ -38,10 +38,10 @@ public struct FileStatus: Equatable, Sendable {
   public var group: UInt32
 
   /// The device a character or block device file stands for (st_rdev); 0 for other files.
-  public var specialDevice: UInt64
+  var specialDevice: UInt64
 
   /// Whether this is the null device (1, 3), which reads as empty and never waits.
-  public var isNullDevice: Bool {
+  var isNullDevice: Bool {
     // glibc's dev_t: the major number in bits 8-19 and 32-43, the minor in 0-7 and 20-31.
     let major = (specialDevice >> 8) & 0xfff | (specialDevice >> 32) & ~0xfff
     let minor = specialDevice & 0xff | (specialDevice >> 12) & ~0xff

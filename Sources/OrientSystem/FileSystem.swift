@@ -59,7 +59,7 @@ public enum FileSystem {
   }
 
   /// The current working directory.
-  public static func currentDirectory() throws(SystemError) -> String {
+  static func currentDirectory() throws(SystemError) -> String {
     guard let path = getcwd(nil, 0) else { throw SystemError("getcwd", code: .current) }
     defer { free(path) }
     return String(cString: path)

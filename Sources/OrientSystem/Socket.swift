@@ -1,20 +1,6 @@
 import CLinux
 import Glibc
 
-/// The process, user and group at the other end of a Unix socket.
-public struct PeerCredentials: Sendable {
-  public var pid: Int32
-  public var uid: UInt32
-  /// The peer's effective group when it connected.
-  public var gid: UInt32
-
-  public init(pid: Int32, uid: UInt32, gid: UInt32) {
-    self.pid = pid
-    self.uid = uid
-    self.gid = gid
-  }
-}
-
 extension FileDescriptor {
   /// Sends what the socket takes of `bytes` without raising SIGPIPE; nil when its buffer is full.
   public func send(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
@@ -82,7 +68,7 @@ extension FileDescriptor {
 
   /// The supplementary groups a connected Unix socket's peer had when it connected
   /// (SO_PEERGROUPS); nil when the kernel does not tell them (Linux before 4.13).
-  public func peerGroups() throws(SystemError) -> [UInt32]? {
+  func peerGroups() throws(SystemError) -> [UInt32]? {
     let size = MemoryLayout<gid_t>.size
     var groups = [gid_t](repeating: 0, count: 32)
     while true {
@@ -102,7 +88,7 @@ extension FileDescriptor {
   }
 
   /// Whether this is a listening Unix stream socket (as one passed by systemd must be).
-  public var isListeningUnixStream: Bool {
+  var isListeningUnixStream: Bool {
     func option(_ name: Int32) -> Int32? {
       var value: Int32 = 0
       var length = socklen_t(MemoryLayout<Int32>.size)

@@ -18,7 +18,7 @@ public struct Spawn: Sendable {
   public var arguments: [String]
   /// `NAME=value` strings; nil passes this process's environment.
   public var environment: [String]?
-  public var standardInput = Stream.file("/dev/null", .readOnly)
+  var standardInput = Stream.file("/dev/null", .readOnly)
   public var standardOutput = Stream.inherit
   public var standardError = Stream.inherit
   /// Whether the child leads a new process group, so it can be killed with its own children.

@@ -187,7 +187,7 @@ public enum UnixSocket {
   ///
   /// Never waits: a receiver whose queue is full (a service manager that does not read)
   /// gets an error (EAGAIN), not a sender stuck in sendto.
-  public static func sendDatagram(_ message: String, to path: String) throws(SystemError) {
+  static func sendDatagram(_ message: String, to path: String) throws(SystemError) {
     guard let address = UnixAddress(path) else { throw SystemError("sendto \(path)", code: .invalidArgument) }
     let socket = try makeSocket(type: SOCK_DGRAM, nonBlocking: true)
     let bytes = Array(message.utf8)

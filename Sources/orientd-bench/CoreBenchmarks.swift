@@ -1,5 +1,6 @@
 import OrientCore
 import OrientDaemon
+import OrientSystem
 
 /// Keeps a value alive so the optimizer cannot drop the work that made it.
 @inline(never)
@@ -45,20 +46,20 @@ func classifierThroughput(runs: Int) -> Double {
   for run in 0...runs {
     var classifier = OrientationClassifier()
     var changes = 0
-    let start = now()
-    var time: Int64 = 0
+    let start = MonotonicInstant.now
+    var time = SampleTime.zero
     for pass in 0..<10 {
       for sample in samples {
-        time += 5_000
-        if classifier.add(sample, at: SampleTime(microseconds: time)) { changes += 1 }
+        time = time + .milliseconds(5)
+        if classifier.add(sample, at: time) { changes += 1 }
       }
       consume(pass)
     }
-    let elapsed = now() - start
+    let elapsed = start.elapsed
     consume(changes)
-    if run > 0 { results.append(Double(samples.count * 10) / elapsed) }
+    if run > 0 { results.append(Double(samples.count * 10) / elapsed.inSeconds) }
   }
-  return median(results)
+  return median(results) ?? .nan
 }
 
 /// The path `orientd --dump --replay` runs: trace text parsed, each sample through the
@@ -69,11 +70,11 @@ func replayThroughput(runs: Int) -> Double {
   for (index, sample) in samples.enumerated() {
     text +=
       TraceFormat.line(
-        for: TraceSample(time: SampleTime(microseconds: Int64(index) * 5_000), gravity: sample)) + "\n"
+        for: TraceSample(time: SampleTime(sinceOrigin: .milliseconds(5) * index), gravity: sample)) + "\n"
   }
   var results: [Double] = []
   for run in 0...runs {
-    let start = now()
+    let start = MonotonicInstant.now
     guard let parsed = try? TraceFormat.parse(text, source: "bench") else {
       fatalError("bench trace did not parse")
     }
@@ -83,9 +84,9 @@ func replayThroughput(runs: Int) -> Double {
       if case .device(let device, _) = report { changes += tracker.setDevice(device).count }
     }
     for sample in parsed { detector.handle(Sample(sample)) }
-    let elapsed = now() - start
+    let elapsed = start.elapsed
     consume(changes)
-    if run > 0 { results.append(Double(parsed.count) / elapsed) }
+    if run > 0 { results.append(Double(parsed.count) / elapsed.inSeconds) }
   }
-  return median(results)
+  return median(results) ?? .nan
 }

@@ -1,14 +1,4 @@
-import OrientCore
 import OrientSystem
-
-/// A scratch directory for one measurement, removed with everything in it when dropped.
-final class ScratchDirectory {
-  let path: String
-
-  init() throws(SystemError) { path = try FileSystem.makeTemporaryDirectory(prefix: "/tmp/orientd-bench.") }
-
-  deinit { try? FileSystem.removeTree(path) }
-}
 
 /// An orientd started for measuring, serving a socket in a scratch directory.
 final class DaemonProcess {
@@ -37,8 +27,8 @@ final class DaemonProcess {
     pid = try spawn.start()
     // Serving means the snapshot arrives, device and orientation included.
     for _ in 0..<500 {
-      if let client = try? BenchClient(path: socket), client.readLines(5).count == 5 { return }
-      pauseMilliseconds(10)
+      if let client = try? BenchClient(path: socket), client.readGreeting() { return }
+      pause(for: .milliseconds(10))
     }
     stop()
     throw SystemError("orientd did not serve \(socket)", code: .timedOut)
@@ -51,41 +41,5 @@ final class DaemonProcess {
   func stop() {
     try? pid.send(.terminate)
     _ = try? pid.wait()
-  }
-}
-
-/// A blocking socket client that reads whole lines.
-final class BenchClient {
-  let socket: FileDescriptor
-  private var splitter = LineSplitter(limit: 65536)
-
-  init(path: String) throws(SystemError) {
-    socket = try UnixSocket.connect(path: path)
-  }
-
-  func send(_ text: String) { try? socket.sendAll(text) }
-
-  /// Reads what is available (blocking for the first bytes) and returns the complete lines.
-  func readAvailable() -> [String] {
-    var chunk = [UInt8](repeating: 0, count: 8192)
-    guard let count = try? chunk.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0 else {
-      return []
-    }
-    return chunk.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-      .compactMap {
-        if case .line(let bytes) = $0 { return String(decoding: bytes, as: UTF8.self) }
-        return nil
-      }
-  }
-
-  /// Reads until `count` lines have arrived, or the connection ends.
-  func readLines(_ count: Int) -> [String] {
-    var lines: [String] = []
-    while lines.count < count {
-      let more = readAvailable()
-      if more.isEmpty { break }
-      lines += more
-    }
-    return lines
   }
 }

@@ -12,8 +12,10 @@ import OrientSystem
 /// sysfs attributes of the loopback interface. On a real accelerometer each read also pays
 /// the driver's own work (a bus transfer), the same on both paths.
 struct PollCost {
-  var directMicroseconds: Double
-  var libiioMicroseconds: Double
+  /// CPU time per poll on orientd's direct path.
+  var direct: Duration
+  /// CPU time per poll as libiio's local backend reads.
+  var libiio: Duration
 
   static let directory = "/sys/class/net/lo/statistics"
   static let files = ["rx_bytes", "tx_bytes", "rx_packets"]
@@ -24,8 +26,8 @@ struct PollCost {
       throw SystemError("cannot open \(directory) on sysfs", code: .noSuchFile)
     }
     var values = [0.0, 0.0, 0.0]
-    var direct: [Double] = []
-    var libiio: [Double] = []
+    var direct: [Duration] = []
+    var libiio: [Duration] = []
     for _ in 0...runs {
       direct.append(
         perPoll(polls) {
@@ -33,23 +35,23 @@ struct PollCost {
         })
       libiio.append(perPoll(polls) { readLikeLibiio(into: &values) })
     }
-    // The first run of each warms the caches.
+    // The first run of each warms the caches (runs is at least 1, so a median remains).
     return PollCost(
-      directMicroseconds: median(Array(direct.dropFirst())),
-      libiioMicroseconds: median(Array(libiio.dropFirst())))
+      direct: median(Array(direct.dropFirst())) ?? .zero, libiio: median(Array(libiio.dropFirst())) ?? .zero)
   }
 
-  /// This thread's CPU time per call of `body`, in microseconds.
-  private static func perPoll(_ polls: Int, _ body: () -> Void) -> Double {
-    let start = threadCPUNanoseconds()
+  /// This thread's CPU time per call of `body`.
+  private static func perPoll(_ polls: Int, _ body: () -> Void) -> Duration {
+    let start = threadCPUTime()
     for _ in 0..<polls { body() }
-    return Double(threadCPUNanoseconds() - start) / Double(polls) / 1000
+    return (threadCPUTime() - start) / polls
   }
 
-  private static func threadCPUNanoseconds() -> UInt64 {
+  /// The CPU time this thread has used so far.
+  private static func threadCPUTime() -> Duration {
     var now = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
   }
 
   /// The caller's buffer libiio reads into; allocated once, as orientd's readers do.

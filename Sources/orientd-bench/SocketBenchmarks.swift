@@ -3,27 +3,27 @@ import OrientSystem
 /// Publish latency from a control command to each subscriber's receipt of the change.
 struct LatencyResult {
   var subscribers: Int
-  var p50: Double
-  var p99: Double
+  var p50: Duration?
+  var p99: Duration?
 }
 
 /// Measures latency to `subscribers` clients over `iterations` rotations after a warm-up.
 func publishLatency(daemon: DaemonProcess, subscribers: Int, iterations: Int) throws -> LatencyResult {
   let clients = try (0..<subscribers).map { _ in try BenchClient(path: daemon.socket) }
-  for client in clients { _ = client.readLines(5) }
+  for client in clients { client.readGreeting() }
   let controller = try BenchClient(path: daemon.socket)
-  _ = controller.readLines(5)
+  controller.readGreeting()
   let loop = try EventLoop()
-  var latencies: [Double] = []
+  var latencies: [Duration] = []
   var received = [Bool](repeating: false, count: subscribers)
   var pending = 0
-  var start = 0.0
+  var start = MonotonicInstant.now
   var measuring = false
   var watches: [Watch] = []
   for (index, client) in clients.enumerated() {
     watches.append(
       try loop.watch(client.socket.rawValue) { _ in
-        let arrival = now()
+        let arrival = MonotonicInstant.now
         for line in client.readAvailable() where line.hasPrefix("orientation ") && !received[index] {
           received[index] = true
           pending -= 1
@@ -42,7 +42,7 @@ func publishLatency(daemon: DaemonProcess, subscribers: Int, iterations: Int) th
     received = [Bool](repeating: false, count: subscribers)
     pending = subscribers
     measuring = iteration >= warmUp
-    start = now()
+    start = .now
     controller.send("rotate cw\n")
     deadline.schedule(after: .seconds(5))
     try loop.run()
@@ -63,11 +63,11 @@ func memoryPerClient(daemon: DaemonProcess, count: Int) throws -> (
 ) {
   let idle = daemon.memory
   var clients = try (0..<10).map { _ in try BenchClient(path: daemon.socket) }
-  for client in clients { _ = client.readLines(5) }
+  for client in clients { client.readGreeting() }
   let few = daemon.memory
   clients += try (10..<count).map { _ in try BenchClient(path: daemon.socket) }
   // Every client has had its snapshot: the daemon has set each one up.
-  for client in clients.dropFirst(10) { _ = client.readLines(5) }
+  for client in clients.dropFirst(10) { client.readGreeting() }
   let loaded = daemon.memory
   consume(clients)
   return (idle, few, loaded)

@@ -4,11 +4,8 @@ import OrientSystem
 // orientd-bench: prints throughput, poll cost, publish latency, memory and wake-up figures for
 // orientd. Run it as `swift run -c release orientd-bench`; every figure is a median after a
 // warm-up. Memory is VmRSS / Pss / USS: only the last two say what orientd costs the machine.
-
-runInputProbeIfAsked(Array(CommandLine.arguments.dropFirst()))
-if CommandLine.arguments.dropFirst().first == "attack" {
-  runAttack(Array(CommandLine.arguments.dropFirst(2)))
-}
+// The hostile clients and fake peers the tests run are another program, orientd-testbench
+// (Tests/TestBench).
 
 #if DEBUG
   StandardStream.error.report(
@@ -18,7 +15,6 @@ if CommandLine.arguments.dropFirst().first == "attack" {
 
 let usage = """
   usage: orientd-bench [--quick]       every figure (--quick: one run each, shorter waits)
-         orientd-bench attack NAME ...  one hostile client (see orientd-bench attack)
 
   """
 let options = Array(CommandLine.arguments.dropFirst())
@@ -40,7 +36,6 @@ func row(_ name: String, _ value: String, _ note: String = "") {
   StandardStream.output.report(padded + shown + note + "\n")
 }
 
-func millis(_ seconds: Double) -> String { fixed(seconds * 1000, 3) + " ms" }
 func millions(_ value: Double) -> String { fixed(value / 1e6, 1) + "M" }
 
 func fail(_ what: String, _ error: any Error) -> Never {
@@ -54,11 +49,10 @@ row("replay pipeline throughput", millions(replayThroughput(runs: runs)) + " sam
 
 do {
   let cost = try PollCost.measure(polls: quick ? 2000 : 20000, runs: runs)
+  row("CPU per poll of 3 sysfs files, direct", micros(cost.direct), "pread on open files")
   row(
-    "CPU per poll of 3 sysfs files, direct", fixed(cost.directMicroseconds, 2) + " us", "pread on open files")
-  row(
-    "CPU per poll of 3 sysfs files, as libiio", fixed(cost.libiioMicroseconds, 2) + " us",
-    "fopen, fread, fclose: " + fixed(cost.libiioMicroseconds / cost.directMicroseconds, 1) + "x")
+    "CPU per poll of 3 sysfs files, as libiio", micros(cost.libiio),
+    "fopen, fread, fclose: " + fixed(cost.libiio / cost.direct, 1) + "x")
 } catch {
   fail("poll cost", error)
 }
@@ -67,14 +61,16 @@ let binaryDirectory = FileSystem.parent(of: (try? FileSystem.resolvedPath("/proc
 let orientd = binaryDirectory + "/orientd"
 do {
   for subscribers in [1, 100, 1000] {
-    var p50s: [Double] = []
-    var p99s: [Double] = []
+    var p50s: [Duration] = []
+    var p99s: [Duration] = []
     for _ in 0..<runs {
       let daemon = try DaemonProcess(binary: orientd, extra: ["--max-clients", "1100"])
       defer { daemon.stop() }
       let result = try publishLatency(daemon: daemon, subscribers: subscribers, iterations: quick ? 10 : 40)
-      p50s.append(result.p50)
-      p99s.append(result.p99)
+      if let p50 = result.p50, let p99 = result.p99 {
+        p50s.append(p50)
+        p99s.append(p99)
+      }
     }
     row("publish latency, \(subscribers) subscriber(s)", "p50 \(millis(median(p50s)))")
     row("", "p99 \(millis(median(p99s)))", subscribers == 100 ? "target p99 <= 1 ms" : "")
@@ -98,19 +94,19 @@ do {
 // Capture on a fake accelerometer: needs umockdev-run (Debian's umockdev).
 if let umockdevRun = Environment.findExecutable("umockdev-run") {
   do {
-    let idleSeconds = quick ? 5 : 60
+    let idle = Duration.seconds(quick ? 5 : 60)
     let latency = try bufferLatency(orientd: orientd, umockdev: umockdevRun, changes: quick ? 50 : 200)
     row("buffer mode: scan to subscriber event", "p50 \(millis(latency.p50))")
     row("", "p99 \(millis(latency.p99))", "target p99 <= 5 ms")
     let silent = try wakeUps(
-      orientd: orientd, umockdev: umockdevRun, arguments: ["--mode", "buffer"], seconds: idleSeconds,
+      orientd: orientd, umockdev: umockdevRun, arguments: ["--mode", "buffer"], over: idle,
       settle: "capture mode buffer")
     row(
-      "buffer mode, no data: wake-ups over \(idleSeconds) s", "\(Int(silent * Double(idleSeconds)))",
+      "buffer mode, no data: wake-ups over \(idle.wholeSeconds) s", "\(Int(silent * idle.inSeconds))",
       "target 0")
     let polled = try wakeUps(
       orientd: orientd, umockdev: umockdevRun, arguments: ["--mode", "poll", "--interval", "200"],
-      seconds: idleSeconds, settle: "capture mode poll")
+      over: idle, settle: "capture mode poll")
     row("poll mode, --interval 200: wake-ups per second", fixed(polled, 2), "expected 5.00")
   } catch {
     fail("capture figures", error)

@@ -1,6 +1,7 @@
-import OrientBus
 import OrientSystem
 import Testing
+
+@testable import OrientBus
 
 /// Runs `loop` until a handler stops it, failing the test instead of hanging after `seconds`.
 private func run(_ loop: EventLoop, atMost limit: Duration = .seconds(10)) throws {

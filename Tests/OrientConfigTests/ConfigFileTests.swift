@@ -1,6 +1,7 @@
 import OrientConfig
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("The config file")
 struct ConfigFileTests {

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("Calibrating the mount matrix")
 struct CalibrationTests {

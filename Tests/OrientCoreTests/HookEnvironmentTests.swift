@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("The environment hooks run with")
 struct HookEnvironmentTests {

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("Parsing and applying mount matrices")
 struct MountMatrixTests {

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("Rendering and parsing protocol lines")
 struct ProtocolTests {

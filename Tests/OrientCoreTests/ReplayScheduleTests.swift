@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("When replayed samples are due")
 struct ReplayScheduleTests {

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("Decoding IIO buffer scans")
 struct ScanDecoderTests {

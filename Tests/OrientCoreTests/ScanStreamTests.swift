@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 /// Hands out a byte stream in reads of the given sizes, in turn, as a device whose reads end
 /// inside scans does.

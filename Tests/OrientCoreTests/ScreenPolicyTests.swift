@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("Deciding the screen orientation")
 struct ScreenPolicyTests {

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 /// `state.apply(change)`, callable inside `#expect`, which cannot mutate.
 private func apply(_ state: inout SensorProxyAccelerometer, _ change: StateChange)

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 /// `vector` scaled by `factor`, as a sensor with a scale `factor` times too large reads it.
 private func scaled(_ vector: Vector3, _ factor: Double) -> Vector3 {

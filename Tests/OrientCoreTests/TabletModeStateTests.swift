@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("The mode from its sources, and what the rotate policy makes of it")
 struct TabletModeStateTests {

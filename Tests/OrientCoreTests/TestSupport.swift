@@ -1,5 +1,6 @@
 import Glibc
-import OrientCore
+
+@testable import OrientCore
 
 /// A unit vector in the upright (x-y) plane, tilted `degrees` from normal towards left-up.
 func uprightTilt(degrees: Double) -> Vector3 {

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("Reading and writing trace files")
 struct TraceFormatTests {

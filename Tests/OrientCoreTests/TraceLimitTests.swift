@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 @Suite("Times and text at the limits of what a trace file may hold")
 struct TraceLimitTests {

@@ -1,8 +1,9 @@
 import CSeccompTestSupport
 import Glibc
-import OrientSystem
 import Synchronization
 import Testing
+
+@testable import OrientSystem
 
 /// Runs `loop` until it stops, failing the test instead of hanging if it runs past `seconds`.
 private func run(_ loop: EventLoop, atMost limit: Duration = .seconds(5)) throws {

@@ -1,8 +1,9 @@
 import CSeccompTestSupport
 import Glibc
-import OrientSystem
 import Synchronization
 import Testing
+
+@testable import OrientSystem
 
 @Suite("A socket peer's groups decide control-group membership")
 struct PeerGroupsTests {

@@ -1,6 +1,7 @@
 import Glibc
-import OrientSystem
 import Testing
+
+@testable import OrientSystem
 
 /// A private directory under /tmp for one test, removed with everything in it at the end.
 private final class TemporaryTree {

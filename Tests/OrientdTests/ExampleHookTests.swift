@@ -1,6 +1,7 @@
 import Foundation
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 /// A directory of stand-ins for xrandr, xinput, swaymsg, hyprctl, kscreen-doctor and
 /// wlr-randr: queries print a canned laptop-with-external-monitor setup, everything else

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `orientd-bench attack fake-iiod ARGUMENTS...` run as nobody: a hostile iiod on 127.0.0.1.
+/// `orientd-testbench attack fake-iiod ARGUMENTS...` run as nobody: a hostile iiod on 127.0.0.1.
 private final class FakeIIODServer {
   let process: TestProcess
   let port: UInt16

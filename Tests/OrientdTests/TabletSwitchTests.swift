@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The first line `orientd-bench switches` prints for a tablet-mode switch alone.
+/// The first line `orientd-testbench switches` prints for a tablet-mode switch alone.
 private let tabletSwitch = "switches SW_TABLET_MODE on /dev/input/event5 (Intel Virtual Switches)"
 
 @Suite("Tablet-mode and lid switches read through libevdev on fake evdev devices", .scratch)
@@ -17,7 +17,7 @@ struct TabletSwitchTests {
         umockdev, "--device", fixtures + "input-laptop.umockdev",
         "--ioctl", "/dev/input/event5=" + fixtures + "input-laptop.ioctl",
         "--evemu-events", "/dev/input/event5=" + fixtures + "input-unfold.evemu",
-        "--", TestPaths.bench, "switches",
+        "--", TestPaths.testbench, "switches",
       ], stdinPath: input.path)
     #expect(
       process.waitForLines(3) == ["tablet no lid none", tabletSwitch, "tablet yes lid none"],
@@ -178,7 +178,7 @@ struct VirtualTabletSwitchTests {
     .enabled(if: !FileManager.default.fileExists(atPath: "/dev/uinput"), "this machine has /dev/uinput"))
   func withoutUinput() throws {
     let input = try LineFeed(in: try Scratch.current().makeDirectory("virtual"))
-    let process = try TestProcess([TestPaths.bench, "virtual-switch"], stdinPath: input.path)
+    let process = try TestProcess([TestPaths.testbench, "virtual-switch"], stdinPath: input.path)
     #expect(process.waitForLines(1) == ["virtual switch none"], "\(process.stderr)")
     for mode in ["tablet", "laptop", "tablet"] { input.send(mode) }
     #expect(process.waitForLines(4).suffix(3) == ["set tablet", "set laptop", "set tablet"])
@@ -193,16 +193,16 @@ struct VirtualTabletSwitchTests {
   @Test("libevdev's messages are log lines, and a switch uinput made but cannot name is logged once and left")
   func namelessUinput() throws {
     let run = try FakeInputRun(
-      devices: [], uinput: true, nameless: true, program: [TestPaths.bench, "virtual-switch"])
+      devices: [], uinput: true, nameless: true, program: [TestPaths.testbench, "virtual-switch"])
     #expect(run.waitForLines(1) == ["virtual switch none"], "\(run.process.stderr)")
     run.send("input tablet")
     #expect(run.waitForLines(2).last == "set tablet")
     #expect(run.stop() == 0)
-    let log = run.process.stderr.split(separator: "\n").filter { $0.hasPrefix("orientd-bench: ") }
+    let log = run.process.stderr.split(separator: "\n").filter { $0.hasPrefix("orientd-testbench: ") }
     #expect(
       log == [
-        "orientd-bench: error: libevdev: unable to fetch syspath or device node.",
-        "orientd-bench: warning: cannot create a virtual tablet-mode switch: the device /dev/uinput made cannot be found in /sys/devices/virtual/input; going on without it",
+        "orientd-testbench: error: libevdev: unable to fetch syspath or device node.",
+        "orientd-testbench: warning: cannot create a virtual tablet-mode switch: the device /dev/uinput made cannot be found in /sys/devices/virtual/input; going on without it",
       ], "\(run.process.stderr)")
     #expect(!run.process.stderr.contains("event 5 1"), "nothing may be written to a switch that failed")
   }
@@ -211,7 +211,7 @@ struct VirtualTabletSwitchTests {
     "On a uinput that answers as the kernel's, the switch is made with SW_TABLET_MODE only and writes each change once, then SYN_REPORT"
   )
   func eventStream() throws {
-    let run = try FakeInputRun(devices: [], uinput: true, program: [TestPaths.bench, "virtual-switch"])
+    let run = try FakeInputRun(devices: [], uinput: true, program: [TestPaths.testbench, "virtual-switch"])
     #expect(run.waitForLines(1) == ["virtual switch created"], "\(run.process.stderr)")
     // Already laptop (a new switch reads 0): nothing is written.
     for mode in ["laptop", "tablet", "tablet", "laptop"] { run.send("input \(mode)") }

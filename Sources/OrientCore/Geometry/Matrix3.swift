@@ -19,7 +19,7 @@ public struct Matrix3: Equatable, Sendable {
   public var rows: [Vector3] { [row0, row1, row2] }
 
   /// The columns as vectors, in order.
-  public var columns: [Vector3] {
+  var columns: [Vector3] {
     [
       Vector3(row0.x, row1.x, row2.x),
       Vector3(row0.y, row1.y, row2.y),
@@ -28,7 +28,7 @@ public struct Matrix3: Equatable, Sendable {
   }
 
   /// The transposed matrix.
-  public var transposed: Matrix3 {
+  var transposed: Matrix3 {
     let columns = self.columns
     return Matrix3(rows: columns[0], columns[1], columns[2])
   }
@@ -75,7 +75,7 @@ extension Matrix3 {
   }
 
   /// The inverse, or nil when the matrix is singular.
-  public var inverse: Matrix3? {
+  var inverse: Matrix3? {
     let det = determinant
     guard abs(det) > 1e-12 else { return nil }
     let a = row0

@@ -25,7 +25,7 @@ public struct Vector3: Equatable, Sendable {
 
   /// The squared Euclidean length; cheaper than `magnitude` when only comparing.
   @inlinable
-  public var magnitudeSquared: Double { dot(self) }
+  var magnitudeSquared: Double { dot(self) }
 
   /// The Euclidean length.
   @inlinable
@@ -48,7 +48,7 @@ public struct Vector3: Equatable, Sendable {
 
 extension Vector3 {
   /// The vector scaled to length 1 (zero stays zero).
-  public var normalized: Vector3 {
+  var normalized: Vector3 {
     let length = magnitude
     return length > 0 ? Vector3(x / length, y / length, z / length) : self
   }

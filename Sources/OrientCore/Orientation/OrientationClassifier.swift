@@ -135,7 +135,7 @@ public struct OrientationClassifier: Sendable {
 
   /// The orientation with the largest component; ties prefer upright, then sideways, then flat.
   @inlinable
-  public static func strongest(_ gravity: Vector3) -> DeviceOrientation {
+  static func strongest(_ gravity: Vector3) -> DeviceOrientation {
     let ax = abs(gravity.x)
     let ay = abs(gravity.y)
     let az = abs(gravity.z)

@@ -8,7 +8,7 @@ public struct OrientationTracker: Sendable {
   /// The screen policy (lock, allowed set, screen orientation).
   public private(set) var policy: ScreenPolicy
   /// Whether a sensor is delivering samples.
-  public private(set) var sensorOnline = false
+  private(set) var sensorOnline = false
 
   /// The mode, its sources and the rotate policy.
   public private(set) var mode: TabletModeState

@@ -52,7 +52,7 @@ public struct ScreenPolicy: Sendable {
   }
 
   /// The orientation a held screen takes: `normal`, or the first allowed one if `normal` is not.
-  public var heldOrientation: ScreenOrientation {
+  var heldOrientation: ScreenOrientation {
     allowed.contains(.normal) ? .normal : allowed.members.first ?? .normal
   }
 
@@ -65,7 +65,7 @@ public struct ScreenPolicy: Sendable {
   }
 
   /// Records a new device orientation.
-  public mutating func deviceChanged(to device: DeviceOrientation?) -> [StateChange] {
+  mutating func deviceChanged(to device: DeviceOrientation?) -> [StateChange] {
     guard let screen = device?.screen else { return [] }
     recent.removeAll(where: { $0 == screen })
     recent.insert(screen, at: 0)

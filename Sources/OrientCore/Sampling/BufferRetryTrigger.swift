@@ -7,7 +7,7 @@
 public struct BufferRetryTrigger: Sendable {
   /// A reading that differs from the previous one by this much (in g, the length of the
   /// difference) is movement; a still sensor's noise is a few hundredths of a g.
-  public static let movement = 0.1
+  static let movement = 0.1
   /// The least time between two tries of the buffer.
   public static let spacing = Duration.seconds(1)
 

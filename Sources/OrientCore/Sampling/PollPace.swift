@@ -11,7 +11,7 @@
 /// Pure: times are the samples' own.
 public struct PollPace: Equatable, Sendable {
   /// The poll period while a change is pending, unless the interval is shorter.
-  public static let pendingPeriodLimit = Duration.milliseconds(50)
+  static let pendingPeriodLimit = Duration.milliseconds(50)
 
   /// The period between polls when nothing is pending.
   public let interval: Duration

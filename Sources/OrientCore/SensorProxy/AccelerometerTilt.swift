@@ -18,11 +18,11 @@ public enum AccelerometerTilt: String, CaseIterable, Sendable {
   case faceDown = "face-down"
 
   /// The largest elevation, in degrees, that is still `vertical`.
-  public static let verticalDegrees = 20.0
+  static let verticalDegrees = 20.0
   /// The elevation, in degrees, from which on the device is `face-up` or `face-down`.
-  public static let flatDegrees = 70.0
+  static let flatDegrees = 70.0
   /// Below this many g there is no direction to take: `undefined`.
-  public static let minimumMagnitude = 0.1
+  static let minimumMagnitude = 0.1
 
   /// The tilt of a gravity vector in g, in orientd's frame.
   public init(gravity: Vector3) {
@@ -40,7 +40,7 @@ public enum AccelerometerTilt: String, CaseIterable, Sendable {
   }
 
   /// How far the screen's normal points above the horizon, in degrees (-90 to 90).
-  public static func elevationDegrees(_ gravity: Vector3) -> Double {
+  static func elevationDegrees(_ gravity: Vector3) -> Double {
     let sine = max(-1, min(1, -gravity.z / gravity.magnitude))
     return Glibc.asin(sine) * 180 / Double.pi
   }

@@ -15,7 +15,7 @@ import Glibc
 public enum HingeAngle {
   /// The projections on the plane across the hinge must be at least this long (g) to give a
   /// direction: below it the hinge is vertical and the angle is noise.
-  public static let minimumProjection = 0.1
+  static let minimumProjection = 0.1
 
   /// The lid's opening in degrees, from 0 (closed) through 180 (flat) to 360 (folded back),
   /// in [0, 360); nil when gravity lies (almost) along the hinge. 0 and 360 read alike: a

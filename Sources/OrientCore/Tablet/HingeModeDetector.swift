@@ -1,11 +1,3 @@
-/// Whether a convertible is used as a tablet or as a laptop.
-public enum TabletMode: String, CaseIterable, Sendable {
-  case tablet
-  case laptop
-  /// No source says.
-  case unknown
-}
-
 /// The mode from the hinge angle, following ChromeOS's tablet-mode controller: tablet from
 /// 200 degrees, laptop again at 160 or less (no flapping in between); angles under 20 or over
 /// 340 (a closed lid and one folded back read alike) count only once they held 2 s, and
@@ -15,17 +7,17 @@ public enum TabletMode: String, CaseIterable, Sendable {
 public struct HingeModeDetector: Equatable, Sendable {
   /// The figures, ChromeOS's by default.
   public struct Settings: Equatable, Sendable {
-    public var enterTabletDegrees = 200.0
-    public var leaveTabletDegrees = 160.0
+    var enterTabletDegrees = 200.0
+    var leaveTabletDegrees = 160.0
     /// Angles outside this range are the unstable ones.
-    public var stableDegrees = 20.0...340.0
-    public var unstableHold = Duration.seconds(2)
+    var stableDegrees = 20.0...340.0
+    var unstableHold = Duration.seconds(2)
     /// Gravity along the hinge (g) from which the angle is ignored.
-    public var verticalHingeG = 0.7
+    var verticalHingeG = 0.7
     /// The largest difference of the two sensors' magnitudes (g) for a usable pair.
-    public var magnitudeMismatchG = 0.1
+    var magnitudeMismatchG = 0.1
     /// A published angle moves only by at least this many degrees.
-    public var publishStepDegrees = 5
+    var publishStepDegrees = 5
 
     public init() {}
   }

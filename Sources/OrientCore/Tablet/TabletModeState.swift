@@ -37,7 +37,7 @@ public struct TabletModeState: Equatable, Sendable {
   }
 
   /// The policy in force: `auto` resolved by whether any source exists.
-  public var effectivePolicy: RotatePolicy {
+  var effectivePolicy: RotatePolicy {
     switch policy {
     case .auto: return source == .none ? .always : .tablet
     case .always, .tablet: return policy

@@ -12,7 +12,7 @@ public struct SampleTime: Comparable, Hashable, Sendable {
 
   /// Creates a time from milliseconds.
   @inlinable
-  public init(milliseconds: Int64) { self.microseconds = milliseconds * 1000 }
+  init(milliseconds: Int64) { self.microseconds = milliseconds * 1000 }
 
   /// The origin.
   public static let zero = SampleTime(microseconds: 0)
@@ -27,7 +27,7 @@ public struct SampleTime: Comparable, Hashable, Sendable {
   ///
   /// Callers that must not go past a limit (a trace's latest time) check the result.
   @inlinable
-  public func advanced(by delta: Duration) -> SampleTime {
+  func advanced(by delta: Duration) -> SampleTime {
     let step = delta.wholeMicroseconds
     let (sum, overflow) = microseconds.addingReportingOverflow(step)
     guard overflow else { return SampleTime(microseconds: sum) }

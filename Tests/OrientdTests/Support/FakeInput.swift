@@ -49,12 +49,12 @@ final class FakeInputRun: FakeSysfs {
   let programPID: pid_t
   private let commands: LineFeed
 
-  /// Starts `program` (default: `orientd-bench switches`) with `devices` present, `copies`
+  /// Starts `program` (default: `orientd-testbench switches`) with `devices` present, `copies`
   /// more of one of them (at /dev/input/event200 on), and the IIO devices `others`. With
   /// `uinput`, /dev/uinput is faked (`nameless`: without UI_GET_SYSNAME). orientd gets the arguments that keep it off the host's paths.
   init(
     devices: [String], copies: (name: String, count: Int)? = nil, others: [FakeDevice] = [],
-    uinput: Bool = false, nameless: Bool = false, program: [String] = [TestPaths.bench, "switches"]
+    uinput: Bool = false, nameless: Bool = false, program: [String] = [TestPaths.testbench, "switches"]
   ) throws {
     let scratch = try Scratch.current()
     let directory = try scratch.makeDirectory("input")

@@ -19,8 +19,9 @@ enum TestPaths {
   /// The built `orientctl`.
   static var orientctl: String { buildDirectory.appendingPathComponent("orientctl").path }
 
-  /// The built `orientd-bench`, whose `attack` subcommand plays a hostile client.
-  static var bench: String { buildDirectory.appendingPathComponent("orientd-bench").path }
+  /// The built `orientd-testbench`: its `attack` subcommand plays a hostile client, its
+  /// `switches` and `virtual-switch` probe the input devices.
+  static var testbench: String { buildDirectory.appendingPathComponent("orientd-testbench").path }
 
   /// orientd's `arguments` with every default that reaches the host replaced by a path in
   /// `scratch`: an empty config file instead of /etc/orientd/orientd.conf and, when orientd

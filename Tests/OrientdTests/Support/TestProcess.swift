@@ -1,6 +1,7 @@
 import Foundation
-import OrientSystem
 import Testing
+
+@testable import OrientSystem
 
 /// A child process spawned with posix_spawn, its output going to files in the test's
 /// scratch directory.

@@ -19,9 +19,9 @@ enum Unprivileged {
     return [setpriv, "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + arguments
   }
 
-  /// `orientd-bench attack NAME ARGUMENTS...` as nobody.
+  /// `orientd-testbench attack NAME ARGUMENTS...` as nobody.
   static func attack(_ name: String, _ arguments: [String], uid: UInt32 = uid) throws -> [String] {
-    try command([TestPaths.bench, "attack", name] + arguments, uid: uid)
+    try command([TestPaths.testbench, "attack", name] + arguments, uid: uid)
   }
 
   /// Lets other users into the scratch directory (not write to it), so nobody can reach

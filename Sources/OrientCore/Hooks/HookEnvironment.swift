@@ -1,0 +1,96 @@
+/// The environment a hook runs with: the orientations, and ready-made values for the
+/// tools that rotate displays and touchscreens.
+public enum HookEnvironment {
+  /// The variables for a change of the screen orientation or the mode, in a stable order.
+  ///
+  /// For an undefined orientation the per-tool values describe `normal`.
+  public static func variables(
+    orientation: ScreenOrientation?, previous: ScreenOrientation?, device: DeviceOrientation?,
+    mode: TabletMode = .unknown
+  ) -> [(name: String, value: String)] {
+    let screen = orientation ?? .normal
+    return [
+      ("ORIENTD_ORIENTATION", orientationName(orientation)),
+      ("ORIENTD_PREVIOUS", orientationName(previous)),
+      ("ORIENTD_DEVICE", orientationName(device)),
+      ("ORIENTD_MODE", mode.rawValue),
+      ("ORIENTD_XRANDR", xrandr(screen)),
+      ("ORIENTD_WL_TRANSFORM", waylandTransform(screen)),
+      ("ORIENTD_SWAY_TRANSFORM", swayTransform(screen)),
+      ("ORIENTD_HYPRLAND_TRANSFORM", hyprlandTransform(screen)),
+      ("ORIENTD_KSCREEN", kscreen(screen)),
+      ("ORIENTD_TOUCH_MATRIX", touchMatrix(screen)),
+    ]
+  }
+
+  /// xrandr's `--rotate` value.
+  static func xrandr(_ orientation: ScreenOrientation) -> String {
+    switch orientation {
+    case .normal: return "normal"
+    case .leftUp: return "left"
+    case .bottomUp: return "inverted"
+    case .rightUp: return "right"
+    }
+  }
+
+  /// The wl_output transform's name, as the Wayland protocol counts it: the quarter turns
+  /// counter-clockwise that the compositor gives the picture (wl_output's `transform` enum,
+  /// "90 degrees counter-clockwise"). Tools that speak the wlr-output-management protocol
+  /// hand it on unchanged: `wlr-randr --transform` (its main.c maps the name to the enum),
+  /// kanshi's `transform`. Left-up, the panel turned a quarter clockwise, needs the picture
+  /// turned a quarter counter-clockwise: 90.
+  ///
+  /// sway's own `output NAME transform` counts the other way (see `swayTransform`).
+  static func waylandTransform(_ orientation: ScreenOrientation) -> String {
+    switch orientation {
+    case .normal: return "normal"
+    case .leftUp: return "90"
+    case .bottomUp: return "180"
+    case .rightUp: return "270"
+    }
+  }
+
+  /// sway's `output NAME transform` value. sway counts clockwise and inverts the name into
+  /// the protocol's counter-clockwise enum (`invert_rotation_direction` in sway's
+  /// `commands/output/transform.c`, since sway 1.5), so left-up is 270, as iio-sway gives it.
+  static func swayTransform(_ orientation: ScreenOrientation) -> String {
+    switch orientation {
+    case .normal: return "normal"
+    case .leftUp: return "270"
+    case .bottomUp: return "180"
+    case .rightUp: return "90"
+    }
+  }
+
+  /// Hyprland's monitor `transform` number: the protocol's enum value itself (Hyprland's
+  /// monitor-rule parser casts the number to `wl_output_transform`), so left-up is 1, the
+  /// number for `waylandTransform`'s 90, as iio-hyprland gives it.
+  static func hyprlandTransform(_ orientation: ScreenOrientation) -> String {
+    switch orientation {
+    case .normal: return "0"
+    case .leftUp: return "1"
+    case .bottomUp: return "2"
+    case .rightUp: return "3"
+    }
+  }
+
+  /// kscreen-doctor's rotation name.
+  static func kscreen(_ orientation: ScreenOrientation) -> String {
+    switch orientation {
+    case .normal: return "none"
+    case .leftUp: return "left"
+    case .bottomUp: return "inverted"
+    case .rightUp: return "right"
+    }
+  }
+
+  /// xinput's Coordinate Transformation Matrix, row by row.
+  static func touchMatrix(_ orientation: ScreenOrientation) -> String {
+    switch orientation {
+    case .normal: return "1 0 0 0 1 0 0 0 1"
+    case .leftUp: return "0 -1 1 1 0 0 0 0 1"
+    case .bottomUp: return "-1 0 1 0 -1 1 0 0 1"
+    case .rightUp: return "0 1 0 -1 0 1 0 0 1"
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/// An error reply: a code clients can match and a message people can read.
+public struct ProtocolError: Error, Equatable, Sendable {
+  /// The machine-readable error codes.
+  public enum Code: String, Sendable {
+    case unknownCommand = "unknown-command"
+    case badArgument = "bad-argument"
+    case notAllowed = "not-allowed"
+    case permissionDenied = "permission-denied"
+    case lineTooLong = "line-too-long"
+    case badEncoding = "bad-encoding"
+    case tooManyClients = "too-many-clients"
+    /// A warning with `ok`: the change holds but could not be saved.
+    case notSaved = "not-saved"
+    case internalError = "internal-error"
+  }
+
+  public var code: Code
+  public var message: String
+
+  /// Creates an error reply.
+  public init(_ code: Code, _ message: String = "") {
+    self.code = code
+    self.message = message
+  }
+
+  /// Client text made safe to echo: printable ASCII only, at most 40 characters.
+  public static func printable(_ text: Substring) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars.prefix(40) {
+      result.unicodeScalars.append(scalar.value >= 0x20 && scalar.value < 0x7f ? scalar : "?")
+    }
+    return text.unicodeScalars.count > 40 ? result + "..." : result
+  }
+}

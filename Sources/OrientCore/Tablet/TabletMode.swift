@@ -1,0 +1,7 @@
+/// Whether a convertible is used as a tablet or as a laptop.
+public enum TabletMode: String, CaseIterable, Sendable {
+  case tablet
+  case laptop
+  /// No source says.
+  case unknown
+}

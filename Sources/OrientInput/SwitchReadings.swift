@@ -1,0 +1,13 @@
+/// What the switches say: nil where there is no such switch.
+public struct SwitchReadings: Equatable, Sendable {
+  /// True in tablet mode; nil without a tablet-mode switch.
+  public var tablet: Bool?
+  /// True when the lid is closed; nil without a lid switch.
+  public var lid: Bool?
+
+  /// Readings with the given values.
+  init(tablet: Bool? = nil, lid: Bool? = nil) {
+    self.tablet = tablet
+    self.lid = lid
+  }
+}

@@ -1,0 +1,84 @@
+import Glibc
+import OrientSystem
+
+// Attacks on the claims of net.hadess.SensorProxy: each claiming client costs the service a
+// record and a watch on its connection, so a hostile user tries to hold many of them, or to
+// make many that the service must notice going away.
+
+/// `bus-claimants ADDRESS COUNT [RELEASE]`: COUNT connections each claim the accelerometer,
+/// then the first RELEASE of those that got their claim release it and stay connected. It
+/// prints `claimed N`, `refused N` (with the first refusal's error as `refusal NAME`) and
+/// `released N`, then `holding` once all is done, and holds every connection until killed.
+let busClaimants = Attack(
+  usage: "ADDRESS COUNT [RELEASE]: COUNT connections claim, RELEASE release, until killed"
+) {
+  arguments in
+  let arguments = AttackArguments(arguments)
+  let address = try arguments.text(0, "ADDRESS")
+  let count = try arguments.number(1, "COUNT")
+  let releases = arguments.values.count > 2 ? try arguments.number(2, "RELEASE") : 0
+  raiseOpenFileLimit(to: count + 64)
+  var held: [BusAttackClient] = []
+  var claimers: [BusAttackClient] = []
+  var refusal: String?
+  var refused = 0
+  for _ in 0..<count {
+    let client = try BusAttackClient(address: address)
+    held.append(client)
+    if let error = try client.call(
+      SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ClaimAccelerometer")
+    {
+      refused += 1
+      refusal = refusal ?? error
+    } else {
+      claimers.append(client)
+    }
+  }
+  var released = 0
+  for client in claimers.prefix(releases) {
+    if try client.call(
+      SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ReleaseAccelerometer")
+      == nil
+    {
+      released += 1
+    }
+  }
+  figure("claimed", String(claimers.count))
+  figure("refused", String(refused))
+  if let refusal { figure("refusal", refusal) }
+  figure("released", String(released))
+  figure("holding", String(held.count))
+  holdUntilKilled()
+}
+
+/// `bus-claim-churn ADDRESS COUNT MODE`: COUNT times, a new connection claims the
+/// accelerometer and closes. MODE `wait` closes once the claim was answered; `drop` sends the
+/// claim and closes at once, so the service handles the claim of a client that is already
+/// gone. Prints `cycles N`, `errors N` and `seconds S`.
+let busClaimChurn = Attack(usage: "ADDRESS COUNT wait|drop: claim and disconnect COUNT times") { arguments in
+  let arguments = AttackArguments(arguments)
+  let address = try arguments.text(0, "ADDRESS")
+  let count = try arguments.number(1, "COUNT")
+  let mode = try arguments.text(2, "MODE")
+  guard mode == "wait" || mode == "drop" else { throw AttackUsage(description: "MODE must be wait or drop") }
+  let start = MonotonicInstant.now
+  var errors = 0
+  for _ in 0..<count {
+    let client = try BusAttackClient(address: address)
+    if mode == "wait" {
+      if try client.call(
+        SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ClaimAccelerometer")
+        != nil
+      {
+        errors += 1
+      }
+    } else {
+      try client.send(
+        SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ClaimAccelerometer")
+    }
+    client.close()
+  }
+  figure("cycles", String(count))
+  figure("errors", String(errors))
+  figure("seconds", fixed(start.elapsed.inSeconds, 2))
+}

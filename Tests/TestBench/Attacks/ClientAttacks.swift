@@ -1,0 +1,166 @@
+import OrientCore
+import OrientSystem
+
+// Attacks a hostile local user can make with nothing but a connection to the socket.
+
+/// Sends `ping`s as fast as the daemon reads them while reading its replies more slowly
+/// (4 KiB every 5 ms), so that replies always wait, until it has read BYTES of replies or
+/// TIMEOUT seconds passed: a daemon that keeps messages it already sent grows without bound.
+let slowReader = Attack(usage: "SOCKET BYTES TIMEOUT") { arguments in
+  let arguments = AttackArguments(arguments)
+  let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"), nonBlocking: true)
+  let target = try arguments.number(1, "BYTES")
+  let end = MonotonicInstant.now + (try arguments.duration(2, "TIMEOUT"))
+  let pings = [UInt8](String(repeating: "ping\n", count: 200).utf8)
+  var sent = 0
+  var received = 0
+  var chunk = [UInt8](repeating: 0, count: 4096)
+  var nextRead = MonotonicInstant.now
+  while received < target, MonotonicInstant.now < end {
+    if let count = try? socket.send(pings[...]) { sent += count }
+    if MonotonicInstant.now >= nextRead {
+      if let count = try? chunk.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0 {
+        received += count
+      }
+      nextRead = nextRead + .milliseconds(5)
+    }
+    _ = try? Readiness.wait([(socket.rawValue, .writable)], timeout: .milliseconds(5))
+  }
+  figure("sent_bytes", String(sent))
+  figure("read_bytes", String(received))
+}
+
+/// Opens COUNT connections and holds them: each one's first line says whether it was
+/// served (a state line) or turned away (`error too-many-clients ...`).
+let holdConnections = Attack(usage: "SOCKET COUNT") { arguments in
+  let arguments = AttackArguments(arguments)
+  let path = try arguments.text(0, "SOCKET")
+  var held: [HeldSocket] = []
+  var refused = 0
+  var refusal = ""
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    let socket = try UnixSocket.connect(path: path)
+    let first = readLine(from: socket, timeout: .seconds(5)) ?? "(closed)"
+    if first.hasPrefix("error") {
+      refused += 1
+      refusal = first
+    } else {
+      held.append(HeldSocket(socket))
+    }
+  }
+  figure("held", String(held.count))
+  figure("refused", String(refused))
+  if !refusal.isEmpty { figure("refusal", refusal) }
+  holdUntilKilled()
+}
+
+/// Connects COUNT times, each time sending LINE (REPEAT times, once by default) and closing
+/// at once, without reading: a daemon that drops a client on hang-up before reading it loses
+/// the command, and one that serves a closed connection without limit turns it into a flood.
+let sendAndClose = Attack(usage: "SOCKET COUNT LINE [REPEAT]") { arguments in
+  let arguments = AttackArguments(arguments)
+  let path = try arguments.text(0, "SOCKET")
+  let repeats = arguments.values.count > 3 ? try arguments.number(3, "REPEAT") : 1
+  let line = String(repeating: try arguments.text(2, "LINE") + "\n", count: repeats)
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    let socket = try UnixSocket.connect(path: path, nonBlocking: true)
+    // What the socket takes at once: the rest would have to wait for the daemon.
+    _ = try? socket.send(Array(line.utf8)[...])
+    socket.close()
+  }
+  figure("sent", String(try arguments.number(1, "COUNT")))
+}
+
+/// CONNECTIONS connections each send COMMAND, wait for its reply and send it again, for
+/// SECONDS: a flood of control commands.
+let controlFlood = Attack(usage: "SOCKET CONNECTIONS SECONDS COMMAND") { arguments in
+  let arguments = AttackArguments(arguments)
+  let path = try arguments.text(0, "SOCKET")
+  let command = Array((try arguments.text(3, "COMMAND") + "\n").utf8)
+  var sockets: [HeldSocket] = []
+  for _ in 0..<(try arguments.number(1, "CONNECTIONS")) {
+    sockets.append(HeldSocket(try UnixSocket.connect(path: path, nonBlocking: true)))
+  }
+  var pending = [[UInt8]](repeating: [], count: sockets.count)
+  var replies = 0
+  var errors = 0
+  for held in sockets { _ = try held.socket.send(command[...]) }
+  let end = MonotonicInstant.now + (try arguments.duration(2, "SECONDS"))
+  var chunk = [UInt8](repeating: 0, count: 4096)
+  while MonotonicInstant.now < end {
+    let ready = try Readiness.wait(
+      sockets.map { ($0.rawValue, IOEvents.readable) }, timeout: .milliseconds(100))
+    for index in sockets.indices where !ready[index].isEmpty {
+      guard let count = try? chunk.withUnsafeMutableBytes({ try sockets[index].socket.receive(into: $0) }),
+        count > 0
+      else { continue }
+      pending[index] += chunk[0..<count]
+      while let newline = pending[index].firstIndex(of: 0x0A) {
+        let line = String(decoding: pending[index][..<newline], as: UTF8.self)
+        pending[index].removeSubrange(...newline)
+        guard line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("error ") else { continue }
+        if line.hasPrefix("error ") { errors += 1 } else { replies += 1 }
+        _ = try? sockets[index].socket.send(command[...])
+      }
+    }
+  }
+  figure("replies", String(replies))
+  figure("errors", String(errors))
+}
+
+/// Opens COUNT connections that never send or read, and reports how many the daemon
+/// closed within SECONDS.
+let idleConnections = Attack(usage: "SOCKET COUNT SECONDS") { arguments in
+  let arguments = AttackArguments(arguments)
+  let path = try arguments.text(0, "SOCKET")
+  var sockets: [HeldSocket] = []
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    sockets.append(HeldSocket(try UnixSocket.connect(path: path)))
+  }
+  figure("opened", String(sockets.count))
+  var closed = Set<Int>()
+  let end = MonotonicInstant.now + (try arguments.duration(2, "SECONDS"))
+  while closed.count < sockets.count, MonotonicInstant.now < end {
+    // Hang-up is reported without reading, so the greeting stays unread.
+    let ready = try Readiness.wait(sockets.map { ($0.rawValue, IOEvents()) }, timeout: .milliseconds(100))
+    for index in sockets.indices where ready[index].contains(.hangUp) { closed.insert(index) }
+  }
+  figure("closed", String(closed.count))
+}
+
+/// Sends COUNT `ping`s, one every INTERVAL milliseconds, and prints the round-trip times'
+/// median, 99th percentile and maximum: how long a well-behaved client waits.
+let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS") { arguments in
+  let arguments = AttackArguments(arguments)
+  let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"))
+  // The greeting: five state lines.
+  for _ in 0..<5 { _ = readLine(from: socket, timeout: .seconds(30)) }
+  let interval = Duration.milliseconds(try arguments.number(2, "INTERVAL_MS"))
+  var times: [Duration] = []
+  var lost = 0
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    let start = MonotonicInstant.now
+    try socket.sendAll("ping\n")
+    var answered = false
+    while let line = readLine(from: socket, timeout: .seconds(30)) {
+      if line == "pong" {
+        answered = true
+        break
+      }
+    }
+    guard answered else {
+      lost += 1
+      break
+    }
+    times.append(start.elapsed)
+    let rest = interval - start.elapsed
+    if rest > .zero { _ = try? Readiness.wait([], timeout: rest) }
+  }
+  figure("pings", String(times.count))
+  figure("lost", String(lost))
+  guard !times.isEmpty else { return }
+  let milliseconds = times.map(\.inMilliseconds)
+  figure("p50_ms", fixed(percentile(milliseconds, 0.5), 2))
+  figure("p99_ms", fixed(percentile(milliseconds, 0.99), 2))
+  figure("max_ms", fixed(milliseconds.max() ?? 0, 2))
+}
