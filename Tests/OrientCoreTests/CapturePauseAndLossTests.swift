@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 private let both = CapturePlan.Device(summary: "iio:device0 (accel_3d)", canPoll: true, canBuffer: true)
 private let bufferOnly = CapturePlan.Device(
@@ -14,7 +15,7 @@ private func plan(_ mode: CapturePlan.Mode, base: Bool = false) -> CapturePlan {
       whileAbsent: base ? "no hinge angle meanwhile" : "serving 'sensor offline'"))
 }
 
-private func at(_ milliseconds: Int64) -> SampleTime { SampleTime(milliseconds: milliseconds) }
+private func at(_ milliseconds: Int64) -> SampleTime { SampleTime(sinceOrigin: .milliseconds(milliseconds)) }
 
 private let stopped: [CapturePlan.Action] = [
   .restoreFrequencies, .log(.debug("nothing needs samples: sampling stopped")),

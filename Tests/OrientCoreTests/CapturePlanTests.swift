@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 private let both = CapturePlan.Device(summary: "iio:device0 (accel_3d)", canPoll: true, canBuffer: true)
 private let pollOnly = CapturePlan.Device(summary: "iio:device0 (accel_3d)", canPoll: true, canBuffer: false)
@@ -12,7 +13,7 @@ private func plan(_ mode: CapturePlan.Mode) -> CapturePlan {
       mode: mode, interval: .milliseconds(200), whileAbsent: "serving 'sensor offline'"))
 }
 
-private func at(_ milliseconds: Int64) -> SampleTime { SampleTime(milliseconds: milliseconds) }
+private func at(_ milliseconds: Int64) -> SampleTime { SampleTime(sinceOrigin: .milliseconds(milliseconds)) }
 
 private let probe = CapturePlan.Action.armProbe(.seconds(1))
 private let pausedNote = CapturePlan.Action.log(.debug("nothing needs samples: sampling stopped"))

@@ -46,7 +46,7 @@ struct PlausibleReadingTests {
 
   @Test("A reading within 32 g on every axis becomes a sample at its time, before and after the matrix")
   func withinTheLimit() throws {
-    let time = SampleTime(milliseconds: 1500)
+    let time = SampleTime(sinceOrigin: .milliseconds(1500))
     let sample = try #require(converter.sample(rawX: 3200, rawY: -3200, rawZ: 100, at: time))
     #expect(sample.time == time)
     #expect(approximatelyEqual(sample.raw, Vector3(32, -32, 1)))

@@ -1,5 +1,6 @@
-import OrientCore
 import Testing
+
+@testable import OrientCore
 
 /// The base on a desk, as its corrected reading gives it (the lid-closed frame).
 private let baseOnDesk = Vector3(0, 0, 1)
@@ -8,7 +9,7 @@ private let lidUpright = Vector3(0, -1, 0)
 /// The lid folded down behind the base to 270 degrees: a tablet.
 private let lidFoldedBack = Vector3(0, 1, 0)
 
-private func at(_ milliseconds: Int64) -> SampleTime { SampleTime(milliseconds: milliseconds) }
+private func at(_ milliseconds: Int64) -> SampleTime { SampleTime(sinceOrigin: .milliseconds(milliseconds)) }
 
 private func sample(_ gravity: Vector3, _ milliseconds: Int64) -> Sample {
   Sample(time: at(milliseconds), raw: gravity, gravity: gravity)

@@ -7,7 +7,7 @@ public struct SampleConverter: Equatable, Sendable {
   public var mountMatrix: Matrix3
 
   /// Readings beyond this many g on an axis are garbage, not gravity.
-  public static let plausibleLimit = 32.0
+  static let plausibleLimit = 32.0
 
   /// Creates a converter from per-axis calibrations and the mount matrix.
   public init(x: AxisCalibration, y: AxisCalibration, z: AxisCalibration, mountMatrix: Matrix3) {

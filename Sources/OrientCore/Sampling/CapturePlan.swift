@@ -67,7 +67,7 @@ public struct CapturePlan: Sendable {
   }
 
   /// Where the plan is.
-  public enum State: Equatable, Sendable {
+  enum State: Equatable, Sendable {
     /// No sensor attached: it is being looked for. `paused` says whether it will be read
     /// once found; `saidAbsent` is the reason of absence last logged.
     case looking(paused: Bool, saidAbsent: String?)
@@ -76,7 +76,7 @@ public struct CapturePlan: Sendable {
   }
 
   /// How an attached sensor is captured.
-  public enum Capture: Equatable, Sendable {
+  enum Capture: Equatable, Sendable {
     /// Not at all: nothing needs samples. `Resume` says how capture goes on.
     case paused(Resume)
     /// The buffer is being opened (`openBuffer`), for `Opening`.
@@ -91,7 +91,7 @@ public struct CapturePlan: Sendable {
   }
 
   /// How capture goes on after a pause.
-  public enum Resume: Equatable, Sendable {
+  enum Resume: Equatable, Sendable {
     /// It never started: the sensor was found while nothing needed samples.
     case start
     /// Polling (a silent buffer is tried again 2 s later, in auto mode).
@@ -103,7 +103,7 @@ public struct CapturePlan: Sendable {
   }
 
   /// Why the buffer is being opened.
-  public enum Opening: Equatable, Sendable {
+  enum Opening: Equatable, Sendable {
     /// To start capture, after the sensor was found (`attach`) or sampling resumed; `given`
     /// says why the buffer is used without a trial, nil for a trial in auto mode.
     case start(Origin, given: String?)
@@ -114,7 +114,7 @@ public struct CapturePlan: Sendable {
   }
 
   /// What started capture.
-  public enum Origin: Equatable, Sendable {
+  enum Origin: Equatable, Sendable {
     /// The sensor was found: it comes online once capture starts, and a sensor that cannot
     /// be read at all is looked for again, further apart.
     case attach
@@ -123,7 +123,7 @@ public struct CapturePlan: Sendable {
   }
 
   /// The silent buffer while polling goes on.
-  public enum BufferRetry: Equatable, Sendable {
+  enum BufferRetry: Equatable, Sendable {
     /// It is not tried again (the mode or the device rule it out, or it could not be opened).
     case none
     /// Its retry timer runs.
@@ -186,12 +186,12 @@ public struct CapturePlan: Sendable {
   }
 
   /// How long a buffer on trial has to deliver its first scan.
-  public static let probe = Duration.seconds(1)
+  static let probe = Duration.seconds(1)
   /// The wait between looks for a sensor while none is found.
-  public static let lookInterval = Duration.seconds(1)
+  static let lookInterval = Duration.seconds(1)
 
-  public let settings: Settings
-  public internal(set) var state = State.looking(paused: false, saidAbsent: nil)
+  let settings: Settings
+  var state = State.looking(paused: false, saidAbsent: nil)
   /// Tries of a silent buffer that failed in a row.
   var bufferRetries = RetrySchedule()
   /// Tries the silent buffer at once when polling sees the device move.
@@ -205,7 +205,7 @@ public struct CapturePlan: Sendable {
   public init(settings: Settings) { self.settings = settings }
 
   /// Whether nothing needs samples now.
-  public var isPaused: Bool {
+  var isPaused: Bool {
     switch state {
     case .looking(let paused, _): return paused
     case .attached(_, .paused): return true

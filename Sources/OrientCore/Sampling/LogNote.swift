@@ -19,11 +19,11 @@ public struct LogNote: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// A `--verbose` line.
-  public static func debug(_ text: String) -> LogNote { LogNote(.debug, text) }
+  static func debug(_ text: String) -> LogNote { LogNote(.debug, text) }
   /// An ordinary line.
-  public static func info(_ text: String) -> LogNote { LogNote(.info, text) }
+  static func info(_ text: String) -> LogNote { LogNote(.info, text) }
   /// A warning.
-  public static func warning(_ text: String) -> LogNote { LogNote(.warning, text) }
+  static func warning(_ text: String) -> LogNote { LogNote(.warning, text) }
 
   public var description: String { "\(level): \(text)" }
 }

@@ -40,10 +40,10 @@ public struct HingePairing: Sendable {
   }
 
   /// Polled readings of the two sensors at most this far apart make a pair.
-  public let pairWindow: Duration
+  let pairWindow: Duration
   /// A polled sensor without a usable reading for longer than this while the other reads is
   /// failing.
-  public let failingAfter: Duration
+  let failingAfter: Duration
 
   private var detector = HingeModeDetector()
   private var display = Half()
