@@ -26,20 +26,20 @@ public final class BusConnection {
   private let handler: (BusEvent) -> Void
   private let screening: BusCallScreening?
   /// The sd-bus object; nil once closed or disconnected.
-  private var bus: OpaquePointer?
+  private(set) var bus: OpaquePointer?
   private var watch: Watch?
   private var watchedEvents: IOEvents = []
   private var timer: LoopTimer?
-  /// The names asked for, and what the bus last said about each (nil: no answer yet).
-  private var names: [String: NameOwnership?] = [:]
+  /// The names asked for, and what the bus last said about each.
+  private lazy var names = BusNameRequests(connection: self)
   /// Events and call completions raised while sd-bus runs, handed out once it has returned.
   private var pending: [() -> Void] = []
   /// Whether sd-bus is processing: what a method handler sends then waits for its reply.
   private var processing = false
   /// The exported objects, alive as long as their slots.
   private var exported: [ExportedObject] = []
-  /// The match slots watching clients' connections, by unique name.
-  private var peers: [String: OpaquePointer] = [:]
+  /// The clients watched for leaving the bus.
+  private lazy var peers = BusPeerWatch(connection: self)
   /// A signal that cannot be queued is logged, but not for every change.
   private var emitFailure = RateLimitedWarning()
 
@@ -88,7 +88,7 @@ public final class BusConnection {
   var isWatching: Bool { watch != nil }
 
   /// What the bus last said about `name`: nil before its answer or if the name was not requested.
-  func ownership(of name: String) -> NameOwnership? { names[name] ?? nil }
+  func ownership(of name: String) -> NameOwnership? { names.ownership(of: name) }
 
   /// Asks the bus for `name`, queueing behind its owner if it has one and never replacing it.
   ///
@@ -96,12 +96,7 @@ public final class BusConnection {
   /// `NameLost`; a refusal arrives as `.nameRequestFailed`.
   public func requestName(_ name: String) throws(SystemError) {
     guard let bus else { throw SystemError("request name \(name) on \(address)", code: .notConnected) }
-    // The reply carries no name: the reply handler is told which one it was.
-    let reply = ReplyHandler { [unowned self] message in nameReplied(name, message) }
-    try reply.attach("request name \(name) on \(address)") { userdata, slot in
-      sd_bus_request_name_async(bus, slot, name, UInt64(SD_BUS_NAME_QUEUE), ReplyHandler.callback, userdata)
-    }
-    if names[name] == nil { names[name] = .some(nil) }
+    try names.request(name, on: bus, operation: "request name \(name) on \(address)")
     updateLoop()
   }
 
@@ -151,7 +146,7 @@ public final class BusConnection {
   }
 
   /// Calls a method of the bus daemon itself that takes one name.
-  private func callBusDaemon(
+  func callBusDaemon(
     _ member: String, about name: String, operation: @autoclosure () -> String,
     handle: @escaping (OpaquePointer?) -> Void
   ) throws(SystemError) {
@@ -166,13 +161,12 @@ public final class BusConnection {
     stopWatching()
     if let bus { sd_bus_close(bus) }
     // Slots hold references to the bus: they go first, so that the bus is freed with it.
-    for slot in peers.values { sd_bus_slot_unref(slot) }
-    peers = [:]
+    peers.forgetAll()
     for object in exported { object.release() }
     exported = []
     if let bus { sd_bus_unref(bus) }
     bus = nil
-    names = [:]
+    names.forgetAll()
     pending = []
   }
 
@@ -216,35 +210,7 @@ public final class BusConnection {
   public func watchPeer(_ name: String) throws(SystemError) {
     let operation = "watch \(name) on \(address)"
     guard let bus else { throw SystemError(operation, code: .notConnected) }
-    guard peers[name] == nil else { return }
-    // Unique names are made by the bus (`:1.42`) and hold no quote to escape.
-    let rule =
-      "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-      + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'"
-    var slot: OpaquePointer?
-    try Self.check(
-      operation,
-      sd_bus_add_match_async(
-        bus, &slot, rule, Self.peerSignalHandler, Self.peerMatchInstalled,
-        Unmanaged.passUnretained(self).toOpaque()
-      ))
-    guard let slot else { throw SystemError(operation, code: .invalidArgument) }
-    peers[name] = slot
-    // The bus daemon handles a connection's messages in order: a client that left before
-    // the match took effect is no longer there when this is answered.
-    do throws(SystemError) {
-      try callBusDaemon("NameHasOwner", about: name, operation: operation) { [unowned self] message in
-        guard let message, sd_bus_message_get_error(message) == nil else { return }
-        var present: Int32 = 1
-        if sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &present) > 0, present == 0 {
-          peerLeft(name)
-        }
-      }
-    } catch {
-      // Not watched after all: the caller refuses what needed the watch.
-      forgetPeer(name)
-      throw error
-    }
+    try peers.watch(name, on: bus, operation: operation)
   }
 
   /// Asks the bus which user runs the client `name`; `completion` gets the user id, or nil
@@ -264,28 +230,7 @@ public final class BusConnection {
   }
 
   /// Stops watching a client (it has no claims left).
-  public func forgetPeer(_ name: String) {
-    guard let slot = peers.removeValue(forKey: name) else { return }
-    sd_bus_slot_unref(slot)
-  }
-
-  fileprivate func peerSignal(_ message: OpaquePointer?) {
-    guard let message, Self.isFromBusDaemon(message) else { return }
-    var fields: [String] = []
-    for _ in 0..<3 {
-      var text: UnsafePointer<CChar>?
-      guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &text) > 0, let text else { return }
-      fields.append(String(cString: text))
-    }
-    // NameOwnerChanged(name, old owner, new owner): a unique name's owner goes only when it leaves.
-    if fields[2].isEmpty { peerLeft(fields[0]) }
-  }
-
-  private func peerLeft(_ name: String) {
-    guard peers[name] != nil else { return }
-    forgetPeer(name)
-    raise(.peerGone(name))
-  }
+  public func forgetPeer(_ name: String) { peers.forget(name) }
 
   // MARK: Opening
 
@@ -319,17 +264,9 @@ public final class BusConnection {
     try Self.check("configure \(address)", sd_bus_set_exit_on_disconnect(bus, 0))
     let descriptor = sd_bus_get_fd(bus)
     try Self.check("get the descriptor of \(address)", descriptor)
-    let me = Unmanaged.passUnretained(self).toOpaque()
-    // The bus daemon sends these to the connection they concern. sd-bus cannot check the
-    // sender of this match itself: the handler does (`isFromBusDaemon`).
-    for member in ["NameAcquired", "NameLost"] {
-      try Self.check(
-        "add a match for \(member) on \(address)",
-        sd_bus_match_signal_async(
-          bus, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member,
-          Self.nameSignalHandler, nil, me))
-    }
+    try names.follow(on: bus, address: address)
     // Floating: the filter belongs to the bus and goes with it.
+    let me = Unmanaged.passUnretained(self).toOpaque()
     if screening != nil {
       try Self.check("add a filter on \(address)", sd_bus_add_filter(bus, nil, Self.screeningFilter, me))
     }
@@ -427,62 +364,17 @@ public final class BusConnection {
     }
   }
 
-  private func raise(_ event: BusEvent) {
+  func raise(_ event: BusEvent) {
     pending.append { [handler] in handler(event) }
   }
 
   /// The error a reply carries, as `name: message`; nil for a method return.
-  private static func errorText(_ message: OpaquePointer?) -> String? {
+  static func errorText(_ message: OpaquePointer?) -> String? {
     guard let message else { return "no reply" }
     guard let error = sd_bus_message_get_error(message) else { return nil }
     let name = error.pointee.name.map { String(cString: $0) } ?? "an error"
     let text = error.pointee.message.map { String(cString: $0) } ?? ""
     return text.isEmpty ? name : "\(name): \(text)"
-  }
-
-  // MARK: Names
-
-  private func record(_ name: String, _ ownership: NameOwnership) {
-    guard let known = names[name], known != ownership else { return }
-    names[name] = ownership
-    raise(.name(name, ownership))
-  }
-
-  fileprivate func nameReplied(_ name: String, _ message: OpaquePointer?) {
-    // When the connection drops, sd-bus answers pending calls itself; `.disconnected` says it.
-    guard let bus, sd_bus_is_open(bus) > 0, let message else { return }
-    if let error = Self.errorText(message) {
-      raise(.nameRequestFailed(name, error: error))
-      return
-    }
-    var code: UInt32 = 0
-    guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &code) > 0 else {
-      raise(.nameRequestFailed(name, error: "RequestName answered without a result"))
-      return
-    }
-    // RequestName's results: 1 primary owner, 2 in queue, 3 exists (not queued), 4 already owner.
-    switch code {
-    case 1, 4: record(name, .owned)
-    case 2: record(name, .queued)
-    default: record(name, .lost)
-    }
-  }
-
-  fileprivate func nameSignal(_ message: OpaquePointer?) {
-    guard let message, Self.isFromBusDaemon(message), let member = sd_bus_message_get_member(message) else {
-      return
-    }
-    var argument: UnsafePointer<CChar>?
-    guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &argument) > 0, let argument else {
-      return
-    }
-    let name = String(cString: argument)
-    switch String(cString: member) {
-    case "NameAcquired": record(name, .owned)
-    // Since the name is never requested with replacement allowed, losing it leaves no place in the queue.
-    case "NameLost": record(name, .lost)
-    default: break
-    }
   }
 
   /// Runs the connection's `screening` on a method call before sd-bus dispatches it: a reply
@@ -508,79 +400,13 @@ public final class BusConnection {
   /// well-known sender and lets through any signal addressed to this connection, and any
   /// client may send one. The bus daemon stamps every client's message with the client's
   /// unique name, so only its own messages carry this sender.
-  private static func isFromBusDaemon(_ message: OpaquePointer) -> Bool {
+  static func isFromBusDaemon(_ message: OpaquePointer) -> Bool {
     guard let sender = sd_bus_message_get_sender(message) else { return false }
     return strcmp(sender, "org.freedesktop.DBus") == 0
   }
 
-  // MARK: C callbacks
-
-  /// Without an install callback sd-bus closes the whole connection when the bus refuses a
-  /// match (a bus at its limit of match rules): here only that client goes unwatched, and
-  /// since its claims could outlive it, they go as if it had left.
-  private static let peerMatchInstalled: sd_bus_message_handler_t = { message, userdata, _ in
-    guard let message, let userdata, sd_bus_message_get_error(message) != nil else { return 0 }
-    let connection = Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue()
-    let slot = sd_bus_get_current_slot(sd_bus_message_get_bus(message))
-    if let name = connection.peers.first(where: { $0.value == slot })?.key { connection.peerLeft(name) }
-    return 0
-  }
-
-  private static let peerSignalHandler: sd_bus_message_handler_t = { message, userdata, _ in
-    guard let userdata else { return 0 }
-    Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().peerSignal(message)
-    return 0
-  }
-
-  private static let nameSignalHandler: sd_bus_message_handler_t = { message, userdata, _ in
-    guard let userdata else { return 0 }
-    Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().nameSignal(message)
-    // Other handlers on this connection may want the signal too.
-    return 0
-  }
-
   /// sd-bus returns negative errno numbers.
-  private static func check(_ operation: @autoclosure () -> String, _ result: Int32) throws(SystemError) {
+  static func check(_ operation: @autoclosure () -> String, _ result: Int32) throws(SystemError) {
     guard result >= 0 else { throw SystemError(operation(), code: Errno(rawValue: -result)) }
-  }
-}
-
-/// What to do with the reply to one asynchronous call, kept by sd-bus with the call's slot.
-///
-/// sd-bus holds the box (retained) until the reply came or the bus is freed, then releases it
-/// through the slot's destroy callback: nothing to track per call on the Swift side.
-private final class ReplyHandler {
-  let handle: (OpaquePointer?) -> Void
-
-  init(_ handle: @escaping (OpaquePointer?) -> Void) { self.handle = handle }
-
-  /// Starts the call with `start(userdata, &slot)` and hands the slot to the bus.
-  func attach(
-    _ operation: @autoclosure () -> String,
-    _ start: (UnsafeMutableRawPointer, UnsafeMutablePointer<OpaquePointer?>) -> Int32
-  ) throws(SystemError) {
-    let retained = Unmanaged.passRetained(self)
-    var slot: OpaquePointer?
-    let result = start(retained.toOpaque(), &slot)
-    guard result >= 0, let slot else {
-      retained.release()
-      throw SystemError(
-        operation(), code: Errno(rawValue: result < 0 ? -result : Errno.invalidArgument.rawValue))
-    }
-    _ = sd_bus_slot_set_destroy_callback(slot, Self.release)
-    // A floating slot belongs to the bus: it goes when the reply was handled or the bus is freed.
-    _ = sd_bus_slot_set_floating(slot, 1)
-    sd_bus_slot_unref(slot)
-  }
-
-  static let callback: sd_bus_message_handler_t = { message, userdata, _ in
-    guard let userdata else { return 0 }
-    Unmanaged<ReplyHandler>.fromOpaque(userdata).takeUnretainedValue().handle(message)
-    return 0
-  }
-
-  private static let release: sd_bus_destroy_t = { userdata in
-    guard let userdata else { return }
-    Unmanaged<ReplyHandler>.fromOpaque(userdata).release()
   }
 }
