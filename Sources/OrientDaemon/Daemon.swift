@@ -43,7 +43,7 @@ import OrientSystem
 
 /// The running daemon: the main thread's loop, fed by the sampling thread, publishing every
 /// change through one `ChangePublisher`.
-public final class Daemon {
+final class Daemon {
   private var options: DaemonOptions
   private let configuration: Configuration?
   private let loop: EventLoop
@@ -74,7 +74,7 @@ public final class Daemon {
   private var allowedOrigin: AllowedOrigin
 
   /// Prepares the daemon: loads the saved state and opens the record file.
-  public init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
+  init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
     self.options = options
     self.configuration = configuration
     let store = options.persistsState ? try StateStore(path: options.statePath) : nil
@@ -120,7 +120,7 @@ public final class Daemon {
   }
 
   /// Runs until SIGINT or SIGTERM, or to the end of a `--dump --replay`; returns the exit status.
-  public func run() throws(Failure) -> ExitCode {
+  func run() throws(Failure) -> ExitCode {
     if options.dump, !options.servesSocket, case .replay(let path) = options.source {
       return try replayAsFastAsPossible(path)
     }
