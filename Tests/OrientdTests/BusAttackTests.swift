@@ -124,6 +124,29 @@ struct BusAttackTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test(
+    "While one user floods claims from many connections, another user's new connections still claim at once")
+  func claimFloodDoesNotStarveOtherUsers() throws {
+    let bus = try attackBus()
+    let daemon = try bus.servingOrientd()
+    // 240 connections of nobody keep 8 claims each waiting, whatever the answers, for 10 s.
+    let flood = try TestProcess(Unprivileged.attack("bus-claim-flood", [bus.address, "240", "8", "10"]))
+    try #require(flood.waitFor("connections 240", timeout: startupPatience), "\(flood.stderr)")
+    // Meanwhile another user (the tests') claims from 100 new connections, one after another.
+    let other = try runToCompletion([
+      TestPaths.testbench, "attack", "bus-claim-churn", bus.address, "100", "wait",
+    ])
+    #expect(attackFigure("cycles", in: other.stdout) == "100", "\(other)")
+    #expect(attackFigure("errors", in: other.stdout) == "0", "another user's claims were refused: \(other)")
+    // The premise: the flood ran all along, and nobody's claims past its user's share were
+    // refused.
+    #expect(flood.waitForExit() == 0, "\(flood.stderr)")
+    #expect((attackFigure("calls", in: flood.stdout).flatMap { Int($0) } ?? 0) > 1000, "\(flood.stdout)")
+    #expect(attackFigure("refusal", in: flood.stdout) == "org.freedesktop.DBus.Error.LimitsExceeded")
+    try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+
   @Test("Claiming and disconnecting over and over leaves no claim, no watch and no memory behind")
   func claimChurnLeavesNothing() throws {
     let bus = try attackBus()

@@ -26,6 +26,7 @@ let attacks: [String: Attack] = [
   "fake-iiod": fakeIIODAttack,
   "bus-claimants": busClaimants,
   "bus-claim-churn": busClaimChurn,
+  "bus-claim-flood": busClaimFlood,
   "bus-big-calls": busBigCalls,
   "bus-odd-calls": busOddCalls,
   "bus-long-paths": busLongPaths,

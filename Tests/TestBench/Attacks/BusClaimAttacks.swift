@@ -82,3 +82,46 @@ let busClaimChurn = Attack(usage: "ADDRESS COUNT wait|drop: claim and disconnect
   figure("errors", String(errors))
   figure("seconds", fixed(start.elapsed.inSeconds, 2))
 }
+
+/// `bus-claim-flood ADDRESS CONNECTIONS INFLIGHT SECONDS`: CONNECTIONS connections each keep
+/// INFLIGHT ClaimAccelerometer calls waiting for their answer for SECONDS, sending a new one
+/// whenever one is answered. Prints `connections N` once they all have their calls out, then
+/// at the end `calls N` (answered), `claimed N` (method returns) and
+/// `refused N` (errors), with the most frequent error's name as `refusal NAME`.
+let busClaimFlood = Attack(usage: "ADDRESS CONNECTIONS INFLIGHT SECONDS") { arguments in
+  let arguments = AttackArguments(arguments)
+  let address = try arguments.text(0, "ADDRESS")
+  let count = try arguments.number(1, "CONNECTIONS")
+  let inflight = try arguments.number(2, "INFLIGHT")
+  let end = MonotonicInstant.now + .seconds(try arguments.number(3, "SECONDS"))
+  raiseOpenFileLimit(to: count + 64)
+  let claim = { (client: BusAttackClient) throws(SystemError) in
+    try client.send(
+      SensorProxyTarget.name, SensorProxyTarget.path, SensorProxyTarget.interface, "ClaimAccelerometer",
+      expectingReply: true)
+  }
+  var clients: [BusAttackClient] = []
+  for _ in 0..<count {
+    let client = try BusAttackClient(address: address)
+    for _ in 0..<inflight { try claim(client) }
+    clients.append(client)
+  }
+  figure("connections", String(clients.count))
+  var claimed = 0
+  var errors: [String: Int] = [:]
+  while MonotonicInstant.now < end {
+    let ready = try Readiness.wait(clients.map { ($0.descriptor, IOEvents.readable) }, timeout: end - .now)
+    for (client, events) in zip(clients, ready) where !events.isEmpty {
+      let replies = client.takeReplies()
+      claimed += replies.returns
+      for error in replies.errors { errors[error, default: 0] += 1 }
+      // Every answer is followed by a new call: INFLIGHT stay waiting.
+      for _ in 0..<(replies.returns + replies.errors.count) { try claim(client) }
+    }
+  }
+  let refused = errors.values.reduce(0, +)
+  figure("calls", String(claimed + refused))
+  figure("claimed", String(claimed))
+  figure("refused", String(refused))
+  if let most = errors.max(by: { $0.value < $1.value }) { figure("refusal", most.key) }
+}
