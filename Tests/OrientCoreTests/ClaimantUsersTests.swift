@@ -45,6 +45,25 @@ struct ClaimantUsersTests {
     #expect(users.route(":1.999", needsUser: true) == .now(user: 0))
   }
 
+  @Test("Calls piling up behind many clients are bounded in all, but never refuse a new client's first call")
+  func boundsLaterCallsInAll() {
+    var users = ClaimantUsers()
+    let perClient = ClaimantUsers.callsWaitingPerClient
+    let clients = ClaimantUsers.laterCallsWaiting / (perClient - 1)
+    for index in 0..<clients {
+      for _ in 0..<perClient { #expect(users.route(":3.\(index)", needsUser: true) == .wait) }
+    }
+    let beyond = ":3.\(clients)"
+    #expect(users.route(beyond, needsUser: true) == .wait, "a new client's first call waits its turn")
+    let left = ClaimantUsers.laterCallsWaiting - clients * (perClient - 1)
+    for _ in 0..<left { #expect(users.route(beyond, needsUser: true) == .wait) }
+    #expect(users.route(beyond, needsUser: true) == .busy, "past the calls waiting in all")
+    // Answered, a client's calls make room again.
+    _ = users.questionsToAsk()
+    #expect(users.answered(1000, for: ":3.0") == perClient)
+    #expect(users.route(beyond, needsUser: true) == .wait)
+  }
+
   @Test("A client's calls that pile up while it waits, and clients past the limit, are refused as busy")
   func boundsWhatWaits() {
     var users = ClaimantUsers()

@@ -30,13 +30,19 @@ public struct ClaimantUsers: Sendable {
   /// The clients that may wait for their question at once, all users together: twice what
   /// the system bus lets one user connect.
   public static let clientsWaiting = 512
-  /// The calls one waiting client may have waiting: a client that claims sends one or two.
-  public static let callsWaitingPerClient = 16
+  /// The calls one waiting client may have waiting: as many as the system bus lets a client
+  /// wait for replies.
+  public static let callsWaitingPerClient = 128
+  /// The calls that may wait behind waiting clients' first calls, all clients together: a new
+  /// client's first call is never refused for another client's calls.
+  public static let laterCallsWaiting = 4096
   /// The users of clients remembered, the oldest forgotten first.
   public static let remembered = 1024
 
   /// Clients waiting for their question, with how many calls each has waiting.
   private var waiting: [String: Int] = [:]
+  /// Calls waiting beyond each waiting client's first.
+  private var laterCalls = 0
   /// Waiting clients whose question is not asked yet, in the order they came.
   private var queue: [String] = []
   private var queueHead = 0
@@ -56,8 +62,9 @@ public struct ClaimantUsers: Sendable {
   /// client's calls are answered in order.
   public mutating func route(_ client: String, needsUser: Bool) -> Route {
     if let calls = waiting[client] {
-      guard calls < Self.callsWaitingPerClient else { return .busy }
+      guard calls < Self.callsWaitingPerClient, laterCalls < Self.laterCallsWaiting else { return .busy }
       waiting[client] = calls + 1
+      laterCalls += 1
       return .wait
     }
     guard needsUser else { return .now(user: nil) }
@@ -93,7 +100,9 @@ public struct ClaimantUsers: Sendable {
   public mutating func answered(_ user: UInt32?, for client: String) -> Int {
     asking.remove(client)
     if let user { remember(user, of: client) }
-    return waiting.removeValue(forKey: client) ?? 0
+    let calls = waiting.removeValue(forKey: client) ?? 0
+    laterCalls -= max(0, calls - 1)
+    return calls
   }
 
   /// `client` left the bus: its user need not be remembered.
