@@ -17,15 +17,7 @@ struct BusAttackTests {
 
   /// The match rules the bus daemon holds for the connection `name` (its Debug.Stats).
   private func matchRules(of name: String, on bus: TestBus) throws -> Int? {
-    let result = try bus.busctl([
-      "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Debug.Stats",
-      "GetConnectionStats", "s", name,
-    ])
-    guard result.status == 0 else { return nil }
-    // `a{sv} 16 "Serial" u 7 "MatchRules" u 2 ...`
-    let words = result.stdout.split(separator: " ")
-    guard let index = words.firstIndex(of: "\"MatchRules\""), index + 2 < words.count else { return nil }
-    return Int(words[index + 2])
+    try bus.connectionStatistic("MatchRules", of: name)
   }
 
   /// Waits until the bus holds `count` match rules for orientd's connection.
@@ -292,6 +284,31 @@ struct BusAttackTests {
     #expect(
       getPeak - after < 80 * 1024, "Get peaked at \(getPeak) kB from \(after) kB; claims at \(claimPeak) kB")
     try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test(
+    "Signals of 32 MiB that a bus lets through are read one at a time, dropped and their memory given back")
+  func hugeSignalsAreDropped() throws {
+    // This bus lets anyone send orientd signals (the shipped policy refuses them: BusPolicyTests).
+    let bus = try attackBus()
+    let daemon = try bus.servingOrientd()
+    let pid = daemon.run.programPID
+    let before = try #require(residentKilobytes(of: pid))
+    resetPeakResident(of: pid)
+    let flood = try runToCompletion(
+      Unprivileged.attack("bus-big-signals", [bus.address, "\(32 * 1024 * 1024 - 4096)", "6"]))
+    try #require(flood.status == 0, "\(flood.stderr)")
+    #expect(attackFigure("sent", in: flood.stdout) == "6")
+    // A call answered after them: orientd has read every signal (in order) by then. Made to look
+    // like the bus daemon's, they changed nothing.
+    try expectServing(daemon, bus)
+    // One message read at a time: its 32 MiB, and no second copy of it.
+    let peak = try #require(peakResidentKilobytes(of: pid))
+    #expect(peak - before < 80 * 1024, "the signals peaked at \(peak) kB from \(before) kB")
+    let after = try #require(residentKilobytes(of: pid))
+    #expect(after - before < 8 * 1024, "orientd kept \(after) kB after the signals, from \(before) kB")
+    #expect(try bus.owner(of: "net.hadess.SensorProxy") != nil)
     #expect(daemon.stop() == 0)
   }
 

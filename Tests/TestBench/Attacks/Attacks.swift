@@ -32,6 +32,7 @@ let attacks: [String: Attack] = [
   "bus-long-paths": busLongPaths,
   "bus-deaf-listeners": busDeafListeners,
   "bus-spoof": busSpoof,
+  "bus-big-signals": busBigSignals,
   "bus-take-name": busTakeName,
 ]
 
