@@ -27,6 +27,7 @@ let attacks: [String: Attack] = [
   "bus-claimants": busClaimants,
   "bus-claim-churn": busClaimChurn,
   "bus-claim-flood": busClaimFlood,
+  "bus-call-latency": busCallLatency,
   "bus-big-calls": busBigCalls,
   "bus-odd-calls": busOddCalls,
   "bus-long-paths": busLongPaths,

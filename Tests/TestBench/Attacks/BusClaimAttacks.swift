@@ -125,3 +125,31 @@ let busClaimFlood = Attack(usage: "ADDRESS CONNECTIONS INFLIGHT SECONDS") { argu
   figure("refused", String(refused))
   if let most = errors.max(by: { $0.value < $1.value }) { figure("refusal", most.key) }
 }
+
+/// `bus-call-latency ADDRESS COUNT INTERVAL_MS`: COUNT calls of `Properties.Get
+/// HasAccelerometer` on net.hadess.SensorProxy, one every INTERVAL milliseconds, each waited
+/// for: prints the round trips' p50, p99 and max (`p50_ms` ...), and `errors N`.
+let busCallLatency = Attack(usage: "ADDRESS COUNT INTERVAL_MS: Get round trips") { arguments in
+  let arguments = AttackArguments(arguments)
+  let client = try BusAttackClient(address: try arguments.text(0, "ADDRESS"))
+  let interval = Duration.milliseconds(try arguments.number(2, "INTERVAL_MS"))
+  var times: [Double] = []
+  var errors = 0
+  for _ in 0..<(try arguments.number(1, "COUNT")) {
+    let start = MonotonicInstant.now
+    if try client.call(
+      SensorProxyTarget.name, SensorProxyTarget.path, "org.freedesktop.DBus.Properties", "Get",
+      [.string(SensorProxyTarget.interface), .string("HasAccelerometer")], timeout: .seconds(60)) != nil
+    {
+      errors += 1
+    }
+    times.append(start.elapsed.inMilliseconds)
+    let rest = interval - start.elapsed
+    if rest > .zero { _ = try? Readiness.wait([], timeout: rest) }
+  }
+  figure("calls", String(times.count))
+  figure("errors", String(errors))
+  figure("p50_ms", fixed(percentile(times, 0.5), 2))
+  figure("p99_ms", fixed(percentile(times, 0.99), 2))
+  figure("max_ms", fixed(times.max() ?? 0, 2))
+}

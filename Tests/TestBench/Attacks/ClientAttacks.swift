@@ -136,22 +136,23 @@ let idleConnections = Attack(usage: "SOCKET COUNT SECONDS") { arguments in
   figure("closed", String(closed.count))
 }
 
-/// Sends COUNT `ping`s, one every INTERVAL milliseconds, and prints the round-trip times'
-/// median, 99th percentile and maximum: how long a well-behaved client waits.
-let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS") { arguments in
+/// Sends COUNT `ping`s (or COMMANDs, in turn), one every INTERVAL milliseconds, and prints
+/// the round-trip times' p50, p99 and max, and how many went unanswered.
+let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS [COMMAND[|COMMAND...]]") { arguments in
   let arguments = AttackArguments(arguments)
   let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"))
-  // The greeting: five state lines.
-  for _ in 0..<5 { _ = readLine(from: socket, timeout: .seconds(30)) }
+  // Without COMMAND, `ping`; else each command in turn, answered by `ok` or `error ...`.
+  let commands = arguments.values.count > 3 ? try arguments.text(3, "COMMAND").split(separator: "|").map(String.init) : []
   let interval = Duration.milliseconds(try arguments.number(2, "INTERVAL_MS"))
   var times: [Duration] = []
   var lost = 0
-  for _ in 0..<(try arguments.number(1, "COUNT")) {
+  for index in 0..<(try arguments.number(1, "COUNT")) {
     let start = MonotonicInstant.now
-    try socket.sendAll("ping\n")
+    try socket.sendAll((commands.isEmpty ? "ping" : commands[index % commands.count]) + "\n")
     var answered = false
+    // The greeting's state lines, and change lines, come before the answer and are skipped.
     while let line = readLine(from: socket, timeout: .seconds(30)) {
-      if line == "pong" {
+      if commands.isEmpty ? line == "pong" : line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("error ") {
         answered = true
         break
       }
