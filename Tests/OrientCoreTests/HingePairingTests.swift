@@ -105,6 +105,26 @@ struct HingePairingTests {
     #expect(back.status == HingeStatus(available: true, mode: .laptop, angle: 90))
   }
 
+  @Test("A stall of the thread that reads both sensors is no sensor failing: neither read meanwhile")
+  func stallIsNoFailure() {
+    var hinge = pairedHinge()
+    _ = hinge.take(sample(lidUpright, 0), from: .display, polled: true)
+    _ = hinge.take(sample(baseOnDesk, 10), from: .base, polled: true)
+    // Two seconds without a reading of either (a loaded machine), then both read again.
+    let display = hinge.take(sample(lidUpright, 2_000), from: .display, polled: true)
+    #expect(display.notes.allSatisfy { $0.level != .warning }, "\(display.notes)")
+    #expect(display.status == nil)
+    let base = hinge.take(sample(baseOnDesk, 2_010), from: .base, polled: true)
+    #expect(base.notes.allSatisfy { $0.level != .warning }, "\(base.notes)")
+    #expect(base.status == nil, "the hinge stays as it was")
+    // Whereas the base reading on while the display stays silent still makes it failing.
+    for time in stride(from: 2_100, through: 2_500, by: 100) {
+      _ = hinge.take(sample(baseOnDesk, Int64(time)), from: .base, polled: true)
+    }
+    let failing = hinge.take(sample(baseOnDesk, 2_700), from: .base, polled: true)
+    #expect(failing.notes.first?.level == .warning, "\(failing.notes)")
+  }
+
   @Test("Failing takes at least 300 ms whatever the interval")
   func failingFloor() {
     #expect(HingePairing(interval: .milliseconds(20)).failingAfter == .milliseconds(300))

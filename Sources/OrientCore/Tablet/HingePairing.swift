@@ -15,6 +15,9 @@ public struct HingePairing: Sendable {
   public enum Sensor: String, Sendable {
     case display
     case base
+
+    /// The other sensor of the pair.
+    var other: Sensor { self == .display ? .base : .display }
   }
 
   /// What an input did: lines for the log, and the hinge's status when it changed.
@@ -37,7 +40,15 @@ public struct HingePairing: Sendable {
     var rejectedAt: SampleTime?
     /// Whether it is failing now (said once in the log, until it reads again).
     var failing = false
+    /// Its readings (usable or not) since the other sensor's latest usable one: a silent
+    /// sensor is failing only while this one goes on reading. After a stall of the thread that
+    /// reads both (a loaded machine), neither has read, and neither is failing.
+    var readingsSinceOther = 0
   }
+
+  /// The readings the other sensor must have made since a sensor's latest usable one for that
+  /// sensor's silence to count as failing.
+  static let witnessReadings = 3
 
   /// Polled readings of the two sensors at most this far apart make a pair.
   let pairWindow: Duration
@@ -104,6 +115,8 @@ public struct HingePairing: Sendable {
     self[sensor].latest = sample
     self[sensor].polled = polled
     self[sensor].rejectedAt = nil
+    self[sensor].readingsSinceOther += 1
+    self[sensor.other].readingsSinceOther = 0
     if self[sensor].failing {
       self[sensor].failing = false
       outcome.notes.append(
@@ -139,6 +152,7 @@ public struct HingePairing: Sendable {
   public mutating func rejected(_ sensor: Sensor, at time: SampleTime) -> Outcome {
     var outcome = Outcome()
     self[sensor].rejectedAt = time
+    self[sensor].readingsSinceOther += 1
     evaluate(at: time, into: &outcome)
     publish(into: &outcome)
     return outcome
@@ -151,14 +165,18 @@ public struct HingePairing: Sendable {
     }
   }
 
-  /// Marks either sensor failing when it has had no usable reading for a while at `time`:
-  /// polled and silent (its readings are garbage, or its reads fail), or delivering only
-  /// readings out of range.
+  /// Marks either sensor failing when it has had no usable reading for a while at `time` while
+  /// the other went on reading: polled and silent (its readings are garbage, or its reads
+  /// fail), or delivering only readings out of range.
   private mutating func evaluate(at time: SampleTime, into outcome: inout Outcome) {
     for sensor in [Sensor.display, .base] {
       guard !self[sensor].failing, let latest = self[sensor].latest else { continue }
       let silent = time - latest.time
-      guard silent > failingAfter, self[sensor].polled || self[sensor].rejectedAt != nil else { continue }
+      // Readings out of range show the sensor is read; silence counts only while the other is.
+      let readAll = self[sensor.other].readingsSinceOther >= Self.witnessReadings
+      guard silent > failingAfter, self[sensor].rejectedAt != nil || (self[sensor].polled && readAll) else {
+        continue
+      }
       self[sensor].failing = true
       outcome.notes.append(
         .warning(
