@@ -36,14 +36,52 @@ struct Invocation: Equatable {
   var command: Command
   /// How long orientd may take to answer a query or a control command.
   var timeout = Invocation.defaultTimeout
+  /// The orientations `monitor` or `hook` supports (`--supports LIST`), if it said.
+  var supports: AllowedOrientations?
 
   /// Long enough for a loaded machine, short enough that a status bar does not stall.
   static let defaultTimeout = Duration.seconds(5)
 
-  init(socket: String, command: Command, timeout: Duration = Invocation.defaultTimeout) {
+  init(
+    socket: String, command: Command, timeout: Duration = Invocation.defaultTimeout,
+    supports: AllowedOrientations? = nil
+  ) {
     self.socket = socket
     self.command = command
     self.timeout = timeout
+    self.supports = supports
+  }
+
+  /// Takes `--supports LIST` (or `--supports=LIST`) out of `monitor`'s or `hook`'s arguments:
+  /// a monitor's from anywhere, a hook's from the options before its command.
+  static func takeSupports(from arguments: inout [String], verb: String) throws(Failure)
+    -> AllowedOrientations?
+  {
+    guard verb == "monitor" || verb == "hook" else { return nil }
+    var supports: AllowedOrientations?
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if verb == "hook", argument == "--" || !argument.hasPrefix("-") { break }
+      guard argument == "--supports" || argument.hasPrefix("--supports=") else {
+        // A hook's options that take a value: the value is not an option.
+        index += verb == "hook" && (argument == "--timeout" || argument == "--socket") ? 2 : 1
+        continue
+      }
+      let separate = argument == "--supports"
+      guard let list = separate ? arguments.dropFirst(index + 1).first : String(argument.dropFirst(11)),
+        !list.isEmpty
+      else {
+        throw .usage("\(verb) --supports needs a list, e.g. normal,bottom-up")
+      }
+      do {
+        supports = try AllowedOrientations.parse(list)
+      } catch {
+        throw .usage("\(verb) --supports: \(error.message)")
+      }
+      arguments.removeSubrange(index..<(index + (separate ? 2 : 1)))
+    }
+    return supports
   }
 
   /// Every command, in the order the help lists them.
@@ -161,6 +199,7 @@ struct Invocation: Equatable {
       }
       arguments = operands
     }
+    let supports = try takeSupports(from: &arguments, verb: verb)
     func noArguments() throws(Failure) {
       guard arguments.isEmpty else { throw .usage("\(verb) takes no argument") }
     }
@@ -254,6 +293,6 @@ struct Invocation: Equatable {
     default:
       throw .usage("unknown command '\(verb)'")
     }
-    return Invocation(socket: socket, command: command, timeout: timeout)
+    return Invocation(socket: socket, command: command, timeout: timeout, supports: supports)
   }
 }

@@ -5,9 +5,10 @@ import OrientSystem
 ///
 /// When orientd closes the connection, it says so on stderr and tries again every second
 /// until orientd is back (as monitor-sensor waits for iio-sensor-proxy), unless `once`.
-/// It ends cleanly as soon as nobody reads its output, even while it waits.
+/// It ends cleanly as soon as nobody reads its output, even while it waits. With `supports`,
+/// its orientation lines are worked out within those orientations (`supports LIST`).
 enum MonitorClient {
-  static func run(socket: String, style: MonitorStyle, once: Bool) -> Int32 {
+  static func run(socket: String, style: MonitorStyle, once: Bool, supports: AllowedOrientations? = nil) -> Int32 {
     var connection: LineConnection
     do {
       connection = try LineConnection(path: socket)
@@ -16,7 +17,8 @@ enum MonitorClient {
     }
     var printed: MonitorSensorFormat.Shown?
     while true {
-      switch Session(connection: connection, socket: socket).monitor(style: style, printed: &printed) {
+      let session = Session(connection: connection, socket: socket)
+      switch session.monitor(style: style, supports: supports, printed: &printed) {
       case .outputClosed: return 0
       case .refused(let status): return status
       case .lost:

@@ -22,7 +22,9 @@ public enum OrientctlCommand {
       return 0
     case .hook(let command, let timeout):
       do {
-        return try HookClient(socket: invocation.socket, command: command, timeout: timeout).run()
+        return try HookClient(
+          socket: invocation.socket, command: command, timeout: timeout, supports: invocation.supports
+        ).run()
       } catch {
         StandardStream.error.report("orientctl: \(error)\n")
         return ExitCode.osError.rawValue
@@ -31,7 +33,8 @@ public enum OrientctlCommand {
       StandardStream.output.report("orientctl \(orientctlVersion)\n")
       return 0
     case .monitor(let style, let once):
-      return MonitorClient.run(socket: invocation.socket, style: style, once: once)
+      return MonitorClient.run(
+        socket: invocation.socket, style: style, once: once, supports: invocation.supports)
     default:
       break
     }
@@ -97,24 +100,28 @@ public enum OrientctlCommand {
       get [--json] [FIELD]               print the current state, as one JSON object with --json;
                                          FIELD (sensor, device, orientation, lock, allowed,
                                          mode, hinge) prints only that value
-      monitor [--json|--iio-sensor-proxy] [--once]
+      monitor [--json|--iio-sensor-proxy] [--once] [--supports LIST]
                                          print the state and every change until interrupted;
-                                         reconnects when orientd restarts, unless --once
+                                         reconnects when orientd restarts, unless --once;
+                                         --supports LIST: orientation lines within LIST only
       lock [ORIENTATION]                 lock the screen orientation (default: the current one)
       lock --toggle                      lock to the current orientation, or unlock when locked
       unlock                             follow the device again
-      rotate cw|ccw                      lock to the next orientation clockwise or counter-clockwise
-      allow LIST                         set the allowed screen orientations, e.g. normal,left-up
+      rotate cw|ccw                      lock to the next allowed orientation clockwise or
+                                         counter-clockwise, skipping those not allowed
+      allow all|LIST                     set the allowed screen orientations, e.g. normal,left-up
       mode tablet|laptop|auto            set the mode (kept across restarts), or give it back to
                                          the tablet-mode switch or hinge
       samples [--raw]                    print every sample in g (corrected, or before the mount matrix)
       doctor                             explain the sensor, its set-up, the state and the hooks
       calibrate [--yes] [--json]         measure three poses and print the mount matrix and hwdb fix;
                                          --yes takes each pose once steady, without Enter
-      hook [--timeout S] [--] COMMAND [ARG]...
+      hook [--timeout S] [--supports LIST] [--] COMMAND [ARG]...
                                          run COMMAND on every change of the screen orientation
                                          or the mode, with ORIENTD_* variables set (not
                                          ORIENTD_DEVICE), killed after S s (default 5);
+                                         with --supports, only for the orientations of LIST
+                                         (e.g. normal,bottom-up for a landscape-only app);
                                          reconnects when orientd restarts; options go before
                                          COMMAND
       help [COMMAND]                     print this help, or one command's

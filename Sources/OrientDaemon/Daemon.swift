@@ -425,6 +425,9 @@ final class Daemon {
   /// The whole state, for a greeting or a `get` reply.
   var snapshot: [StateChange] { tracker.snapshot }
 
+  /// The screen policy, for the clients' own orientations.
+  var policy: ScreenPolicy { tracker.policy }
+
   /// Saves the state a control command changed; the commit its `ok` waits for, if any.
   func commit(for requester: UInt32?) -> UInt64? { persist(for: requester) }
 
