@@ -290,7 +290,8 @@ final class AccelerometerDriver {
       }
     } catch {
       opened.stop()
-      return run(plan.bufferFailed("\(error)", at: clock.now))
+      // epoll refuses a node that is no device's (a regular file, as in some test beds): EPERM.
+      return run(plan.bufferFailed("cannot watch its node for scans: \(error)", at: clock.now))
     }
     capture = opened
     run(plan.bufferOpened(at: clock.now))
