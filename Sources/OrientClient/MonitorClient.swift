@@ -8,7 +8,9 @@ import OrientSystem
 /// It ends cleanly as soon as nobody reads its output, even while it waits. With `supports`,
 /// its orientation lines are worked out within those orientations (`supports LIST`).
 enum MonitorClient {
-  static func run(socket: String, style: MonitorStyle, once: Bool, supports: AllowedOrientations? = nil) -> Int32 {
+  static func run(socket: String, style: MonitorStyle, once: Bool, supports: AllowedOrientations? = nil)
+    -> Int32
+  {
     var connection: LineConnection
     do {
       connection = try LineConnection(path: socket)

@@ -37,7 +37,8 @@ struct ClientScreenViewTests {
   func withinAllowed() throws {
     let allowed = try AllowedOrientations.parse("normal,left-up")
     let now = policy(allowed: allowed, seen: [.leftUp, .bottomUp, .normal])
-    let view = try ClientScreenView(supporting: try AllowedOrientations.parse("left-up,bottom-up"), under: now)
+    let view = try ClientScreenView(
+      supporting: try AllowedOrientations.parse("left-up,bottom-up"), under: now)
     // bottom-up is the client's, but not allowed: left-up is the latest orientation in both.
     #expect(view.orientation(under: now) == .leftUp)
     #expect(now.orientation == .normal)
@@ -72,7 +73,9 @@ struct ClientScreenViewTests {
         == "none of left-up,right-up is allowed (allowed: normal,bottom-up)")
   }
 
-  @Test("When a later allow leaves none of its set, the client's orientation is undefined until one is allowed again")
+  @Test(
+    "When a later allow leaves none of its set, the client's orientation is undefined until one is allowed again"
+  )
   func allowEmptiesIntersection() throws {
     var now = policy(seen: [.normal, .leftUp])
     let view = try ClientScreenView(supporting: landscape, under: now)
@@ -92,7 +95,8 @@ struct ClientScreenViewTests {
     var now = policy(allowed: landscape, seen: [.bottomUp, .leftUp])
     let views = [
       ClientScreenView.policy, try ClientScreenView(supporting: .all, under: now),
-      try ClientScreenView(supporting: try AllowedOrientations.parse("normal,bottom-up,right-up"), under: now),
+      try ClientScreenView(
+        supporting: try AllowedOrientations.parse("normal,bottom-up,right-up"), under: now),
     ]
     #expect(views[1] == .policy && views[1].followsPolicy && !views[2].followsPolicy)
     #expect(views.allSatisfy { $0.orientation(under: now) == .bottomUp })

@@ -48,7 +48,8 @@ struct ClientViewsTests {
     let narrowed = try AllowedOrientations.parse("normal,left-up")
     let changes = tracker.apply { $0.allow(narrowed) }
     #expect(changes == [.allowed(narrowed)], "the policy's screen stays normal")
-    #expect(views.publish(changes, under: tracker.policy)[view] == [.allowed(narrowed), .orientation(.leftUp)])
+    #expect(
+      views.publish(changes, under: tracker.policy)[view] == [.allowed(narrowed), .orientation(.leftUp)])
   }
 
   @Test("A lock's orientation reaches every set, in the lock's batch order")

@@ -29,7 +29,9 @@ struct UnscaledSensorTests {
   func classifiesAtOnce() {
     var classifier = unscaled(instant)
     #expect(classifier.classifiesByDirection)
-    let recording = [DeviceOrientation.normal, .leftUp, .normal, .rightUp, .bottomUp].map { counts($0.gravity) }
+    let recording = [DeviceOrientation.normal, .leftUp, .normal, .rightUp, .bottomUp].map {
+      counts($0.gravity)
+    }
     let steps = feed(&classifier, recording)
     #expect(steps.map(\.verdict) == [.normal, .leftUp, .normal, .rightUp, .bottomUp].map { .proposed($0) })
     #expect(steps.allSatisfy { $0.changed })
@@ -68,7 +70,8 @@ struct UnscaledSensorTests {
     let shaken = feed(&classifier, Array(repeating: shake, count: 5), from: 2500)
     #expect(shaken.allSatisfy { $0.verdict == .rejected(magnitude: 1.6) && !$0.changed })
     #expect(classifier.current == .normal)
-    let turned = feed(&classifier, Array(repeating: counts(DeviceOrientation.leftUp.gravity), count: 4), from: 3000)
+    let turned = feed(
+      &classifier, Array(repeating: counts(DeviceOrientation.leftUp.gravity), count: 4), from: 3000)
     #expect(turned.last?.changed == true)
     #expect(classifier.current == .leftUp)
   }
@@ -79,15 +82,20 @@ struct UnscaledSensorTests {
     _ = feed(&classifier, Array(repeating: Vector3(0, -1.02, 0), count: 21))
     #expect(!classifier.classifiesByDirection)
     #expect(classifier.magnitudeDivisor == nil)
-    #expect(classifier.classify(Vector3(2, 0, 0), at: SampleTime(milliseconds: 2200)).verdict == .rejected(magnitude: 2))
+    #expect(
+      classifier.classify(Vector3(2, 0, 0), at: SampleTime(milliseconds: 2200)).verdict
+        == .rejected(magnitude: 2))
   }
 
-  @Test("Measured afresh: a sensor with a scale after one without goes through the gate from its first sample")
+  @Test(
+    "Measured afresh: a sensor with a scale after one without goes through the gate from its first sample")
   func forgetWithScaleKnown() {
     var classifier = unscaled(instant)
     _ = feed(&classifier, [counts(DeviceOrientation.normal.gravity)])
     classifier.forgetSteadyMagnitude()
     #expect(!classifier.classifiesByDirection)
-    #expect(classifier.classify(counts(DeviceOrientation.leftUp.gravity), at: SampleTime(milliseconds: 500)).verdict == .rejected(magnitude: 256))
+    #expect(
+      classifier.classify(counts(DeviceOrientation.leftUp.gravity), at: SampleTime(milliseconds: 500)).verdict
+        == .rejected(magnitude: 256))
   }
 }

@@ -155,6 +155,7 @@ struct SocketProtocolTests {
     let names = help.dropLast().map { $0.prefix { $0 != " " && $0 != ":" } }
     for command in [
       "get", "lock", "unlock", "rotate", "allow", "format", "ping", "help", "quit", "samples", "info",
+      "supports",
     ] {
       #expect(names.contains(Substring(command)), "help must list \(command): \(help)")
     }

@@ -43,7 +43,8 @@ struct SupportedOrientationsTests {
 
     // Each one's get answers with its own orientation; nothing else came meanwhile.
     landscape.send("get\n")
-    #expect(landscape.readLines(through: "ok").filter { $0.hasPrefix("orientation") } == ["orientation bottom-up"])
+    #expect(
+      landscape.readLines(through: "ok").filter { $0.hasPrefix("orientation") } == ["orientation bottom-up"])
     portrait.send("format text\nget\n")
     let state = portrait.readLines(through: "allowed normal,left-up,bottom-up,right-up")
     #expect(state.contains("orientation left-up"), "\(state)")

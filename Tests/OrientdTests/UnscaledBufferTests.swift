@@ -43,7 +43,8 @@ struct UnscaledBufferTests {
     let node = "\"$UMOCKDEV_DIR/dev/\(device.id)\""
     let daemon = try WatchedDaemon(
       [device, .trigger("accel_3d-dev0", number: 0)],
-      prepare: "rm -f \(node) && printf '\\000\\000\\000\\000\\000\\001\\000\\000\\000\\000\\000\\000' > \(node)")
+      prepare:
+        "rm -f \(node) && printf '\\000\\000\\000\\000\\000\\001\\000\\000\\000\\000\\000\\000' > \(node)")
     let run = daemon.run
     #expect(daemon.waitFor("device", "normal"), "\(run.process.stderr)")
     #expect(publishedBeforeLearning(run.process.stderr, device: "normal"), "\(run.process.stderr)")
@@ -60,7 +61,8 @@ struct UnscaledBufferTests {
     #expect(daemon.waitFor("device", "left-up"))
     // 2 s of a steady 26 g: the gate takes over relative to it, and the log says what came before.
     #expect(
-      run.process.waitFor("with no scale they were classified by their direction alone meanwhile", inStderr: true),
+      run.process.waitFor(
+        "with no scale they were classified by their direction alone meanwhile", inStderr: true),
       "\(run.process.stderr)")
     #expect(daemon.stop() == 0)
   }

@@ -10,7 +10,8 @@ import OrientSystem
 /// current again or their change is saved, counts what they need of the sensor, serves those
 /// with input left over in a later round, and drops idle clients.
 ///
-/// Every client gets the state on connect and each change after it. No client can take more
+/// Every client gets the state on connect and each change after it, with its own orientation
+/// once it has declared the orientations it supports (`ClientViews`). No client can take more
 /// than its share: each gets at most `ClientConnection.linesPerRound` lines served per loop
 /// round, its queued output is bounded (`ClientConnection.outputLimit`), one user holds at
 /// most `maxClientsPerUser` connections, and a control command's sender is not served again
@@ -122,7 +123,8 @@ final class SocketServer {
   func declare(_ set: AllowedOrientations, replacing old: ClientScreenView) throws(PolicyError) -> (
     ClientScreenView, StateChange?
   ) {
-    let view = set == .all ? ClientScreenView.policy : try ClientScreenView(supporting: set, under: host.policy)
+    let view =
+      set == .all ? ClientScreenView.policy : try ClientScreenView(supporting: set, under: host.policy)
     return (view, views.declare(view, replacing: old, under: host.policy))
   }
 
