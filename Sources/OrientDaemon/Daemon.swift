@@ -353,15 +353,16 @@ final class Daemon {
     sampler?.stop()
     demand.sampler = nil
     sampler = nil
+    // Removed while still listening and only while still ours (a newer orientd replaces only
+    // a socket nobody listens on), never one a newer orientd made.
+    socketFile?.removeIfStillOurs()
+    socketFile = nil
     server?.shutDown()
     publisher.server = nil
     demand.server = nil
     server = nil
     // What clients changed last is written before the exit.
     persistence?.stop()
-    // Removed only while it is still ours, not one a newer orientd made.
-    socketFile?.removeIfStillOurs()
-    socketFile = nil
   }
 
   // MARK: Service manager and reload
