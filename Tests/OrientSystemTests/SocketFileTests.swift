@@ -11,6 +11,23 @@ struct SocketFileTests {
     return lstat(path, &info) == 0
   }
 
+  /// Listens on `path` once the listener closed before is gone. The test process's other
+  /// threads spawn children for other tests: one forked just then holds a copy of the closed
+  /// listener until it executes its program, and a connect meanwhile finds it listening.
+  private func listenOnceClosed(_ path: String) throws -> UnixListener {
+    var tries = 0
+    while true {
+      do {
+        return try UnixSocket.listen(path: path, mode: 0o600)
+      } catch {
+        guard case .inUse = error, tries < 2000 else { throw error }
+        tries += 1
+        // The polling interval, not a wait for anything in particular.
+        usleep(1000)
+      }
+    }
+  }
+
   @Test(
     "A listener that closed never removes the socket a newer one bound in its place, even where the filesystem reuses inodes at once"
   )
@@ -26,7 +43,7 @@ struct SocketFileTests {
       // The leaving orientd's server closes its listener; its file is now stale.
       leaving.takeDescriptor().close()
       // A new orientd starts at once on the same path and replaces the stale file.
-      let arriving = try UnixSocket.listen(path: path, mode: 0o600)
+      let arriving = try listenOnceClosed(path)
       // Only then does the leaving one get to its clean-up.
       leavingFile.removeIfStillOurs()
       #expect(exists(path), "round \(round): the leaving listener removed the new socket file")
