@@ -34,12 +34,15 @@ enum CommandTable {
     .init("rotate", summary: "lock to the next orientation", arguments: .choices(["cw", "ccw"])),
     .init("allow", summary: "set the allowed screen orientations", arguments: .choices(orientations)),
     .init("mode", summary: "set the mode", arguments: .choices(["tablet", "laptop", "auto"])),
-    .init("samples", summary: "print every sample in g", options: [.init("raw", summary: "before the mount matrix")]),
+    .init(
+      "samples", summary: "print every sample in g",
+      options: [.init("raw", summary: "before the mount matrix")]),
     .init("doctor", summary: "explain the sensor, its set-up, the state and the hooks"),
     .init(
       "calibrate", summary: "measure three poses and print the mount matrix",
       options: [
-        .init("yes", summary: "take each pose once steady, without Enter"), .init("json", summary: "print JSON"),
+        .init("yes", summary: "take each pose once steady, without Enter"),
+        .init("json", summary: "print JSON"),
       ]),
     .init(
       "hook", summary: "run a command on every change of the screen orientation or the mode",
@@ -77,7 +80,9 @@ enum CommandTable {
   static func closestOption(to word: String, among candidates: [String]) -> String? {
     let typed = Array(word)
     let scored = candidates.map { ($0, Invocation.editDistance(typed, Array($0))) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < typed.count - 2 else { return nil }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < typed.count - 2 else {
+      return nil
+    }
     return best.0
   }
 

@@ -161,7 +161,9 @@ struct Invocation: Equatable {
           } else if argument.hasPrefix("-"), argument.count > 1, !ownOptions.contains(argument),
             !(verb == "monitor" && argument == "--once")
           {
-            throw .usage("\(verb): " + CommandTable.unknownOption(argument, among: ownOptions + CommandTable.globalNames))
+            throw .usage(
+              "\(verb): " + CommandTable.unknownOption(argument, among: ownOptions + CommandTable.globalNames)
+            )
           } else {
             operands.append(argument)
           }

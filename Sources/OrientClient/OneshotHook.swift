@@ -40,7 +40,8 @@ enum OneshotHook {
       exit = try pid.exitDescriptor()
     } catch {
       StandardStream.error.report("orientctl: hook: \(hook.description) could not start: \(error.code)\n")
-      return [.noSuchFile, .accessDenied].contains(error.code) ? HookClient.notFound : ExitCode.unavailable.rawValue
+      return [.noSuchFile, .accessDenied].contains(error.code)
+        ? HookClient.notFound : ExitCode.unavailable.rawValue
     }
     let ready = try? Readiness.wait([(exit.rawValue, .readable)], timeout: timeout)
     let timedOut = ready?.first?.isEmpty != false

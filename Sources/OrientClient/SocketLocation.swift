@@ -13,7 +13,8 @@ enum SocketLocation {
   ) -> String {
     if let socket, !socket.isEmpty { return socket }
     if let runtimeDirectory, runtimeDirectory.hasPrefix("/") {
-      let user = (runtimeDirectory.hasSuffix("/") ? runtimeDirectory : runtimeDirectory + "/") + "orientd/orientd.sock"
+      let user =
+        (runtimeDirectory.hasSuffix("/") ? runtimeDirectory : runtimeDirectory + "/") + "orientd/orientd.sock"
       if (try? FileSystem.status(of: user))?.kind == .socket { return user }
     }
     return system

@@ -58,7 +58,8 @@ public enum ConfigFile {
     var warnings: [String] = []
     for entry in entries where !listKeys.contains(entry.key) {
       if let earlier = first[entry.key] {
-        warnings.append("\(entry.location): \(entry.key) is given again (first at \(earlier)); \(entry.location) wins")
+        warnings.append(
+          "\(entry.location): \(entry.key) is given again (first at \(earlier)); \(entry.location) wins")
       } else {
         first[entry.key] = entry.location
       }

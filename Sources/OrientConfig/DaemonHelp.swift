@@ -77,7 +77,8 @@ public enum DaemonHelp {
       program: "orientd",
       options: OptionTable.all.map { option in
         CompletionSpec.Option(
-          option.name, short: option.short, value: completionValue(option.placeholder), summary: option.summary,
+          option.name, short: option.short, value: completionValue(option.placeholder),
+          summary: option.summary,
           isTerminal: option.section == .actions && option.name != "dump")
       })
   }

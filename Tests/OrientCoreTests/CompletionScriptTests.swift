@@ -11,10 +11,13 @@ struct CompletionScriptTests {
       .init("help", short: "h", summary: "it's the help [all of it]", isTerminal: true),
     ],
     commands: [
-      .init("get", summary: "print: the state", options: [.init("json", summary: "as JSON")], arguments: .choices(["a", "b"])),
+      .init(
+        "get", summary: "print: the state", options: [.init("json", summary: "as JSON")],
+        arguments: .choices(["a", "b"])),
       .init(
         "hook", summary: "run a command",
-        options: [.init("timeout", value: .text(hint: "seconds"), summary: "kill after")], arguments: .command),
+        options: [.init("timeout", value: .text(hint: "seconds"), summary: "kill after")], arguments: .command
+      ),
     ])
 
   @Test("bash: one function, registered with complete -F, skipping options' values to find the command")
@@ -24,7 +27,8 @@ struct CompletionScriptTests {
     #expect(script.hasSuffix("complete -F _tool tool\n"))
     #expect(script.contains("--socket|--timeout) (( i++ )) ;;"))
     #expect(script.contains(#"words="--json a b""#))
-    #expect(script.contains(#"if [[ $cur == -* ]]; then words="--socket --help -h"; else words="get hook"; fi"#))
+    #expect(
+      script.contains(#"if [[ $cur == -* ]]; then words="--socket --help -h"; else words="get hook"; fi"#))
     #expect(script.contains("--socket) compopt -o filenames"))
   }
 
@@ -50,9 +54,11 @@ struct CompletionScriptTests {
 
   @Test("A program without commands offers its options everywhere")
   func withoutCommands() {
-    let flat = CompletionSpec(program: "d", options: [.init("mode", value: .choices(["x", "y"]), summary: "m")])
+    let flat = CompletionSpec(
+      program: "d", options: [.init("mode", value: .choices(["x", "y"]), summary: "m")])
     #expect(flat.script(for: .bash).contains(#"words="--mode""#))
-    #expect(flat.script(for: .bash).contains(#"--mode) COMPREPLY=($(compgen -W "x y" -- "$cur")); return ;;"#))
+    #expect(
+      flat.script(for: .bash).contains(#"--mode) COMPREPLY=($(compgen -W "x y" -- "$cur")); return ;;"#))
     #expect(flat.script(for: .zsh).contains("'--mode=[m]:mode:(x y)'"))
     #expect(flat.script(for: .fish).contains("complete -c d -l mode -x -a 'x y' -d 'm'"))
   }

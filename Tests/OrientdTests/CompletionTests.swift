@@ -94,9 +94,15 @@ struct CompletionTests {
       let offered = try Self.bash(TestPaths.orientctl, "\(command) --").subtracting(global)
       #expect(offered == spelled, "\(command): help \(spelled), completion \(offered)")
     }
-    #expect(try Self.bash(TestPaths.orientctl, "get ") == ["--json", "sensor", "device", "orientation", "lock", "allowed", "mode", "hinge"])
+    #expect(
+      try Self.bash(TestPaths.orientctl, "get ") == [
+        "--json", "sensor", "device", "orientation", "lock", "allowed", "mode", "hinge",
+      ])
     #expect(try Self.fish(TestPaths.orientctl, "rotate ") == ["cw", "ccw"])
-    #expect(try Self.bash(TestPaths.orientctl, "lock ") == ["--toggle", "normal", "left-up", "bottom-up", "right-up"])
+    #expect(
+      try Self.bash(TestPaths.orientctl, "lock ") == [
+        "--toggle", "normal", "left-up", "bottom-up", "right-up",
+      ])
     #expect(try Self.bash(TestPaths.orientctl, "mode ") == ["tablet", "laptop", "auto"])
   }
 
@@ -127,7 +133,8 @@ struct CompletionTests {
     for file in [
       "usr/share/bash-completion/completions/orientd", "usr/share/bash-completion/completions/orientctl",
       "usr/share/zsh/vendor-completions/_orientd", "usr/share/zsh/vendor-completions/_orientctl",
-      "usr/share/fish/vendor_completions.d/orientd.fish", "usr/share/fish/vendor_completions.d/orientctl.fish",
+      "usr/share/fish/vendor_completions.d/orientd.fish",
+      "usr/share/fish/vendor_completions.d/orientctl.fish",
     ] {
       #expect(!fileText(destination + "/" + file).isEmpty, "\(file)")
     }

@@ -22,7 +22,8 @@ struct ConfigQuirksTests {
     let result = try replay(config: path)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
-      result.stderr.contains("warning: \(path):4: settle is given again (first at \(path):1); \(path):4 wins"),
+      result.stderr.contains(
+        "warning: \(path):4: settle is given again (first at \(path):1); \(path):4 wins"),
       "\(result.stderr)")
     #expect(result.stdout.contains("device left-up"), "settle 0 from line 4 applies: \(result.stdout)")
   }

@@ -16,7 +16,8 @@ struct DesktopToolTests {
     chmod(stubs.directory + "/" + name, 0o755)
   }
 
-  func run(_ hook: String, _ stubs: DesktopStubs, for orientation: String, extra: [String: String] = [:]) throws
+  func run(_ hook: String, _ stubs: DesktopStubs, for orientation: String, extra: [String: String] = [:])
+    throws
     -> (status: Int32, stdout: String, stderr: String)
   {
     try runToCompletion(
@@ -31,7 +32,8 @@ struct DesktopToolTests {
       "auto", stubs, for: "left-up", extra: ["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "GNOME"])
     #expect(result.status == 69)
     #expect(
-      result.stderr.contains("GNOME rotates by itself from orientd's net.hadess.SensorProxy"), "\(result.stderr)")
+      result.stderr.contains("GNOME rotates by itself from orientd's net.hadess.SensorProxy"),
+      "\(result.stderr)")
     #expect(!result.stderr.contains("until orientd serves"), "\(result.stderr)")
   }
 
@@ -114,7 +116,8 @@ struct DesktopToolTests {
         """)
   }
 
-  @Test("hyprland keeps the rule's bit depth, VRR, colour management and SDR brightness through hyprctl keyword")
+  @Test(
+    "hyprland keeps the rule's bit depth, VRR, colour management and SDR brightness through hyprctl keyword")
   func hyprlandKeepsTheRule() throws {
     let stubs = try DesktopStubs()
     try hyprctl(stubs, keyword: "ok", eval: "unknown request")
@@ -185,7 +188,9 @@ struct DesktopToolTests {
   func readmeNamesTheVariables() throws {
     let readme = fileText(TestPaths.packageRoot + "/README.md")
     #expect(readme.contains("import-environment"))
-    for variable in ["WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DISPLAY", "XAUTHORITY", "HYPRLAND_INSTANCE_SIGNATURE"] {
+    for variable in [
+      "WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DISPLAY", "XAUTHORITY", "HYPRLAND_INSTANCE_SIGNATURE",
+    ] {
       #expect(readme.contains(variable), "\(variable)")
     }
   }

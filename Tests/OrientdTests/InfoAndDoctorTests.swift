@@ -60,7 +60,9 @@ struct InfoAndDoctorTests {
       run.process.stderr.split(separator: "\n").first { $0.contains("serving 'sensor offline'") })
     let reason = try #require(
       warning.range(of: "warning: ").flatMap { start in
-        warning.range(of: "; serving 'sensor offline'").map { String(warning[start.upperBound..<$0.lowerBound]) }
+        warning.range(of: "; serving 'sensor offline'").map {
+          String(warning[start.upperBound..<$0.lowerBound])
+        }
       }, "\(warning)")
     let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "doctor"])
     #expect(result.status == 0, "\(result.stderr)")
@@ -78,14 +80,16 @@ struct InfoAndDoctorTests {
       second.run.process.waitFor("waiting for it in the bus's queue", inStderr: true),
       "\(second.run.process.stderr)")
     let owner = "owned by orientd (pid \(first.run.programPID))"
-    #expect(waitUntil { (try? second.busInfo())?.contains(owner) == true }, "\((try? second.busInfo()) ?? "")")
+    #expect(
+      waitUntil { (try? second.busInfo())?.contains(owner) == true }, "\((try? second.busInfo()) ?? "")")
     let result = try runToCompletion([TestPaths.orientctl, "--socket", second.socket, "doctor"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout.contains("D-Bus: waiting for net.hadess.SensorProxy on the system bus, \(owner)"),
       "\(result.stdout)")
     let serving = try runToCompletion([TestPaths.orientctl, "--socket", first.socket, "doctor"])
-    #expect(serving.stdout.contains("D-Bus: serving net.hadess.SensorProxy on the system bus"), "\(serving.stdout)")
+    #expect(
+      serving.stdout.contains("D-Bus: serving net.hadess.SensorProxy on the system bus"), "\(serving.stdout)")
     #expect(second.run.stop() == 0)
     #expect(first.run.stop() == 0)
   }
@@ -117,7 +121,8 @@ struct InfoAndDoctorTests {
     #expect(process.waitFor("listening on", inStderr: true), "\(process.stderr)")
     let items = try Self.info(directory + "/s")
     #expect(
-      items.contains { $0.key == "config" && $0.value == "\(absent) (absent: the defaults apply)" }, "\(items)")
+      items.contains { $0.key == "config" && $0.value == "\(absent) (absent: the defaults apply)" },
+      "\(items)")
     process.signal(SIGTERM)
     #expect(process.waitForExit() == 0)
   }

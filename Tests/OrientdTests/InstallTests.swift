@@ -40,7 +40,9 @@ struct InstallTests {
     let binaries = try Self.builtBinaries()
     let clone = try Self.freshClone()
     let destination = try Scratch.current().makeDirectory("destdir")
-    let install = [make, "-C", clone, "install", "SWIFT=false", "BINPATH=\(binaries)", "DESTDIR=\(destination)"]
+    let install = [
+      make, "-C", clone, "install", "SWIFT=false", "BINPATH=\(binaries)", "DESTDIR=\(destination)",
+    ]
     let same = try runToCompletion(install, timeout: 120)
     #expect(same.status == 0, "\(same.stderr)")
     #expect(!same.stderr.contains("warning"), "the same sources, newer files: \(same.stderr)")
@@ -52,7 +54,8 @@ struct InstallTests {
     let changed = try runToCompletion(install, timeout: 120)
     #expect(changed.status == 0, "\(changed.stderr)")
     #expect(
-      changed.stderr.contains("make install: warning: the sources differ from those \(binaries)/orientd was built from"),
+      changed.stderr.contains(
+        "make install: warning: the sources differ from those \(binaries)/orientd was built from"),
       "\(changed.stderr)")
   }
 

@@ -22,7 +22,9 @@ struct ManPageTests {
     return (text, result.stderr)
   }
 
-  @Test("Each page renders with groff without a warning", arguments: ["orientd.8", "orientctl.1", "orientd.conf.5"])
+  @Test(
+    "Each page renders with groff without a warning",
+    arguments: ["orientd.8", "orientctl.1", "orientd.conf.5"])
   func rendersCleanly(name: String) throws {
     let (text, warnings) = try Self.rendered(name)
     #expect(warnings.isEmpty, "\(name): \(warnings)")
@@ -49,7 +51,9 @@ struct ManPageTests {
       "--dump", "--list", "--help", "--version", "--completion", "--replay", "--demo", "--config",
       "--default-config",
     ]
-    let keys = CompletionTests.options(inHelp: help).subtracting(commandLineOnly).map { String($0.dropFirst(2)) }
+    let keys = CompletionTests.options(inHelp: help).subtracting(commandLineOnly).map {
+      String($0.dropFirst(2))
+    }
     #expect(keys.count >= 25, "\(keys)")
     for key in keys { #expect(text.contains("\(key) ="), "orientd.conf.5 lacks \(key)") }
   }
@@ -58,7 +62,9 @@ struct ManPageTests {
   func orientctlPageHasEveryCommand() throws {
     let help = try runToCompletion([TestPaths.orientctl, "--help"]).stdout
     let (text, _) = try Self.rendered("orientctl.1")
-    for command in try ReadmeTests.helpCommands() { #expect(text.contains(command), "orientctl.1 lacks \(command)") }
+    for command in try ReadmeTests.helpCommands() {
+      #expect(text.contains(command), "orientctl.1 lacks \(command)")
+    }
     for option in Set(help.matches(of: /--[a-z][a-z-]*/).map { String($0.output) }) {
       #expect(text.contains(option), "orientctl.1 lacks \(option)")
     }
@@ -77,7 +83,9 @@ struct ManPageTests {
     #expect(installed.status == 0, "\(installed.stderr)")
     for page in ["man8/orientd.8", "man1/orientctl.1", "man5/orientd.conf.5"] {
       let path = destination + "/usr/share/man/" + page
-      #expect(FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + ".gz"), "\(page)")
+      #expect(
+        FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + ".gz"),
+        "\(page)")
     }
     let units = destination + "/usr/lib/systemd/"
     let service = fileText(units + "system/orientd.service")

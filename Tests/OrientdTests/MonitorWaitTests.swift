@@ -12,7 +12,10 @@ struct MonitorWaitTests {
     #expect(monitor.waitFor("waiting for orientd at \(socket)", inStderr: true), "\(monitor.stderr)")
     #expect(monitor.isRunning, "monitor gave up: \(monitor.stderr)")
     let daemon = try ServedDaemon(holding: (1, 0, 0), directory: directory)
-    #expect(monitor.waitForLines(greetingLines).prefix(3) == ["sensor online", "device left-up", "orientation left-up"])
+    #expect(
+      monitor.waitForLines(greetingLines).prefix(3) == [
+        "sensor online", "device left-up", "orientation left-up",
+      ])
     #expect(occurrences(of: "waiting for orientd", in: monitor.stderr) == 1, "\(monitor.stderr)")
     monitor.signal(SIGTERM)
     #expect(monitor.waitForExit() != nil)
@@ -56,7 +59,9 @@ struct MonitorWaitTests {
     ])
     #expect(missing.status == 127, "\(missing.stderr)")
     #expect(daemon.stop() == 0)
-    let absent = try runToCompletion([TestPaths.orientctl, "--socket", daemon.socket, "hook", "--oneshot", "/bin/true"])
+    let absent = try runToCompletion([
+      TestPaths.orientctl, "--socket", daemon.socket, "hook", "--oneshot", "/bin/true",
+    ])
     #expect(absent.status == 69, "\(absent.stderr)")
   }
 }

@@ -17,9 +17,10 @@ struct ReadmeTests {
   /// The command names `orientctl --help` lists.
   static func helpCommands() throws -> [String] {
     let help = try runToCompletion([TestPaths.orientctl, "--help"]).stdout
-    let commands = help.components(separatedBy: "Commands:\n").dropFirst().first?.components(
-      separatedBy: "\n\n"
-    ).first ?? ""
+    let commands =
+      help.components(separatedBy: "Commands:\n").dropFirst().first?.components(
+        separatedBy: "\n\n"
+      ).first ?? ""
     return commands.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap {
       $0.split(separator: " ").first.map(String.init)
     }
@@ -47,7 +48,9 @@ struct ReadmeTests {
     let daemon = try ServedDaemon()
     let lines = try daemon.orientctl("get").stdout.split(separator: "\n").count
     let words = [5: "five", 6: "six", 7: "seven"]
-    #expect(section.contains("`get` prints\nthe \(words[lines]!) state lines") || section.contains("`get` prints the \(words[lines]!) state lines"), "get prints \(lines) lines")
+    #expect(
+      section.contains("`get` prints\nthe \(words[lines]!) state lines")
+        || section.contains("`get` prints the \(words[lines]!) state lines"), "get prints \(lines) lines")
     let json = try daemon.orientctl("get", "--json").stdout
     #expect(daemon.stop() == 0)
     let fieldList = try #require(

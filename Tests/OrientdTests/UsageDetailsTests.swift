@@ -23,7 +23,9 @@ struct UsageDetailsTests {
       (["--sokcet", "/x", "get"], "unknown option '--sokcet' (did you mean --socket?)"),
       (["--timout", "2", "get"], "unknown option '--timout' (did you mean --timeout?)"),
       (["get", "--jsno"], "get: unknown option '--jsno' (did you mean --json?)"),
-      (["monitor", "--no-reconect"], "monitor: unknown option '--no-reconect' (did you mean --no-reconnect?)"),
+      (
+        ["monitor", "--no-reconect"], "monitor: unknown option '--no-reconect' (did you mean --no-reconnect?)"
+      ),
       (["calibrate", "--yse"], "calibrate: unknown option '--yse' (did you mean --yes?)"),
       (["hook", "--timeuot", "5", "true"], "hook: unknown option '--timeuot' (did you mean --timeout?)"),
     ])
@@ -34,7 +36,8 @@ struct UsageDetailsTests {
     #expect(result.stderr.contains(message), "\(result.stderr)")
   }
 
-  @Test("--timeout 0 says it must be above 0", arguments: [["--timeout", "0", "get"], ["get", "--timeout=0"]])
+  @Test(
+    "--timeout 0 says it must be above 0", arguments: [["--timeout", "0", "get"], ["get", "--timeout=0"]])
   func timeoutZero(arguments: [String]) throws {
     let result = try runToCompletion([TestPaths.orientctl] + arguments)
     #expect(result.status == 64)
@@ -92,8 +95,10 @@ struct UsageDetailsTests {
     environment["PATH"] = stubs + ":/usr/bin:/bin"
     let result = try runToCompletion([TestPaths.packageRoot + "/scripts/bootstrap"], environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
-    let count = fileText(TestPaths.packageRoot + "/scripts/debian-packages").split(whereSeparator: \.isWhitespace)
-      .count
+    let count = fileText(TestPaths.packageRoot + "/scripts/debian-packages").split(
+      whereSeparator: \.isWhitespace
+    )
+    .count
     #expect(
       result.stdout.contains("bootstrap: all \(count) Debian packages are installed"), "\(result.stdout)")
     #expect(result.stdout.contains("Swift version 6.3.1"), "\(result.stdout)")

@@ -52,7 +52,8 @@ struct UserDefaultsTests {
     #expect(client.stdout.contains("$XDG_RUNTIME_DIR/orientd/orientd.sock"), "\(client.stdout)")
   }
 
-  @Test("A user without XDG_RUNTIME_DIR who cannot create the state file is told to give --state and --socket")
+  @Test(
+    "A user without XDG_RUNTIME_DIR who cannot create the state file is told to give --state and --socket")
   func hintWithoutRuntimeDirectory() throws {
     var (_, environment) = try Self.nobodysSession()
     environment["XDG_RUNTIME_DIR"] = nil

@@ -12,7 +12,8 @@ struct FishCompletion {
     for option in spec.options { lines.append(line(option, when: nil)) }
     for command in spec.commands {
       lines.append(
-        "complete -c \(spec.program) -n __fish_use_subcommand -a \(command.name) -d \(Self.quoted(command.summary))")
+        "complete -c \(spec.program) -n __fish_use_subcommand -a \(command.name) -d \(Self.quoted(command.summary))"
+      )
     }
     for command in spec.commands {
       let condition = "'__fish_seen_subcommand_from \(command.name)'"
@@ -20,7 +21,8 @@ struct FishCompletion {
       switch command.arguments {
       case .none, .text: break
       case .choices(let words):
-        lines.append("complete -c \(spec.program) -n \(condition) -a \(Self.quoted(words.joined(separator: " ")))")
+        lines.append(
+          "complete -c \(spec.program) -n \(condition) -a \(Self.quoted(words.joined(separator: " ")))")
       case .file: lines.append("complete -c \(spec.program) -n \(condition) -F")
       case .directory:
         lines.append("complete -c \(spec.program) -n \(condition) -a '(__fish_complete_directories)'")

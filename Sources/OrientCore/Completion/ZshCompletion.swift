@@ -17,7 +17,9 @@ struct ZshCompletion {
       text += "\n}\n\n\(function) \"$@\"\n"
       return text
     }
-    let commands = spec.commands.map { "    \(Self.quoted($0.name + ":" + Self.escaped($0.summary, colon: true)))" }
+    let commands = spec.commands.map {
+      "    \(Self.quoted($0.name + ":" + Self.escaped($0.summary, colon: true)))"
+    }
     text += "  local -a commands\n  commands=(\n" + commands.joined(separator: "\n") + "\n  )\n"
     text += "  local curcontext=$curcontext state line\n"
     text +=

@@ -43,7 +43,9 @@ public enum OrientdCommand {
       return fail(error)
     }
     if options.verbose { Log.threshold = .debug }
-    if options.action == .run, options.servesSocket || options.persistsState, let directory = options.userDirectory {
+    if options.action == .run, options.servesSocket || options.persistsState,
+      let directory = options.userDirectory
+    {
       Log.info("not running as root: the socket and the state file are in \(directory)")
     }
     do {
