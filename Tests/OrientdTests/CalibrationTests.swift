@@ -230,8 +230,9 @@ struct CalibrationTests {
     #expect(bystander.linesBeforePong() == [], "a subscriber that did not ask sees no samples")
 
     let printed = try TestProcess([TestPaths.orientctl, "--socket", socket, "samples", "--raw"])
+    // Two at least: a loaded machine may let more arrive before the test looks.
     let lines = printed.waitForLines(2)
-    #expect(lines.count == 2)
+    #expect(lines.count >= 2)
     #expect(lines.allSatisfy { $0.hasPrefix("raw ") && $0.hasSuffix(" 1.0000 0.0000 0.0000") }, "\(lines)")
     printed.signal(SIGTERM)
     #expect(printed.waitForExit() != nil)
