@@ -37,6 +37,8 @@ final class AccelerometerDriver {
     var online: (_ value: Bool, _ summary: String, SampleTime) -> Void
     /// How the sensor is read, or nil once it is gone.
     var described: (SensorDescription?) -> Void
+    /// Why a look found no sensor to read (said at every failed look).
+    var absent: (String) -> Void
     /// The sensor found was set up with this calibration and matrix.
     var setUp: (SensorSetup) -> Void
     /// A look for the sensor saw these accelerometers (said before the outcome of the look).
@@ -126,8 +128,9 @@ final class AccelerometerDriver {
   private func look() {
     lookTimer = nil
     if configuration.uri == nil, !FileSystem.exists("/sys/bus/iio/devices"), !endsIfAbsent {
-      return run(
-        plan.lookFailed("no IIO devices on this machine (/sys/bus/iio/devices is missing)", backOff: .none))
+      let reason = "no IIO devices on this machine (/sys/bus/iio/devices is missing)"
+      handlers?.absent(reason)
+      return run(plan.lookFailed(reason, backOff: .none))
     }
     let context: IIOContext
     let udev: UdevProperties?
@@ -172,6 +175,7 @@ final class AccelerometerDriver {
       handlers?.failed(error)
       return
     }
+    handlers?.absent(error.description)
     run(plan.lookFailed(error.description, backOff: Self.backOff(after: error)))
   }
 
@@ -232,8 +236,8 @@ final class AccelerometerDriver {
         bufferSetup: capture?.summary ?? "",
         frequencyChanges: frequencies?.changes ?? []))
     if let line = text.logLine { Log.info(line) }
-    attached.description.mode = text.mode
-    attached.description.modeReason = text.reason
+    attached.description.capture = text.mode
+    attached.description.captureReason = text.reason
     self.attached = attached
     handlers?.described(attached.description)
   }
