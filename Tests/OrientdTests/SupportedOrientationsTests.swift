@@ -238,4 +238,25 @@ struct SupportedOrientationsTests {
     #expect(!FileManager.default.fileExists(atPath: log))
     #expect(daemon.stop() == 0)
   }
+
+  @Test("orientctl hook --oneshot --supports runs its command once, for the orientation within its set")
+  func oneshotSupports() throws {
+    let daemon = try ServedDaemon(holding: (1, 0, 0))
+    let oneshot = { (supports: [String]) in
+      try runToCompletion(
+        [TestPaths.orientctl, "--socket", daemon.socket, "hook", "--oneshot"] + supports
+          + ["--", "/bin/sh", "-c", "echo \"$ORIENTD_ORIENTATION\""])
+    }
+    #expect(try oneshot([]).stdout == "left-up\n")
+    let landscape = try oneshot(["--supports", "normal,bottom-up"])
+    #expect(landscape.status == 0, "\(landscape.stderr)")
+    #expect(landscape.stdout == "undefined\n")
+    #expect(try daemon.orientctl("lock", "bottom-up").status == 0)
+    #expect(try oneshot(["--supports=normal"]).stdout == "bottom-up\n", "the lock wins")
+    #expect(try daemon.orientctl("allow", "bottom-up").status == 0)
+    let refused = try oneshot(["--supports", "normal"])
+    #expect(refused.status == 1)
+    #expect(refused.stdout.isEmpty, "refused, the command does not run")
+    #expect(daemon.stop() == 0)
+  }
 }
