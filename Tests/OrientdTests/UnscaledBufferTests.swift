@@ -52,10 +52,10 @@ struct UnscaledBufferTests {
     _ = client.readLines(greetingLines)
     client.send("info\n")
     let info = client.readLines(through: "ok")
-    #expect(info.contains { $0.hasPrefix("info mode poll every 20 ms") }, "\(info)")
+    #expect(info.contains { $0.hasPrefix("info capture poll every 20 ms") }, "\(info)")
     #expect(
       info.contains {
-        $0.hasPrefix("info mode-reason buffered capture is unusable: cannot watch its node for scans")
+        $0.hasPrefix("info capture-reason buffered capture is unusable: cannot watch its node for scans")
       }, "\(info)")
     try run.setRaw(256, 0, 0)
     #expect(daemon.waitFor("device", "left-up"))
