@@ -7,6 +7,31 @@ let staticStdlib: [LinkerSetting] = [
   .unsafeFlags(["-static-stdlib"], .when(configuration: .release))
 ]
 
+/// The daemon's release link. lld packs its 20 000-odd relative relocations into a few kB
+/// (DT_RELR, which Debian 12's glibc 2.36 applies) instead of half a megabyte of RELA entries
+/// that the loader reads at every start; no Swift symbol is exported to the dynamic symbol
+/// table (nothing loads orientd as a library); and the functions a running daemon calls are
+/// laid out together, in the order of `Sources/orientd/orientd.order` (written by
+/// `scripts/profile-order` from a profile), so they sit on few pages. See BENCHMARKS.md,
+/// "Memory".
+let daemonLink: [LinkerSetting] = [
+  .unsafeFlags(
+    [
+      "-static-stdlib", "-use-ld=lld",
+      "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+      "-Xlinker", "--no-export-dynamic",
+      "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/orientd/orientd.order",
+      "-Xlinker", "--no-warn-symbol-ordering",
+    ],
+    .when(configuration: .release))
+]
+
+/// Each function in a section of its own in release builds, so that the daemon's link can
+/// place it by the ordering file.
+let functionSections: [SwiftSetting] = [
+  .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))
+]
+
 // The layers, from the bottom: OrientCore (the pure domain) and OrientSystem (the one
 // syscall layer); OrientConfig (options, config file, help) over the core; OrientIIO (libiio
 // and udev: sensors and capture) and OrientHooks (running hook programs, shared with
@@ -93,7 +118,8 @@ let package = Package(
     .executableTarget(
       name: "orientd",
       dependencies: ["OrientDaemon"],
-      linkerSettings: staticStdlib
+      exclude: ["orientd.order"],
+      linkerSettings: daemonLink
     ),
     // Figures for BENCHMARKS.md: `swift run -c release orientd-bench`.
     .executableTarget(
@@ -137,3 +163,11 @@ let package = Package(
     ),
   ]
 )
+
+for target in package.targets where target.type == .regular || target.type == .executable {
+  if target.name == "CLinux" {
+    target.cSettings = [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]
+  } else {
+    target.swiftSettings = (target.swiftSettings ?? []) + functionSections
+  }
+}

@@ -52,6 +52,6 @@ enum LibraryMessages {
   private static func level(of text: String) -> LogLevel {
     // libiio's note that a buffer cannot be mapped (a driver or emulated device without
     // mmap): capture works all the same, so it tells a user nothing.
-    text.contains("High-speed mode not enabled") ? .debug : .warning
+    text.containsBytes("High-speed mode not enabled") ? .debug : .warning
   }
 }

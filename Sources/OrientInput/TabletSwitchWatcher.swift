@@ -1,3 +1,4 @@
+import OrientCore
 import OrientSystem
 
 /// Follows the machine's tablet-mode and lid switches on the main loop: finds them through
@@ -116,7 +117,7 @@ public final class TabletSwitchWatcher {
       return
     }
     // orientd's own virtual switch reports what orientd decided; reading it back would loop.
-    if device.name == VirtualTabletSwitch.deviceName, device.syspath.contains("/devices/virtual/") {
+    if device.name == VirtualTabletSwitch.deviceName, device.syspath.containsBytes("/devices/virtual/") {
       Log.debug("tablet-mode switch: \(device.label) is orientd's own; ignored")
       return
     }

@@ -54,6 +54,6 @@ struct FishCompletion {
 
   /// `text` in single quotes, as fish reads them (backslash escapes `'` and itself).
   static func quoted(_ text: String) -> String {
-    "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+    "'" + text.replacingCharacters { $0 == "\\" || $0 == "'" ? "\\\($0)" : nil } + "'"
   }
 }

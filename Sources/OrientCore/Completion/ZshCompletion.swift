@@ -72,13 +72,13 @@ struct ZshCompletion {
 
   /// `text` for a spec: brackets, and colons where they separate fields, escaped.
   static func escaped(_ text: String, colon: Bool) -> String {
-    var result = text.replacing("\\", with: "\\\\").replacing("[", with: "\\[").replacing("]", with: "\\]")
-    if colon { result = result.replacing(":", with: "\\:") }
-    return result
+    text.replacingCharacters { character in
+      character == "\\" || character == "[" || character == "]" || (colon && character == ":") ? "\\\(character)" : nil
+    }
   }
 
   /// `text` in single quotes, as zsh reads them.
   static func quoted(_ text: String) -> String {
-    "'" + text.replacing("'", with: "'\\''") + "'"
+    "'" + text.replacingCharacters { $0 == "'" ? "'\\''" : nil } + "'"
   }
 }
