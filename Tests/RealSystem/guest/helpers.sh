@@ -1,0 +1,201 @@
+# Helpers of the real-system stage's guest scripts (sourced by scenarios). They expect
+# $stage, $work, $tap and $socket, and the variables of /realsystem/config.
+
+scenario_count=0
+
+# scenario NAME FUNCTION: runs FUNCTION in a subshell with `set -e` and records the outcome.
+scenario() {
+  local name=$1 function=$2 start status elapsed
+  if [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]]; then return 0; fi
+  scenario_count=$((scenario_count + 1))
+  start=$(date +%s.%N)
+  echo "realsystem: scenario $name"
+  (
+    set -e
+    "$function"
+  ) >"$work/$name.log" 2>&1
+  status=$?
+  elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+  if [ "$status" = 0 ]; then
+    printf 'ok %d - %s (%.1f s)\n' "$scenario_count" "$name" "$elapsed" | tee -a "$tap"
+  else
+    printf 'not ok %d - %s (%.1f s)\n' "$scenario_count" "$name" "$elapsed" | tee -a "$tap"
+    {
+      sed 's/^/#   /' "$work/$name.log"
+      echo "#   --- journalctl -u orientd (last 30 lines)"
+      journalctl -u orientd.service -b --no-pager -n 30 | sed 's/^/#   /'
+    } >>"$tap"
+  fi
+}
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+expect_equal() {
+  [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
+}
+
+# wait_until SECONDS DESCRIPTION COMMAND...: until COMMAND succeeds, checked every 50 ms.
+wait_until() {
+  local seconds=$1 description=$2 deadline
+  shift 2
+  deadline=$(($(date +%s) + seconds))
+  until "$@"; do
+    [ "$(date +%s)" -lt "$deadline" ] || fail "$description: not within ${seconds}s"
+    sleep 0.05
+  done
+}
+
+# The lines file of a client (client NAME) or of monitor-sensor (monitor).
+lines_of() { echo "$work/$1.lines"; }
+
+# next_line NAME: the number of the line NAME's client gets next.
+next_line() { echo $(($(wc -l <"$(lines_of "$1")") + 1)); }
+
+has_line() { tail -n "+$3" "$1" | grep -qE "$2"; }
+
+# wait_line NAME REGEX SECONDS DESCRIPTION [FROM]: until a line from line FROM on matches.
+wait_line() {
+  local file
+  file=$(lines_of "$1")
+  if ! (wait_until "$3" "$4" has_line "$file" "$2" "${5:-1}") 2>/dev/null; then
+    echo "--- $file:"
+    cat "$file"
+    fail "$4: no line matching '$2' within $3 s"
+  fi
+}
+
+expect_line() {
+  grep -qE "$2" "$(lines_of "$1")" || fail "$3: no line matching '$2' in $(cat "$(lines_of "$1")")"
+}
+
+# client NAME: a socket client that only listens, its lines in $work/NAME.lines.
+client() {
+  socat -u "UNIX-CONNECT:$socket" STDOUT >"$(lines_of "$1")" 2>"$work/$1.err" &
+  echo $! >"$work/$1.pid"
+}
+
+stop_client() {
+  kill "$(cat "$work/$1.pid")" 2>/dev/null || true
+  wait "$(cat "$work/$1.pid")" 2>/dev/null || true
+}
+
+# monitor-sensor as an unprivileged user (nobody) on the system bus.
+monitor_start() {
+  setpriv --reuid=nobody --regid=nogroup --clear-groups stdbuf -oL monitor-sensor \
+    >"$(lines_of monitor)" 2>&1 &
+  echo $! >"$work/monitor.pid"
+}
+
+monitor_stop() { stop_client monitor; }
+
+service_active() { [ "$(systemctl is-active orientd.service)" = active ]; }
+
+new_main_pid() {
+  local pid
+  pid=$(systemctl show -P MainPID orientd.service)
+  [ "$pid" != 0 ] && [ "$pid" != "$1" ]
+}
+
+# --- The uhid sensor hubs ------------------------------------------------------------------
+
+hub_product() {
+  case "$1" in
+  display) echo 0x0A11 ;;
+  base) echo 0xBA5E ;;
+  *) fail "no hub $1" ;;
+  esac
+}
+
+# hub_device NAME: the IIO device of hub NAME (found by its HID product id), if bound.
+hub_device() {
+  local product device
+  product=$(printf '%04X' "$(hub_product "$1")")
+  for device in /sys/bus/iio/devices/iio:device*; do
+    [ -e "$device" ] || continue
+    case "$(readlink -f "$device")" in
+    */0006:1D6B:$product.*) echo "$device" && return 0 ;;
+    esac
+  done
+  return 1
+}
+
+hub_bound() { hub_device "$1" >/dev/null; }
+hub_gone() { ! hub_device "$1" >/dev/null; }
+
+# hub_start NAME [X Y Z]: a sensor hub through /dev/uhid, values in milli-g; returns once
+# the kernel made its IIO device and udev processed it.
+hub_start() {
+  local name=$1 fifo="$work/hub-$1.ctl"
+  shift
+  [ -p "$fifo" ] || mkfifo "$fifo"
+  "$stage/uhid-sensor-hub" --control "$fifo" --product "$(hub_product "$name")" --uniq "$name" \
+    --name "orientd-realsystem $name hub" --reports "$work/hub-$name.reports" \
+    --initial "${1:-0}" "${2:--1000}" "${3:-0}" 2>>"$work/hub-$name.err" &
+  echo $! >"$work/hub-$name.pid"
+  wait_until 60 "the $name hub's IIO device" hub_bound "$name"
+  udevadm settle --timeout=60
+}
+
+hub_set() { echo "set $2 $3 $4" >"$work/hub-$1.ctl"; }
+
+hub_stop() {
+  echo quit >"$work/hub-$1.ctl"
+  wait "$(cat "$work/hub-$1.pid")" 2>/dev/null || true
+  wait_until 60 "the $1 hub's IIO device gone" hub_gone "$1"
+}
+
+# --- The configuration ---------------------------------------------------------------------
+
+# set_config "KEY = VALUE": the line in /etc/orientd/orientd.conf, replacing one for KEY.
+set_config() {
+  unset_config "${1%% *}"
+  echo "$1" >>/etc/orientd/orientd.conf
+}
+
+unset_config() { sed -i "/^$1 = /d" /etc/orientd/orientd.conf; }
+
+# rotate_through CLIENT: turns the display hub through the four orientations and face-up
+# and face-down, waiting for each device line (and orientation line) on CLIENT.
+rotate_through() {
+  local step x y z device from screen
+  screen=$(orientctl get orientation)
+  for step in "1000 0 0 left-up" "0 1000 0 bottom-up" "-1000 0 0 right-up" "0 -1000 0 normal" \
+    "0 0 -1000 face-up" "0 0 1000 face-down" "0 -1000 0 normal"; do
+    read -r x y z device <<<"$step"
+    from=$(next_line "$1")
+    hub_set display "$x" "$y" "$z"
+    wait_line "$1" "^device $device\$" 60 "device $device" "$from"
+    case "$device" in
+    face-*)
+      expect_equal "$(orientctl get orientation)" normal "the screen while $device"
+      ;;
+    *)
+      [ "$device" = "$screen" ] ||
+        wait_line "$1" "^orientation $device\$" 60 "orientation $device" "$from"
+      screen=$device
+      ;;
+    esac
+  done
+}
+
+# --- The guest as a whole ------------------------------------------------------------------
+
+prepare_guest() {
+  # iio-sensor-proxy is installed on the host (the unit suite runs it): here it would take
+  # the bus name as soon as a sensor appears. The figures start it on purpose.
+  systemctl mask --runtime --now iio-sensor-proxy.service >/dev/null 2>&1 || true
+  # The guest has no network: apt installs the local package from what the root has, with
+  # no package lists to read (reading the host's over 9p takes most of a minute under TCG).
+  mount -t tmpfs tmpfs /var/lib/apt/lists
+  mkdir -p /var/lib/apt/lists/partial
+  rm -f /var/cache/apt/pkgcache.bin /var/cache/apt/srcpkgcache.bin
+}
+
+finish() {
+  journalctl -b --no-pager >/realsystem/journal.txt 2>&1 || true
+  systemd-analyze blame >/realsystem/blame.txt 2>&1 || true
+  echo "$scenario_count" >/realsystem/done
+}
