@@ -19,7 +19,8 @@ struct SettingField: Sendable {
   let copy: @Sendable (inout DaemonOptions, DaemonOptions) -> Void
 
   /// A setting held in `path`, applied by a reload at once.
-  static func live<Value: Equatable & Sendable>(_ path: WritableKeyPath<DaemonOptions, Value> & Sendable) -> SettingField
+  static func live<Value: Equatable & Sendable>(_ path: WritableKeyPath<DaemonOptions, Value> & Sendable)
+    -> SettingField
   {
     SettingField(reload: .live, path)
   }
@@ -31,7 +32,9 @@ struct SettingField: Sendable {
     SettingField(reload: .restart, path)
   }
 
-  private init<Value: Equatable & Sendable>(reload: Reload, _ path: WritableKeyPath<DaemonOptions, Value> & Sendable) {
+  private init<Value: Equatable & Sendable>(
+    reload: Reload, _ path: WritableKeyPath<DaemonOptions, Value> & Sendable
+  ) {
     self.reload = reload
     differs = { $0[keyPath: path] != $1[keyPath: path] }
     copy = { $0[keyPath: path] = $1[keyPath: path] }

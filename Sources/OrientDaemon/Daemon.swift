@@ -1,7 +1,6 @@
 import OrientConfig
 import OrientCore
 import OrientHooks
-import OrientInput
 import OrientSystem
 
 // Threading model
@@ -44,7 +43,7 @@ import OrientSystem
 
 /// The running daemon: the main thread's loop, fed by the sampling thread, publishing every
 /// change through one `ChangePublisher`.
-public final class Daemon {
+final class Daemon {
   private var options: DaemonOptions
   private let configuration: Configuration?
   private let loop: EventLoop
@@ -64,11 +63,8 @@ public final class Daemon {
   /// `net.hadess.SensorProxy` on D-Bus, with `--dbus system|session`.
   private var sensorProxy: SensorProxyService?
   private var watchdog: LoopTimer?
-  /// The tablet-mode and lid switches (live local IIO only).
-  private var switches: TabletSwitchWatcher?
-  /// The uinput switch showing a mode from the hinge; tried once (it logs once on failure).
-  private var virtualSwitch: VirtualTabletSwitch?
-  private var virtualSwitchTried = false
+  /// The tablet-mode and lid switches (live local IIO only), and the virtual switch.
+  private let tablet: TabletInputs
   /// Whether the sensor is read, and whether the state held is stale meanwhile.
   private let demand: SamplingDemandController
   private var sensorDescription: SensorDescription?
@@ -78,7 +74,7 @@ public final class Daemon {
   private var allowedOrigin: AllowedOrigin
 
   /// Prepares the daemon: loads the saved state and opens the record file.
-  public init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
+  init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
     self.options = options
     self.configuration = configuration
     let store = options.persistsState ? try StateStore(path: options.statePath) : nil
@@ -97,6 +93,7 @@ public final class Daemon {
       throw Failure("\(error)", exitCode: .osError)
     }
     self.loop = loop
+    tablet = TabletInputs(showsHingeMode: options.virtualTabletSwitch)
     demand = SamplingDemandController(loop: loop)
     persistence = store.map { StatePersistence(store: $0, loop: loop) }
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
@@ -123,7 +120,7 @@ public final class Daemon {
   }
 
   /// Runs until SIGINT or SIGTERM, or to the end of a `--dump --replay`; returns the exit status.
-  public func run() throws(Failure) -> ExitCode {
+  func run() throws(Failure) -> ExitCode {
     if options.dump, !options.servesSocket, case .replay(let path) = options.source {
       return try replayAsFastAsPossible(path)
     }
@@ -169,11 +166,9 @@ public final class Daemon {
       demand.sampler = sampler
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
       if options.source == .iio, options.uri == nil {
-        let watcher = TabletSwitchWatcher(loop: loop) { [unowned self] readings in
+        tablet.watchSwitches(on: loop) { [unowned self] readings in
           self.switchesChanged(tablet: readings.tablet, lidClosed: readings.lid)
         }
-        switches = watcher
-        watcher.start()
       }
       updateDemand()
       try startWatchdog()
@@ -255,13 +250,7 @@ public final class Daemon {
   /// from the hinge is shown as a virtual tablet-mode switch (unless a hardware one exists).
   private func modeChanged() {
     updateDemand()
-    let mode = tracker.mode
-    guard options.virtualTabletSwitch, mode.switchSaysTablet == nil, mode.hinge.available else { return }
-    if !virtualSwitchTried {
-      virtualSwitchTried = true
-      virtualSwitch = VirtualTabletSwitch()
-    }
-    if mode.hinge.mode != .unknown { virtualSwitch?.set(tablet: mode.hinge.mode == .tablet) }
+    tablet.show(tracker.mode)
   }
 
   // MARK: Sampling demand
@@ -328,7 +317,7 @@ public final class Daemon {
     InfoReport(
       options: options, sensor: sensorDescription,
       allowedFrom: (describeAllowedOrigin(full: true), describeAllowedOrigin(full: false)),
-      dbus: sensorProxy?.status ?? "off", mode: tracker.mode.summary, switches: switches?.summary ?? "none",
+      dbus: sensorProxy?.status ?? "off", mode: tracker.mode.summary, switches: tablet.summary,
       sampling: demand.sent, hooksDirectoryProblem: hooksDirectoryProblem, configPath: configuration?.path
     ).items(full: full)
   }
@@ -352,9 +341,7 @@ public final class Daemon {
     // The name goes back to the bus's queue (an iio-sensor-proxy waiting in it takes over).
     publisher.sensorProxy = nil
     sensorProxy = nil
-    switches?.stop()
-    switches = nil
-    virtualSwitch = nil
+    tablet.stop()
     sampler?.stop()
     demand.sampler = nil
     sampler = nil

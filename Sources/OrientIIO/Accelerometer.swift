@@ -57,13 +57,8 @@ public struct Accelerometer {
     }
   }
 
-  /// Why polling cannot read it, when it cannot: for the error that `mode poll` gives.
-  public var whyNotPollable: String? {
-    canPoll
-      ? nil
-      : "\(summary) cannot be polled: it has scan elements for accel x, y and z but no "
-        + "in_accel_{x,y,z}_raw attributes; use mode auto or buffer to read it through its buffer"
-  }
+  /// Why polling cannot read it, when it cannot: the error that `mode poll` gives.
+  public var whyNotPollable: IIOError? { canPoll ? nil : .notPollable(sensor: summary) }
 
   private static func locate(_ device: IIODevice, udev: UdevProperties?) -> (SensorLocation, String?, String?)
   {
@@ -99,7 +94,7 @@ public struct Accelerometer {
 
   /// Reads each axis's scale and offset, preferring per-axis files over shared ones. The
   /// device-wide `scale` comes last: some drivers (cros-ec, on every Chromebook) give only that.
-  public func axisSetups(warn: (String) -> Void) -> [AxisSetup] {
+  func axisSetups(warn: (String) -> Void) -> [AxisSetup] {
     var unscaled: [String] = []
     let setups = Self.axes.map { axis in
       let scale = firstNumber(
@@ -145,7 +140,7 @@ public struct Accelerometer {
   }
 
   /// The mount-matrix candidates in contract order: option, udev, then sysfs files.
-  public func mountMatrixCandidates(option: Matrix3?, udev: UdevProperties?) -> [MountMatrixCandidate] {
+  func mountMatrixCandidates(option: Matrix3?, udev: UdevProperties?) -> [MountMatrixCandidate] {
     var candidates: [MountMatrixCandidate] = []
     if let option {
       candidates.append(MountMatrixCandidate(source: .option, text: MountMatrix.format(option)))

@@ -1,4 +1,5 @@
 import CIIO
+import OrientCore
 import OrientSystem
 
 /// An open libiio context: the local sysfs backend, or a remote one such as `ip:HOST`.
@@ -13,7 +14,7 @@ public final class IIOContext {
   /// for its context's size before libiio fetches it, and every context libiio built is
   /// checked for its device count and size. After a refusal or a failure, the memory libiio
   /// freed is given back to the kernel.
-  public init(uri: String?) throws(IIOContextError) {
+  init(uri: String?) throws(IIOError) {
     let target = uri ?? "local:"
     let isRemote = target != "local:"
     _ = ExternalEntities.refused
@@ -21,42 +22,62 @@ public final class IIOContext {
     guard let pointer = try Self.create(target) else {
       let code = Errno.current
       if isRemote { MemoryRelease.trimHeap() }
-      throw .unavailable(SystemError("cannot open IIO context \(target)", code: code))
+      throw .contextUnavailable(SystemError("cannot open IIO context \(target)", code: code), hint: nil)
     }
     if isRemote, let reason = Self.excess(of: pointer) {
       iio_context_destroy(pointer)
       MemoryRelease.trimHeap()
-      throw .refused(uri: target, reason: reason)
+      throw .contextRefused(uri: target, reason: reason)
     }
     self.pointer = pointer
     self.uri = target
+  }
+
+  /// Opens the context `uri` names (nil: the local one), with a hint of what to try when it
+  /// fails, or `noIIODevices` when the local one was asked for on a machine without IIO.
+  public static func open(uri: String?) throws(IIOError) -> IIOContext {
+    let cause: SystemError
+    do {
+      return try IIOContext(uri: uri)
+    } catch {
+      guard case .contextUnavailable(let failure, _) = error else { throw error }
+      cause = failure
+    }
+    if uri == nil, cause.code == .noSuchFile, !FileSystem.exists("/sys/bus/iio/devices") {
+      throw .noIIODevices
+    }
+    let hint =
+      uri == nil
+      ? "is the kernel's IIO subsystem present? try --uri ip:HOST for a remote iiod, or --demo"
+      : "is iiod running and reachable there? try --demo to run without a sensor"
+    throw .contextUnavailable(cause, hint: hint)
   }
 
   /// Creates the context `target` names. An `xml:` file is read here, up to the size limit
   /// and only if it is a regular file, and handed to libiio from memory: libxml2 then loads
   /// no file itself, and the loader that refuses external files (see `ExternalEntities`)
   /// stays in place for everything.
-  private static func create(_ target: String) throws(IIOContextError) -> OpaquePointer? {
+  private static func create(_ target: String) throws(IIOError) -> OpaquePointer? {
     guard target.hasPrefix("xml:") else { return iio_create_context_from_uri(target) }
     let path = String(target.dropFirst(4))
     let bytes: [UInt8]
     do {
       let file = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking])
       guard try file.status().kind == .regular else {
-        throw IIOContextError.refused(uri: target, reason: "\(path) is not a regular file")
+        throw IIOError.contextRefused(uri: target, reason: "\(path) is not a regular file")
       }
       bytes = try file.readAll(limit: RemoteContextLimits.maximumXMLBytes)
     } catch let error as SystemError where error.code == .fileTooLarge {
-      throw .refused(
+      throw .contextRefused(
         uri: target,
         reason: "\(path) is larger than the limit of \(RemoteContextLimits.maximumXMLBytes) bytes (1 MiB)")
     } catch let error as SystemError {
-      throw .unavailable(
-        SystemError("cannot open IIO context \(target): \(error.operation)", code: error.code))
-    } catch let error as IIOContextError {
+      throw .contextUnavailable(
+        SystemError("cannot open IIO context \(target): \(error.operation)", code: error.code), hint: nil)
+    } catch let error as IIOError {
       throw error
     } catch {
-      throw .unavailable(SystemError("cannot open IIO context \(target)", code: .ioError))
+      throw .contextUnavailable(SystemError("cannot open IIO context \(target)", code: .ioError), hint: nil)
     }
     return bytes.withUnsafeBufferPointer { xml in
       xml.withMemoryRebound(to: CChar.self) { iio_create_xml_context_mem($0.baseAddress, $0.count) }
@@ -86,8 +107,10 @@ public final class IIOContext {
     String(cString: iio_context_get_name(pointer)) == "local"
   }
 
-  /// Bounds how long a remote read may wait.
-  public func setTimeout(milliseconds: UInt32) { _ = iio_context_set_timeout(pointer, milliseconds) }
+  /// Bounds how long a remote read may wait (in whole milliseconds, as libiio takes it).
+  public func setTimeout(_ timeout: Duration) {
+    _ = iio_context_set_timeout(pointer, UInt32(clamping: max(0, timeout.wholeMilliseconds)))
+  }
 
   /// Every device in the context, in libiio's order.
   public var devices: [IIODevice] {

@@ -75,7 +75,7 @@ public struct IIODevice {
   func handle(for fileName: String) -> AttributeHandle? { attributes[fileName] }
 
   /// Every attribute file name the device has.
-  public var attributeFiles: [String] { Array(attributes.keys) }
+  var attributeFiles: [String] { Array(attributes.keys) }
 
   /// Writes the sysfs attribute file `fileName`; returns the errno on failure.
   @discardableResult
@@ -93,7 +93,7 @@ public struct IIODevice {
   public var number: Int? { id.hasPrefix("iio:device") ? Int(id.dropFirst("iio:device".count)) : nil }
 
   /// Whether this is a trigger rather than a device.
-  public var isTrigger: Bool { iio_device_is_trigger(pointer) }
+  var isTrigger: Bool { iio_device_is_trigger(pointer) }
 
   /// Finds an input channel by id, e.g. `accel_x`.
   func channel(_ id: String) -> OpaquePointer? { iio_device_find_channel(pointer, id, false) }

@@ -12,17 +12,17 @@ import OrientSystem
 /// destroyed and the freed memory is given back to the kernel. That also refuses a server
 /// that announced a small context to the check and a large one to libiio, but only after
 /// libiio has read it: what such a server costs is bounded by libiio alone, once per attempt.
-public enum RemoteContextLimits {
+enum RemoteContextLimits {
   /// The largest context XML accepted: 1 MiB.
   ///
   /// Real contexts are far smaller: across 94 contexts captured from Analog Devices
   /// evaluation boards (pyadi-iio's test emulation set) the median is 7.5 KB and the largest
   /// 245 KB (AD9084, 21 devices); a laptop's HID sensor hub is tens of KB. 1 MiB leaves four
   /// times the largest, while what libiio and libxml2 build from it stays within tens of MB.
-  public static let maximumXMLBytes = 1 << 20
+  static let maximumXMLBytes = 1 << 20
 
   /// The most devices a context may have: 256, nine times the largest real context's 28.
-  public static let maximumDevices = 256
+  static let maximumDevices = 256
 
   /// How long the check may take to connect, and then to get the length: libiio's own
   /// default timeout.
@@ -33,10 +33,10 @@ public enum RemoteContextLimits {
 
   /// Asks the iiod named by `uri` (`ip:...`) how large its context is, as libiio is about to,
   /// and refuses one over the limit.
-  static func checkAnnouncedSize(uri: String) throws(IIOContextError) {
+  static func checkAnnouncedSize(uri: String) throws(IIOError) {
     guard uri.hasPrefix("ip:") else { return }
     guard let address = IIODProtocol.address(networkURI: String(uri.dropFirst(3))) else {
-      throw .refused(
+      throw .contextRefused(
         uri: uri,
         reason: "no host to check the context's size with (a server found by DNS-SD cannot be "
           + "checked); give --uri ip:HOST")
@@ -48,19 +48,21 @@ public enum RemoteContextLimits {
       try connection.sendAll(IIODProtocol.printCommand)
       length = try readLength(from: connection, uri: uri)
     } catch let error as SystemError {
-      throw .unavailable(SystemError("cannot open IIO context \(uri): \(error.operation)", code: error.code))
-    } catch let error as IIOContextError {
+      throw .contextUnavailable(
+        SystemError("cannot open IIO context \(uri): \(error.operation)", code: error.code), hint: nil)
+    } catch let error as IIOError {
       throw error
     } catch {
-      throw .unavailable(SystemError("cannot open IIO context \(uri)", code: .ioError))
+      throw .contextUnavailable(SystemError("cannot open IIO context \(uri)", code: .ioError), hint: nil)
     }
     if length < 0 {
       // The server's errno for PRINT: libiio would fail the same way, having allocated nothing.
       let code = length == .min ? Errno.ioError : Errno(rawValue: -length)
-      throw .unavailable(SystemError("cannot open IIO context \(uri): the server refuses PRINT", code: code))
+      throw .contextUnavailable(
+        SystemError("cannot open IIO context \(uri): the server refuses PRINT", code: code), hint: nil)
     }
     if Int(length) > maximumXMLBytes {
-      throw .refused(
+      throw .contextRefused(
         uri: uri,
         reason: "the server announces \(length) bytes of context XML, more than the limit of "
           + "\(maximumXMLBytes) bytes (1 MiB)")
@@ -92,7 +94,7 @@ public enum RemoteContextLimits {
       if byte == UInt8(ascii: "\n") {
         if !line.isEmpty {
           guard let value = IIODProtocol.integer(inLine: line) else {
-            throw IIOContextError.refused(
+            throw IIOError.contextRefused(
               uri: uri,
               reason:
                 "the server answers PRINT with '\(String(decoding: line, as: UTF8.self).escapingControlCharacters)', not a length"
@@ -102,31 +104,16 @@ public enum RemoteContextLimits {
         }
         line.removeAll(keepingCapacity: true)
         guard total <= maximumReplyBytes else {
-          throw IIOContextError.refused(uri: uri, reason: "the server sends only empty lines after PRINT")
+          throw IIOError.contextRefused(uri: uri, reason: "the server sends only empty lines after PRINT")
         }
         continue
       }
       line.append(byte)
       guard line.count < IIODProtocol.maximumLineBytes else {
-        throw IIOContextError.refused(
+        throw IIOError.contextRefused(
           uri: uri,
           reason: "the server's answer to PRINT is longer than \(IIODProtocol.maximumLineBytes) bytes")
       }
-    }
-  }
-}
-
-/// Why an IIO context could not be used.
-public enum IIOContextError: Error, Sendable, CustomStringConvertible {
-  /// It could not be opened: libiio failed, or the server did not answer.
-  case unavailable(SystemError)
-  /// It was refused for what it would cost (see `RemoteContextLimits`).
-  case refused(uri: String, reason: String)
-
-  public var description: String {
-    switch self {
-    case .unavailable(let error): return "\(error)"
-    case .refused(let uri, let reason): return "refusing the IIO context \(uri): \(reason)"
     }
   }
 }

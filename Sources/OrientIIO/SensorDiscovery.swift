@@ -28,10 +28,10 @@ public enum SensorDiscovery {
   }
 
   /// Picks by `--device` (id, name or label), else the first display sensor, else the first
-  /// sensor not in the base. Throws a failure (exit 69) that says where it looked.
+  /// sensor not in the base. The error says where it looked.
   public static func choose(
     from sensors: [Accelerometer], selector: String?, context: IIOContext
-  ) throws(Failure) -> Accelerometer {
+  ) throws(IIOError) -> Accelerometer {
     let found =
       sensors.isEmpty
       ? "no accelerometer"
@@ -42,17 +42,11 @@ public enum SensorDiscovery {
       }) {
         return match
       }
-      throw Failure(
-        "no accelerometer matches --device \(selector) in IIO context \(context.uri) (found \(found)); "
-          + "run orientd --list to see them", exitCode: .unavailable)
+      throw .noSuchSensor(selector: selector, uri: context.uri, found: found)
     }
     if let display = sensors.first(where: { $0.location == .display }) { return display }
     if let other = sensors.first(where: { $0.location != .base }) { return other }
-    let devices = context.devices.count
-    throw Failure(
-      "no usable accelerometer in IIO context \(context.uri): \(devices) IIO device(s), \(found)"
-        + (sensors.isEmpty ? "" : " (base sensors are skipped)")
-        + "; try --uri ip:HOST for a remote iiod, --device ID to pick one, or --demo",
-      exitCode: .unavailable)
+    throw .noUsableSensor(
+      uri: context.uri, devices: context.devices.count, found: found, baseSkipped: !sensors.isEmpty)
   }
 }

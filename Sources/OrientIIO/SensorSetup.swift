@@ -42,27 +42,3 @@ public struct SensorSetup {
     return zip(Accelerometer.axes, parts).map { "\($0) \($1)" }.joined(separator: ", ")
   }
 }
-
-/// Opens the IIO context the options name, with a message that helps when it fails (exit 69),
-/// or that says which limit a remote context is over (exit 65).
-public func openContext(uri: String?) throws(Failure) -> IIOContext {
-  let cause: SystemError
-  do {
-    return try IIOContext(uri: uri)
-  } catch {
-    switch error {
-    case .refused: throw Failure("\(error)", exitCode: .dataError)
-    case .unavailable(let failure): cause = failure
-    }
-  }
-  if uri == nil, cause.code == .noSuchFile, !FileSystem.exists("/sys/bus/iio/devices") {
-    throw Failure(
-      "no IIO devices on this machine (/sys/bus/iio/devices is missing); "
-        + "try --uri ip:HOST for a remote iiod, or --demo", exitCode: .unavailable)
-  }
-  let hint =
-    uri == nil
-    ? "is the kernel's IIO subsystem present? try --uri ip:HOST for a remote iiod, or --demo"
-    : "is iiod running and reachable there? try --demo to run without a sensor"
-  throw Failure("\(cause); \(hint)", exitCode: .unavailable)
-}

@@ -36,3 +36,41 @@ struct ConversionTests {
     #expect(approximatelyEqual(converter.uncorrected(rawX: 256, rawY: 0, rawZ: 0), Vector3(1, 0, 0)))
   }
 }
+
+@Suite("Turning away readings that cannot be gravity")
+struct PlausibleReadingTests {
+  /// One g per 100 raw units on every axis.
+  let converter = SampleConverter(
+    x: AxisCalibration(scale: 9.80665 / 100), y: AxisCalibration(scale: 9.80665 / 100),
+    z: AxisCalibration(scale: 9.80665 / 100), mountMatrix: .identity)
+
+  @Test("A reading within 32 g on every axis becomes a sample at its time, before and after the matrix")
+  func withinTheLimit() throws {
+    let time = SampleTime(sinceOrigin: .milliseconds(1500))
+    let sample = try #require(converter.sample(rawX: 3200, rawY: -3200, rawZ: 100, at: time))
+    #expect(sample.time == time)
+    #expect(approximatelyEqual(sample.raw, Vector3(32, -32, 1)))
+    #expect(approximatelyEqual(sample.gravity, Vector3(32, -32, 1)))
+  }
+
+  @Test("A reading beyond 32 g on any one axis is turned away", arguments: [0, 1, 2])
+  func beyondTheLimit(axis: Int) {
+    var raw = [0.0, -100, 0]
+    raw[axis] = axis == 1 ? -3201 : 3201
+    #expect(converter.sample(rawX: raw[0], rawY: raw[1], rawZ: raw[2], at: .zero) == nil)
+  }
+
+  @Test("A reading that is not a finite number is turned away")
+  func notFinite() {
+    #expect(converter.sample(rawX: .nan, rawY: 0, rawZ: 0, at: .zero) == nil)
+    #expect(converter.sample(rawX: 0, rawY: .infinity, rawZ: 0, at: .zero) == nil)
+  }
+
+  @Test("A plausible reading that a huge mount matrix turns into infinity is turned away")
+  func matrixOverflow() {
+    var huge = converter
+    huge.mountMatrix = Matrix3(rows: Vector3(1e308, 1e308, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))
+    #expect(huge.sample(rawX: 100, rawY: 100, rawZ: 0, at: .zero) == nil)
+    #expect(converter.sample(rawX: 100, rawY: 100, rawZ: 0, at: .zero) != nil)
+  }
+}

@@ -62,11 +62,12 @@ struct HingeTests {
     try run.setHinge(90, base: base)
     #expect(run.waitForHinge(90, "laptop"))
     // Closed: under 20 degrees counts once it held 2 s, and the history says closed.
-    for opening in stride(from: 80.0, through: 0, by: -10) { try run.setHinge(opening, base: base) }
+    let logged = { run.hingeLines.last?.angle }
+    try run.sweepHinge(stride(from: 80.0, through: 0, by: -10), base: base, latestAngle: logged)
     #expect(run.waitForHinge(0, "laptop"), "\(run.hingeLines)")
-    for opening in stride(from: 10.0, through: 360, by: 10) { try run.setHinge(opening, base: base) }
+    try run.sweepHinge(stride(from: 10.0, through: 360, by: 10), base: base, latestAngle: logged)
     #expect(run.waitForHinge(360, "tablet"), "\(run.hingeLines)")
-    for opening in stride(from: 350.0, through: 0, by: -10) { try run.setHinge(opening, base: base) }
+    try run.sweepHinge(stride(from: 350.0, through: 0, by: -10), base: base, latestAngle: logged)
     let closedAgain = run.waitUntilHinge { lines in
       lines.filter { $0 == HingeLine(angle: 0, mode: "laptop") }.count == 2
     }
@@ -96,9 +97,12 @@ struct HingeTests {
     let monitor = try socatClient(socket: socket)
     let heard = { (line: String) in waitUntil { monitor.process.stdoutLines.contains(line) } }
     #expect(heard("hinge 90"), "\(monitor.process.stdout)")
-    for opening in stride(from: 100.0, through: 360, by: 10) { try run.setHinge(opening) }
+    let heardAngle = {
+      monitor.process.stdoutLines.last { $0.hasPrefix("hinge ") }.flatMap { Int($0.dropFirst("hinge ".count)) }
+    }
+    try run.sweepHinge(stride(from: 100.0, through: 360, by: 10), latestAngle: heardAngle)
     #expect(heard("hinge 360"), "\(monitor.process.stdout)")
-    for opening in stride(from: 350.0, through: 0, by: -10) { try run.setHinge(opening) }
+    try run.sweepHinge(stride(from: 350.0, through: 0, by: -10), latestAngle: heardAngle)
     #expect(heard("hinge 0"), "\(monitor.process.stdout)")
     let get = { (field: String) in
       try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", field])

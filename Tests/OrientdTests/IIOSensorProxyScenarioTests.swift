@@ -484,7 +484,8 @@ struct IIOSensorProxyScenarioTests {
     let proxyStyle = try TestProcess([
       TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy",
     ])
-    #expect(proxyStyle.waitForLines(1).last?.hasPrefix("=== Has accelerometer") == true, "\(proxyStyle.stdout)")
+    #expect(
+      proxyStyle.waitForLines(1).last?.hasPrefix("=== Has accelerometer") == true, "\(proxyStyle.stdout)")
     try daemon.run.unplug()
     #expect(daemon.waitFor("sensor", "offline"))
     #expect(proxyStyle.waitFor("--- Accelerometer disappeared"))

@@ -18,31 +18,3 @@ public struct AxisCalibration: Equatable, Sendable {
     (raw + offset) * scale / standardGravity
   }
 }
-
-/// Converts raw three-axis readings into a gravity vector in the corrected frame.
-public struct SampleConverter: Equatable, Sendable {
-  public var x: AxisCalibration
-  public var y: AxisCalibration
-  public var z: AxisCalibration
-  public var mountMatrix: Matrix3
-
-  /// Creates a converter from per-axis calibrations and the mount matrix.
-  public init(x: AxisCalibration, y: AxisCalibration, z: AxisCalibration, mountMatrix: Matrix3) {
-    self.x = x
-    self.y = y
-    self.z = z
-    self.mountMatrix = mountMatrix
-  }
-
-  /// The reading in g before the mount matrix.
-  @inlinable
-  public func uncorrected(rawX: Double, rawY: Double, rawZ: Double) -> Vector3 {
-    Vector3(x.gravity(raw: rawX), y.gravity(raw: rawY), z.gravity(raw: rawZ))
-  }
-
-  /// The reading in g in the corrected (display) frame: converted first, then rotated.
-  @inlinable
-  public func corrected(rawX: Double, rawY: Double, rawZ: Double) -> Vector3 {
-    mountMatrix * uncorrected(rawX: rawX, rawY: rawY, rawZ: rawZ)
-  }
-}

@@ -31,7 +31,7 @@ public struct OrientationClassifier: Sendable {
 
   /// The orientation proposed but not yet current: it waits for the settle time. Nil when
   /// the samples propose the current orientation (or were rejected by the gate).
-  public var pendingOrientation: DeviceOrientation? { pending }
+  var pendingOrientation: DeviceOrientation? { pending }
 
   /// When the pending orientation becomes current, if every sample until then proposes it;
   /// nil when nothing is pending. A source that samples at least once more at this time lets

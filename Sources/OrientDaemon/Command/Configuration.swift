@@ -5,20 +5,20 @@ import OrientSystem
 /// Where orientd's options come from: the config file, then the command line over it.
 ///
 /// Kept by the daemon so SIGHUP can read the file again with the same command line.
-public struct Configuration: Sendable {
+struct Configuration: Sendable {
   /// The default config file, which may be missing (`--default-config` names another).
-  public static let defaultPath = "/etc/orientd/orientd.conf"
+  static let defaultPath = "/etc/orientd/orientd.conf"
 
-  public let commandLine: CommandLineArguments
+  let commandLine: CommandLineArguments
   /// The file to read.
-  public var path: String { commandLine.configPath ?? commandLine.defaultConfigPath ?? Self.defaultPath }
+  var path: String { commandLine.configPath ?? commandLine.defaultConfigPath ?? Self.defaultPath }
 
   /// Creates a configuration for a command line.
-  public init(commandLine: CommandLineArguments) { self.commandLine = commandLine }
+  init(commandLine: CommandLineArguments) { self.commandLine = commandLine }
 
   /// Reads the file and applies the command line over it: a bad file fails with exit 78,
   /// a bad command line with exit 64.
-  public func load() throws(Failure) -> DaemonOptions {
+  func load() throws(Failure) -> DaemonOptions {
     let options = try DaemonOptions.resolve(commandLine: commandLine, config: try entries())
     try checkControlGroup(of: options)
     return options

@@ -3,7 +3,7 @@ import OrientCore
 import OrientSystem
 
 /// orientd's version.
-public let orientdVersion = "0.1.0"
+let orientdVersion = "0.1.0"
 
 /// The `orientd` command: parses arguments, runs the chosen action, returns the exit status.
 public enum OrientdCommand {

@@ -4,10 +4,15 @@ import OrientIIO
 import OrientSystem
 
 /// The `--list` report: every accelerometer with its calibration, matrix and live reading.
-public enum SensorListing {
+enum SensorListing {
   /// Lists the accelerometers of the context; throws (exit 69) when there is none.
-  public static func run(options: DaemonOptions) throws(Failure) -> String {
-    let context = try openContext(uri: options.uri)
+  static func run(options: DaemonOptions) throws(Failure) -> String {
+    let context: IIOContext
+    do {
+      context = try IIOContext.open(uri: options.uri)
+    } catch {
+      throw Failure(error)
+    }
     let udev = context.isLocal ? UdevProperties() : nil
     let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
     guard !sensors.isEmpty else {

@@ -1,5 +1,4 @@
 import OrientCore
-import OrientIIO
 import OrientSystem
 
 /// The one classification path: every sample of a sensor, live or replayed, goes through the
@@ -21,16 +20,16 @@ public final class Detector {
 
   /// The sensor that samples come from, named in the advice given when their steady magnitude
   /// is far from 1 g.
-  public struct Sensor: Sendable {
+  struct Sensor: Sendable {
     /// A one-line identity, e.g. `iio:device0 (accel_3d)`.
-    public var summary: String
+    var summary: String
     /// Each axis's scale (x, y, z) and the file it came from, nil when none was found.
-    public var scales: [(value: Double, file: String?)]
+    var scales: [(value: Double, file: String?)]
 
-    /// The sensor that `setup` reads.
-    public init(_ setup: SensorSetup) {
-      summary = setup.accelerometer.summary
-      scales = setup.axes.map { ($0.calibration.scale, $0.scaleFile) }
+    /// A sensor named `summary` whose axes (x, y, z) have `scales`.
+    init(summary: String, scales: [(value: Double, file: String?)]) {
+      self.summary = summary
+      self.scales = scales
     }
   }
 
@@ -38,14 +37,14 @@ public final class Detector {
   private let recorder: TraceRecorder?
   private let report: (Report) -> Void
   /// Whether every sample is also reported, not only changes.
-  public var forwardsSamples = false
+  var forwardsSamples = false
   /// Whether changes of `AccelerometerTilt` are reported (for the D-Bus service).
-  public var reportsTilt = false
+  var reportsTilt = false
   private var tilt = AccelerometerTilt.undefined
   /// The sensor samples come from now; nil for replays. Setting it starts measuring the
   /// steady magnitude afresh: a divisor learned from an earlier sensor (or from before its
   /// scale was corrected) must not hide the new one's first samples.
-  public var sensor: Sensor? {
+  var sensor: Sensor? {
     didSet {
       classifier.forgetSteadyMagnitude()
       tilt = .undefined
@@ -61,25 +60,25 @@ public final class Detector {
   }
 
   /// Applies new tunables, keeping the current orientation.
-  public func update(settings: ClassifierSettings) { classifier.update(settings: settings) }
+  func update(settings: ClassifierSettings) { classifier.update(settings: settings) }
 
   /// The device orientation held now (nil: undefined).
-  public var current: DeviceOrientation? { classifier.current }
+  var current: DeviceOrientation? { classifier.current }
 
   /// When the change the classifier proposes becomes current if the samples until then agree;
-  /// nil while nothing is pending. A polling source polls faster until then (`PollPace`).
-  public var settlesAt: SampleTime? { classifier.settlesAt }
+  /// nil while nothing is pending. A polled sensor is polled faster until then (`PollPace`).
+  var settlesAt: SampleTime? { classifier.settlesAt }
 
   /// The time of the last sample handled, nil before the first.
-  public private(set) var lastSampleTime: SampleTime?
+  private(set) var lastSampleTime: SampleTime?
 
   /// Called with a sample's time when it made the orientation current after `resume`.
-  public var fresh: ((SampleTime) -> Void)?
+  var fresh: ((SampleTime) -> Void)?
 
   /// Sampling resumes after a pause: the next sample the gate takes decides the orientation
   /// at once (`OrientationClassifier.adoptNextProposal`), and `fresh` is then called, after any
   /// change it made has been reported.
-  public func resume() { classifier.adoptNextProposal() }
+  func resume() { classifier.adoptNextProposal() }
 
   /// Records, classifies and, on a change, reports one sample.
   public func handle(_ sample: Sample) {

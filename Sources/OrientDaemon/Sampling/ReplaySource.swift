@@ -6,10 +6,11 @@ import OrientSystem
 /// The timer is re-armed for the next sample's time, so replay wakes once per
 /// sample and never more. When each sample is due comes from a `ReplaySchedule`, which
 /// saturates instead of overflowing on the times a file may hold and bounds every wait.
-public final class ReplaySource {
+final class ReplaySource {
   private let samples: [TraceSample]
   private let loopLength: Duration?
-  private let deliver: (Sample) -> Void
+  /// Takes each sample as it is played.
+  private let sink: (Sample) -> Void
   private let finished: () -> Void
   private var timer: LoopTimer?
   private var next = 0
@@ -18,20 +19,20 @@ public final class ReplaySource {
   /// When the first sample was played.
   private var start = MonotonicInstant.now
 
-  /// Prepares a replay. With `loopLength`, it restarts after that long, and later passes'
-  /// times run on from the first pass.
-  public init(
+  /// Prepares a replay into `sink`, calling `finished` at its end. With `loopLength`, it
+  /// restarts after that long, and later passes' times run on from the first pass.
+  init(
     samples: [TraceSample], loopLength: Duration? = nil,
-    deliver: @escaping (Sample) -> Void, finished: @escaping () -> Void = {}
+    sink: @escaping (Sample) -> Void, finished: @escaping () -> Void = {}
   ) {
     self.samples = samples
     self.loopLength = loopLength
-    self.deliver = deliver
+    self.sink = sink
     self.finished = finished
   }
 
   /// Starts playing: the first sample at once, the others at their offsets from it.
-  public func start(loop: EventLoop) {
+  func start(loop: EventLoop) {
     guard let first = samples.first else {
       finished()
       return
@@ -63,7 +64,7 @@ public final class ReplaySource {
       next += 1
       var shifted = sample
       shifted.time = sample.time + schedule.passOffset(pass: pass)
-      deliver(Sample(shifted))
+      sink(Sample(shifted))
     }
   }
 }

@@ -1,31 +1,32 @@
 import OrientCore
+import OrientIIO
 
 /// What the sensor thread knows about the attached sensor, for `info`, `doctor` and `calibrate`.
 ///
 /// Its texts reach `info` replies as they are: what came from the device (id, name, udev
 /// and sysfs values) was escaped where it entered orientd, in OrientIIO; the rest is
 /// orientd's own wording, numbers it formatted, and the URI it was given.
-public struct SensorDescription: Sendable {
+struct SensorDescription: Sendable {
   /// The IIO device id, e.g. `iio:device0`.
-  public var id: String
-  public var summary: String
-  public var reason: String
-  public var location: String
-  public var uri: String
-  public var mode = "starting"
-  public var modeReason = ""
-  public var scale: String
-  public var offset: String
-  public var matrix: Matrix3
-  public var matrixSource: MountMatrixSource
-  public var modalias: String
-  public var dmi: String
+  var id: String
+  var summary: String
+  var reason: String
+  var location: String
+  var uri: String
+  var mode = "starting"
+  var modeReason = ""
+  var scale: String
+  var offset: String
+  var matrix: Matrix3
+  var matrixSource: MountMatrixSource
+  var modalias: String
+  var dmi: String
 
   /// The hwdb match key for this sensor on this machine.
-  public var hwdbKey: String { HwdbKey.make(modalias: modalias, dmi: dmi) }
+  var hwdbKey: String { HwdbKey.make(modalias: modalias, dmi: dmi) }
 
   /// The facts as `info` lines.
-  public var items: [InfoItem] {
+  var items: [InfoItem] {
     [
       InfoItem("sensor", summary), InfoItem("device", id), InfoItem("chosen-because", reason),
       InfoItem("location", location),
@@ -37,5 +38,19 @@ public struct SensorDescription: Sendable {
       InfoItem("dmi", dmi.isEmpty ? "unknown" : dmi),
       InfoItem("hwdb-key", hwdbKey),
     ]
+  }
+}
+
+extension SensorDescription {
+  /// What `info` shows of `setup`'s sensor, read through `context`, picked for `reason`.
+  init(_ setup: SensorSetup, context: IIOContext, udev: UdevProperties?, reason: String) {
+    let sensor = setup.accelerometer
+    self.init(
+      id: sensor.device.id, summary: sensor.summary, reason: reason,
+      location: sensor.location.rawValue + (sensor.locationSource.map { " (\($0))" } ?? ""), uri: context.uri,
+      scale: setup.scaleText, offset: setup.offsetText, matrix: setup.matrix.matrix,
+      matrixSource: setup.matrix.source,
+      modalias: udev?.parentModalias(ofIIODevice: sensor.device.id) ?? "",
+      dmi: context.isLocal ? dmiModalias() ?? "" : "")
   }
 }

@@ -11,9 +11,9 @@ import Synchronization
 /// so a crash leaves either the old or the new state.
 ///
 /// Immutable after init: `save` may be called from any thread, and calls are serialized.
-public final class StateStore: Sendable {
+final class StateStore: Sendable {
   /// The state file's path.
-  public let path: String
+  let path: String
   private let directory: DirectoryDescriptor
   private let name: String
   /// One save at a time: each writes its own temporary file, but the last rename must be
@@ -27,7 +27,7 @@ public final class StateStore: Sendable {
   ///
   /// A directory another user could change, or a path that names no file, is exit 78; a
   /// directory that cannot be made or opened is exit 73. The message names the state file.
-  public init(path: String) throws(Failure) {
+  init(path: String) throws(Failure) {
     self.path = path
     name = String(path.split(separator: "/").last ?? "")
     guard !path.hasSuffix("/"), !name.isEmpty, name != ".", name != ".." else {
@@ -44,7 +44,7 @@ public final class StateStore: Sendable {
 
   /// Loads the state; a missing file gives nil. A corrupt one, or one that is not a small
   /// regular file of orientd's own (a link, a FIFO, a device), is a warning and nil.
-  public func load() -> PersistedState? {
+  func load() -> PersistedState? {
     let bytes: [UInt8]
     do {
       bytes = try directory.readRegularFile(name, limit: Self.sizeLimit)
@@ -65,7 +65,7 @@ public final class StateStore: Sendable {
   ///
   /// A symbolic link at the state file's name is replaced, never written through; anything
   /// else that is not a regular file (a FIFO, a device) is left in place and the save fails.
-  public func save(_ state: PersistedState) throws(SystemError) {
+  func save(_ state: PersistedState) throws(SystemError) {
     try saving.withLock { (_: inout ()) throws(SystemError) in try write(state.fileText) }
   }
 

@@ -21,6 +21,11 @@ public final class BufferCapture {
   /// What was set up, for the log.
   public private(set) var summary = ""
 
+  /// The size of libiio's buffer, in scans. libiio 0.24 writes four times this to the kernel
+  /// buffer's `length` and this to its `watermark`: the descriptor becomes readable only once
+  /// this many scans are in. The one place both are decided.
+  static let scansPerRefill = 64
+
   /// Whether accel x, y and z are scan elements of `device` (`scan_elements/in_accel_x_en`...).
   static func isSupported(by device: IIODevice) -> Bool {
     ["accel_x", "accel_y", "accel_z"].allSatisfy { id in
@@ -29,7 +34,7 @@ public final class BufferCapture {
   }
 
   /// Sets the device up and opens the buffer.
-  public init(accelerometer: Accelerometer, context: IIOContext) throws(Failure) {
+  public init(accelerometer: Accelerometer, context: IIOContext) throws(IIOError) {
     self.accelerometer = accelerometer
     self.context = context
     let device = accelerometer.device
@@ -39,7 +44,7 @@ public final class BufferCapture {
       guard let channel = device.channel(id), iio_channel_is_scan_element(channel),
         let raw = iio_channel_get_data_format(channel)?.pointee
       else {
-        throw Failure("\(id) is not a scan element", exitCode: .unavailable)
+        throw .bufferUnusable("\(id) is not a scan element")
       }
       do {
         let format = try ScanFormat(
@@ -47,25 +52,25 @@ public final class BufferCapture {
           shift: Int(raw.shift), repeatCount: Int(max(raw.repeat, 1)))
         elements.append((Int(iio_channel_get_index(channel)), format))
       } catch {
-        throw Failure("\(id) has an unusable scan type: \(error.message)", exitCode: .unavailable)
+        throw .bufferUnusable("\(id) has an unusable scan type: \(error.message)")
       }
       channels.append(channel)
     }
     do {
       decoder = try ScanDecoder(x: elements[0], y: elements[1], z: elements[2])
     } catch {
-      throw Failure("cannot lay out the scan: \(error.message)", exitCode: .unavailable)
+      throw .bufferUnusable("cannot lay out the scan: \(error.message)")
     }
     stream = ScanStream(decoder: decoder)
 
     if context.isLocal { restoreEnables = Self.snapshotEnables(of: device) }
     let trigger = chooseTrigger()
     for channel in channels { iio_channel_enable(channel) }
-    guard let opened = iio_device_create_buffer(device.pointer, 64, false) else {
+    guard let opened = iio_device_create_buffer(device.pointer, Self.scansPerRefill, false) else {
       let code = Errno.current
       for channel in channels { iio_channel_disable(channel) }
       undoSetup()
-      throw Failure("cannot open the buffer: \(code)", exitCode: .unavailable)
+      throw .bufferUnusable("cannot open the buffer: \(code)")
     }
     buffer = opened
     _ = iio_buffer_set_blocking_mode(opened, false)

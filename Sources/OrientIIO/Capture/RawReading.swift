@@ -40,3 +40,15 @@ func parseRawValue(_ bytes: UnsafeBufferPointer<UInt8>, file: String) -> Result<
   }
   return .success(value)
 }
+
+extension Errno {
+  /// Whether a read that failed with this error means that the device is gone (removed, or
+  /// its remote connection lost), rather than that one reading failed.
+  public var meansDeviceGone: Bool {
+    [
+      .noDevice, .noSuchFile, .noSuchDeviceOrAddress, .ioError, .shutDown, .brokenPipe, .connectionReset,
+      .notConnected,
+    ]
+    .contains(self)
+  }
+}

@@ -10,7 +10,7 @@ import OrientSystem
 /// raised while orientd switches between the two, and goes back when it stops.
 public final class SamplingFrequencies {
   /// The lowest rate asked for, in Hz.
-  public static let minimumHertz = 10.0
+  static let minimumHertz = 10.0
 
   private let accelerometer: Accelerometer
   private var originals: [(file: String, value: String)] = []
@@ -19,7 +19,7 @@ public final class SamplingFrequencies {
 
   /// The rate that gives a fresh value at each poll every `interval`, and at least 10 Hz, in Hz.
   public static func needed(interval: Duration) -> Double {
-    max(minimumHertz, (1_000_000 / Double(max(interval.wholeMicroseconds, 1000))).rounded(.up))
+    max(minimumHertz, (Duration.seconds(1) / max(interval, .milliseconds(1))).rounded(.up))
   }
 
   /// Raises every `*sampling_frequency` attribute of `accelerometer` that is below `hertz`.

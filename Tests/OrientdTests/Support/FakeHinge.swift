@@ -140,6 +140,23 @@ extension FakeHingeRun {
     try #require(try waitForPolls(2, device: FakeHinge.displayIndex), "the display sensor was not read")
   }
 
+  /// Sets each opening in turn and, for each between the unstable ends (30 to 330 degrees),
+  /// waits until orientd has published an angle within 5 degrees of it (`latestAngle` reads
+  /// the newest angle published). A sweep then checks what orientd made of every step, however
+  /// late a loaded machine lets it pair the two sensors' readings; a step never published fails
+  /// here.
+  func sweepHinge(
+    _ openings: some Sequence<Double>, base: (x: Double, y: Double, z: Double) = FakeHinge.flat,
+    latestAngle: () -> Int?
+  ) throws {
+    for opening in openings {
+      try setHinge(opening, base: base)
+      guard (30...330).contains(opening) else { continue }
+      let published = waitUntil { latestAngle().map { abs(Double($0) - opening) < 5 } ?? false }
+      try #require(published, "no angle near \(opening) was published: \(hingeLines)")
+    }
+  }
+
   /// The hinge lines logged so far.
   var hingeLines: [HingeLine] { HingeLine.all(in: process.stderr) }
 

@@ -227,7 +227,8 @@ final class SensorProxyPeer {
     let serving = waitUntil(timeout: startupPatience) { hasAccelerometer != nil }
     let proxyLog = (try? String(contentsOfFile: directory + "/proxy.log", encoding: .utf8)) ?? ""
     try #require(
-      serving, "iio-sensor-proxy did not come up within \(Int(startupPatience)) s: \(run.process.stdout)\(proxyLog)")
+      serving,
+      "iio-sensor-proxy did not come up within \(Int(startupPatience)) s: \(run.process.stdout)\(proxyLog)")
   }
 
   deinit { _ = run.stop() }

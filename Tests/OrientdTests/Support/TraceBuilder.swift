@@ -17,6 +17,9 @@ struct TraceBuilder {
     milliseconds += stepMilliseconds
   }
 
+  /// Moves the clock on by `milliseconds` without a sample.
+  mutating func wait(milliseconds: Int) { self.milliseconds += milliseconds }
+
   /// Holds one gravity vector for `count` samples.
   mutating func hold(_ x: Double, _ y: Double, _ z: Double, count: Int) {
     for _ in 0..<count { add(x, y, z) }

@@ -28,7 +28,7 @@ private func replace(_ path: String, with value: String) throws {
 }
 
 @Suite("Polling attributes from open files")
-struct DirectPollingTests {
+struct DirectAttributeReaderTests {
   /// Real sysfs attributes that change on demand: the loopback interface's counters.
   let sysfs = "/sys/class/net/lo/statistics"
   let files = ["tx_bytes", "tx_packets", "rx_packets"]
@@ -68,5 +68,20 @@ struct DirectPollingTests {
     #expect(values == [1, 7, -256])
     try FileSystem.remove(scratch + "/" + files[0])
     #expect(reader.read(into: &values) == .missing(file: files[0]))
+  }
+}
+
+@Suite("Which failed reads mean the device is gone")
+struct DeviceGoneTests {
+  @Test("A removed device or a lost connection is gone; a busy driver or a read to try again is not")
+  func goneOrNot() {
+    for code in [
+      Errno.noDevice, .noSuchFile, .noSuchDeviceOrAddress, .ioError, .brokenPipe, .connectionReset,
+    ] {
+      #expect(code.meansDeviceGone, "\(code)")
+    }
+    for code in [Errno(rawValue: EBUSY), .wouldBlock, .interrupted, .timedOut, .invalidArgument] {
+      #expect(!code.meansDeviceGone, "\(code)")
+    }
   }
 }

@@ -2,7 +2,7 @@ import OrientCore
 import OrientSystem
 
 /// What the sampling thread tells the daemon's loop.
-public enum SamplerEvent: Sendable {
+enum SamplerEvent: Sendable {
   /// The sensor started or stopped delivering samples.
   case sensor(online: Bool, time: SampleTime)
   /// What the sensor's detector found: a device orientation change, or a sample the
@@ -20,21 +20,6 @@ public enum SamplerEvent: Sendable {
   case finished
   /// Sampling cannot go on; the daemon exits with this failure.
   case failed(Failure)
-}
-
-/// What the daemon's loop tells the sampling thread.
-public enum SamplerCommand: Sendable {
-  /// New classifier tunables (the current orientation is kept).
-  case settings(ClassifierSettings)
-  /// Whether to send every sample, not only changes.
-  case forwardSamples(Bool)
-  /// Whether the lid switch says closed (true), open (false), or there is none (nil); the
-  /// hinge uses it to tell a closed lid from one folded back.
-  case lid(closed: Bool?)
-  /// Whether anything needs samples now.
-  case demand(SamplingDemand)
-  /// Restore what was changed on the device and end the thread.
-  case stop
 }
 
 // The mailboxes between the threads are bounded (see `Mailbox`): what a kind may lose when the
@@ -72,19 +57,6 @@ extension SamplerEvent {
     case .fresh: return Self.fresh
     case .finished: return Self.end
     case .failed: return Self.failure
-    }
-  }
-}
-
-extension SamplerCommand {
-  /// Each command sets something; only the newest of each kind matters.
-  var mailboxKind: MailboxKind {
-    switch self {
-    case .settings: return MailboxKind("settings", limit: 1)
-    case .forwardSamples: return MailboxKind("sample forwarding", limit: 1)
-    case .lid: return MailboxKind("lid switch", limit: 1)
-    case .demand: return MailboxKind("sampling demand", limit: 1)
-    case .stop: return MailboxKind("stop", limit: 1)
     }
   }
 }

@@ -5,7 +5,7 @@ import OrientSystem
 /// detector has a change pending, until its settle time decides either way.
 ///
 /// While nothing is pending the timer repeats at the interval on its own, so a still device
-/// costs one wake-up per interval and no more. After each poll the source says what is
+/// costs one wake-up per interval and no more. After each poll the driver says what is
 /// pending; only then is the timer armed again.
 final class PollPacer {
   private let loop: EventLoop

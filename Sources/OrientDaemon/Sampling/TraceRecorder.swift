@@ -18,7 +18,7 @@ private func readTraceText(_ path: String, tooLarge: String, unreadable: ExitCod
 
 /// Loads a whole trace file; a missing file exits 66, a malformed or oversized one 65 with
 /// file:line and what is wrong.
-public func loadTrace(_ path: String) throws(Failure) -> [TraceSample] {
+func loadTrace(_ path: String) throws(Failure) -> [TraceSample] {
   let text = try readTraceText(path, tooLarge: "bad trace: \(path)", unreadable: .noInput)
   do {
     return try TraceFormat.parse(text, source: path)
@@ -40,7 +40,7 @@ public final class TraceRecorder: @unchecked Sendable {
   private var writeWarning = RateLimitedWarning()
 
   /// Opens `path` for appending, creating it with the header if needed.
-  public init(path: String) throws(Failure) {
+  init(path: String) throws(Failure) {
     self.path = path
     var existing: [TraceSample] = []
     var isNew = true
@@ -82,7 +82,7 @@ public final class TraceRecorder: @unchecked Sendable {
   /// Appends one sample; a failed write is logged (rate-limited) and recording goes on.
   /// A sample past the latest time a trace may hold is not written, so the file stays a
   /// trace that replays.
-  public func record(_ sample: Sample) {
+  func record(_ sample: Sample) {
     let entry = TraceSample(
       time: sample.time + timeOffset, gravity: sample.gravity)
     guard entry.time <= TraceFormat.latestTime, entry.time >= .zero else {

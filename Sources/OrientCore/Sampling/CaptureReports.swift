@@ -1,0 +1,166 @@
+/// What the driver reports of capture itself to its `CapturePlan`: the answer to opening the
+/// buffer, scans, a buffer that stayed silent or broke, the retry timer, polled readings and
+/// reads that failed.
+extension CapturePlan {
+  /// The buffer asked for (`openBuffer`) is open and watched, at `time`.
+  public mutating func bufferOpened(at time: SampleTime) -> [Action] {
+    guard case .attached(let device, .opening(let opening)) = state else { return [] }
+    switch opening {
+    case .start(let origin, let given):
+      var actions: [Action]
+      if let given {
+        state = .attached(device, .buffer)
+        actions = [.announce(.bufferGiven(given))]
+      } else {
+        state = .attached(device, .bufferOnTrial(since: time))
+        actions = [.announce(.bufferTrying), .armProbe(Self.probe)]
+      }
+      return actions + (origin == .attach ? startedFromAttach() : [])
+    case .reopen(let onTrial):
+      guard onTrial else {
+        state = .attached(device, .buffer)
+        return []
+      }
+      state = .attached(device, .bufferOnTrial(since: time))
+      return [.armProbe(Self.probe)]
+    case .retry(let announced):
+      state = .attached(device, .polling(.onTrial(since: time)))
+      let note: [Action] =
+        announced ? [.log(.debug("trying the buffer again for up to 1 s; polling goes on meanwhile"))] : []
+      return note + [.armProbe(Self.probe)]
+    }
+  }
+
+  /// The buffer asked for (`openBuffer`) could not be opened, for `reason`.
+  public mutating func bufferFailed(_ reason: String, at time: SampleTime) -> [Action] {
+    guard case .attached(let device, .opening(let opening)) = state else { return [] }
+    switch opening {
+    case .start(let origin, _):
+      if device.canPoll {
+        state = .attached(device, .polling(.none))
+        return startPolling(announcing: "buffered capture is unusable: \(reason)")
+          + (origin == .attach ? startedFromAttach() : [])
+      }
+      let failure =
+        "\(device.summary): buffered capture is unusable (\(reason)), and the device has no raw attributes to poll"
+      guard origin == .attach else { return lose(failure) }
+      state = .looking(paused: false, saidAbsent: nil)
+      return [.detach(restoringFrequencies: true), .unusable(failure)]
+    case .reopen:
+      guard device.canPoll else { return lose("reopening the buffer failed: \(reason)") }
+      state = .attached(device, .polling(.none))
+      return startPolling(announcing: "reopening the buffer after a pause failed: \(reason)")
+    case .retry:
+      return retryFailed(device, reason)
+    }
+  }
+
+  /// Scans came from the buffer (after they were read), at `time`: a buffer on trial has
+  /// delivered.
+  public mutating func scansArrived(at time: SampleTime) -> [Action] {
+    switch state {
+    case .attached(let device, .bufferOnTrial(let since)):
+      bufferRetries.reset()
+      state = .attached(device, .buffer)
+      return [.cancelProbe, .announce(.firstScan(after: time - since))]
+    case .attached(let device, .polling(.onTrial(let since))):
+      bufferRetries.reset()
+      state = .attached(device, .buffer)
+      return [.cancelProbe, .stopPolling, .announce(.bufferTakesOver(after: time - since))]
+    default:
+      return []
+    }
+  }
+
+  /// Reading the buffer failed, or its device hung up with nothing to read, for `reason`:
+  /// a buffer tried again while polling goes on ends its trial; otherwise the sensor is lost.
+  public mutating func bufferBroke(_ reason: String, at time: SampleTime) -> [Action] {
+    switch state {
+    case .attached(let device, .polling(.onTrial)):
+      return [.cancelProbe, .closeBuffer] + retryFailed(device, reason)
+    case .attached(_, .buffer), .attached(_, .bufferOnTrial):
+      return lose(reason)
+    default:
+      return []
+    }
+  }
+
+  /// The buffer on trial gave nothing within its second: polling takes over (or goes on), and
+  /// the buffer is tried again later.
+  public mutating func probeExpired(at time: SampleTime) -> [Action] {
+    let delay: Duration
+    switch state {
+    case .attached(let device, .bufferOnTrial):
+      delay = bufferRetries.delayAfterFailure()
+      state = .attached(device, .polling(.waiting))
+      return [.closeBuffer]
+        + startPolling(
+          announcing:
+            "the buffer delivered no sample within 1 s; trying it again in \(delay.wholeSeconds) s, "
+            + "then further apart, up to a minute") + [.armRetry(delay)]
+    case .attached(let device, .polling(.onTrial)):
+      delay = bufferRetries.delayAfterFailure()
+      state = .attached(device, .polling(.waiting))
+      return [
+        .closeBuffer,
+        .log(.debug("the buffer stayed silent again; polling goes on, next try in \(delay.wholeSeconds) s")),
+        .armRetry(delay),
+      ]
+    default:
+      return []
+    }
+  }
+
+  /// The silent buffer's retry timer fired at `time`: it is opened again while polling goes on.
+  public mutating func retryDue(at time: SampleTime) -> [Action] {
+    guard case .attached(let device, .polling(.waiting)) = state else { return [] }
+    retryTrigger.tried(at: time)
+    state = .attached(device, .opening(.retry(announced: true)))
+    return [.openBuffer]
+  }
+
+  /// Polling read `gravity` at `time`, and the classifier has a change from a known
+  /// orientation pending after it (`changePending`): a device that moves may make a sensor
+  /// hub that sends only on change deliver now, so a silent buffer is tried at once rather
+  /// than at the end of its wait, at most once a second.
+  public mutating func polled(gravity: Vector3, changePending: Bool, at time: SampleTime) -> [Action] {
+    guard case .attached(let device, .polling(.waiting)) = state,
+      retryTrigger.shouldTry(gravity: gravity, changePending: changePending, at: time)
+    else { return [] }
+    state = .attached(device, .opening(.retry(announced: false)))
+    return [
+      .log(.debug("the device moved: trying the buffer again now rather than at the end of its wait")),
+      .cancelRetry, .openBuffer,
+    ]
+  }
+
+  /// Polling `file` failed with `error`; `meansGone` says whether the error is one after which
+  /// the device is taken as removed.
+  public mutating func readFailed(file: String, error: String, meansGone: Bool) -> [Action] {
+    guard case .attached(let device, let capture) = state else { return [] }
+    if case .polling(.onTrial) = capture, !meansGone {
+      // A buffer on trial can keep a driver from answering raw reads (EBUSY) for that second.
+      return [
+        .log(
+          .debug(
+            "\(device.summary): reading \(file) failed while the buffer is tried: \(error); sample skipped"))
+      ]
+    }
+    if !device.isLocal || meansGone { return lose("reading \(file) failed: \(error)") }
+    return [.warnOfSkippedReading("\(device.summary): reading \(file) failed: \(error); sample skipped")]
+  }
+
+  /// The device is gone (`reason`): the sensor is lost.
+  public mutating func deviceGone(_ reason: String) -> [Action] { lose(reason) }
+
+  /// A tried buffer failed: polling goes on, and it is tried again later.
+  private mutating func retryFailed(_ device: Device, _ reason: String) -> [Action] {
+    let delay = bufferRetries.delayAfterFailure()
+    state = .attached(device, .polling(.waiting))
+    return [
+      .log(
+        .debug("trying the buffer again: \(reason); polling goes on, next try in \(delay.wholeSeconds) s")),
+      .armRetry(delay),
+    ]
+  }
+}

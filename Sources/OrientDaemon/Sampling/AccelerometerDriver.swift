@@ -1,0 +1,396 @@
+import OrientCore
+import OrientIIO
+import OrientSystem
+
+/// Reads one IIO accelerometer on the sampling thread, the same way for every sensor: it
+/// finds the sensor its `SensorChoice` names (and looks again every second while there is
+/// none), opens it and hands every sample to its `Handlers`, lets polling hurry while a
+/// change is pending and stops reading while nothing needs samples (`setPending`, `pause`,
+/// `resume`), and on `close` puts back what capture changed on the device.
+///
+/// Every decision is its `CapturePlan`'s; the driver does the I/O the plan asks for
+/// (libiio, the buffer's descriptor, the poll, probe, retry and look timers) and tells the
+/// plan what came of it. It converts readings with the sensor's `SampleConverter`, which
+/// turns away readings that cannot be gravity.
+final class AccelerometerDriver {
+  /// How a driver is set up.
+  struct Configuration: Sendable {
+    var choice: SensorChoice
+    /// The libiio context URI; nil means the local context.
+    var uri: String?
+    /// A mount matrix over every other source (`--mount-matrix`), or nil.
+    var matrixOption: Matrix3?
+    var plan: CapturePlan.Settings
+    /// Whether the first look ends the run when it finds no sensor to read (`--dump`),
+    /// instead of looking again.
+    var endsIfAbsent = false
+  }
+
+  /// Where a driver's readings and news go.
+  struct Handlers {
+    /// A usable sample; `polled` says whether it came while polling ran (a polled sensor
+    /// reads every interval, a buffer may deliver only when the device moves).
+    var sample: (Sample, _ polled: Bool) -> Void
+    /// A reading taken at this time was out of range; it was logged and skipped.
+    var rejected: (SampleTime) -> Void
+    /// The sensor (named by its summary) came online, or went offline, at this time.
+    var online: (_ value: Bool, _ summary: String, SampleTime) -> Void
+    /// How the sensor is read, or nil once it is gone.
+    var described: (SensorDescription?) -> Void
+    /// The sensor found was set up with this calibration and matrix.
+    var setUp: (SensorSetup) -> Void
+    /// A look for the sensor saw these accelerometers (said before the outcome of the look).
+    var surveyed: (SensorSurvey) -> Void
+    /// The first look failed and `endsIfAbsent` was set: the driver does nothing more.
+    var failed: (IIOError) -> Void
+  }
+
+  /// The sensor attached, and what it is read with.
+  private struct Attached {
+    let context: IIOContext
+    let sensor: Accelerometer
+    let converter: SampleConverter
+    var description: SensorDescription
+
+    /// The sensor's identity across set-ups: where it is read, its id and its name.
+    var key: String { "\(context.uri) \(sensor.device.id) \(sensor.device.name)" }
+  }
+
+  private let configuration: Configuration
+  private let loop: EventLoop
+  private let clock: SampleClock
+  private var handlers: Handlers?
+  private var plan: CapturePlan
+  private var endsIfAbsent: Bool
+  private var attached: Attached?
+  private var capture: BufferCapture?
+  private var captureWatch: Watch?
+  private var polling: PollCapture?
+  private var pacer: PollPacer?
+  private var probeTimer: LoopTimer?
+  private var retryTimer: LoopTimer?
+  private var lookTimer: LoopTimer?
+  private var frequencies: SamplingFrequencies?
+  /// The original sampling frequencies of a sensor lost without putting them back (it may
+  /// have failed a read and still be there), by the sensor's identity: given to its next
+  /// set-up, so that `close` restores the driver's rates rather than the raised ones.
+  private var lostFrequencies: (sensor: String, rates: [String: String])?
+  private var online = false
+  /// What the classifier fed by this sensor has pending (`setPending`).
+  private var pending: PendingChange?
+  private var garbageWarning = RateLimitedWarning()
+  private var readWarning = RateLimitedWarning()
+
+  /// A driver for the sensor `configuration` names, on `loop`; `clock` times its samples.
+  init(configuration: Configuration, loop: EventLoop, clock: SampleClock) {
+    self.configuration = configuration
+    self.loop = loop
+    self.clock = clock
+    plan = CapturePlan(settings: configuration.plan)
+    endsIfAbsent = configuration.endsIfAbsent
+  }
+
+  /// Looks for the sensor and reads it, handing what it reads to `handlers`.
+  func open(handlers: Handlers) {
+    self.handlers = handlers
+    look()
+  }
+
+  /// What the classifier fed by this sensor has pending now: polling hurries until it settles,
+  /// and a change from a known orientation counts as movement for a silent buffer.
+  func setPending(_ change: PendingChange?) { pending = change }
+
+  /// Nothing needs samples: nothing is read and no timer of capture runs. A sensor not found
+  /// yet is still looked for, and set up but not read once found.
+  func pause() { run(plan.pause(at: clock.now)) }
+
+  /// Samples are needed again: the sensor is read at once.
+  func resume() { run(plan.resume(at: clock.now)) }
+
+  /// Stops looking and reading, and puts back what capture changed on the device.
+  func close() { run(plan.stop()) }
+
+  /// How long to wait before the next look after `error`: a context refused for what it would
+  /// cost, and a sensor that cannot be read at all, are looked for further apart each time.
+  static func backOff(after error: IIOError) -> CapturePlan.BackOff {
+    switch error {
+    case .contextRefused: return .refused
+    case .bufferUnusable: return .unusable
+    case .contextUnavailable, .noIIODevices, .noSuchSensor, .noUsableSensor, .noBaseSensor, .notPollable:
+      return .none
+    }
+  }
+
+  // MARK: Looking for the sensor
+
+  private func look() {
+    lookTimer = nil
+    if configuration.uri == nil, !FileSystem.exists("/sys/bus/iio/devices"), !endsIfAbsent {
+      return run(
+        plan.lookFailed("no IIO devices on this machine (/sys/bus/iio/devices is missing)", backOff: .none))
+    }
+    let context: IIOContext
+    let udev: UdevProperties?
+    let sensor: Accelerometer
+    let reason: String
+    do throws(IIOError) {
+      context = try IIOContext.open(uri: configuration.uri)
+      udev = context.isLocal ? UdevProperties() : nil
+      let sensors = SensorDiscovery.accelerometers(in: context, udev: udev)
+      do {
+        (sensor, reason) = try configuration.choice.pick(among: sensors, in: context)
+      } catch {
+        handlers?.surveyed(SensorSurvey(sensors: sensors, chosen: nil))
+        throw error
+      }
+      handlers?.surveyed(SensorSurvey(sensors: sensors, chosen: sensor))
+      if configuration.plan.mode == .poll, let why = sensor.whyNotPollable { throw why }
+    } catch {
+      return lookFailed(error)
+    }
+    if configuration.uri != nil { context.setTimeout(.seconds(2)) }
+    let setup = SensorSetup(
+      accelerometer: sensor, matrixOption: configuration.matrixOption, udev: udev, warn: { Log.warning($0) })
+    handlers?.setUp(setup)
+    attached = Attached(
+      context: context, sensor: sensor, converter: setup.converter,
+      description: SensorDescription(setup, context: context, udev: udev, reason: reason))
+    Log.info(
+      "using \(sensor.summary) in \(context.uri), location \(sensor.location.rawValue), "
+        + "scale \(setup.scaleText), mount matrix \(MountMatrix.format(setup.matrix.matrix)) "
+        + "from \(setup.matrix.source)")
+    let device = CapturePlan.Device(
+      summary: sensor.summary, canPoll: sensor.canPoll, canBuffer: sensor.canBuffer, isLocal: context.isLocal)
+    run(plan.attached(device, at: clock.now))
+    // Only the first look, with the capture it started, may end the run.
+    endsIfAbsent = false
+  }
+
+  /// A look found no sensor to read: it ends the run, or the plan says when to look again.
+  private func lookFailed(_ error: IIOError) {
+    if endsIfAbsent {
+      handlers?.failed(error)
+      return
+    }
+    run(plan.lookFailed(error.description, backOff: Self.backOff(after: error)))
+  }
+
+  // MARK: Doing what the plan says
+
+  private func run(_ actions: [CapturePlan.Action]) {
+    for action in actions { perform(action) }
+  }
+
+  private func perform(_ action: CapturePlan.Action) {
+    switch action {
+    case .log(let note): Log.write(note)
+    case .warnOfSkippedReading(let text): readWarning.warn(text)
+    case .announce(let announcement): announce(announcement)
+    case .raiseFrequencies: raiseFrequencies()
+    case .restoreFrequencies:
+      frequencies?.restore()
+      frequencies = nil
+    case .openBuffer: openBuffer()
+    case .closeBuffer: closeBuffer()
+    case .readOnce: readOnce()
+    case .startPolling: startPolling()
+    case .stopPolling: stopPolling()
+    case .armProbe(let delay):
+      probeTimer = timer(after: delay) { driver in
+        driver.probeTimer = nil
+        driver.run(driver.plan.probeExpired(at: driver.clock.now))
+      }
+    case .cancelProbe: probeTimer = nil
+    case .armRetry(let delay):
+      retryTimer = timer(after: delay) { driver in
+        driver.retryTimer = nil
+        driver.run(driver.plan.retryDue(at: driver.clock.now))
+      }
+    case .cancelRetry: retryTimer = nil
+    case .online(let value): setOnline(value)
+    case .detach(let restoring): detach(restoringFrequencies: restoring)
+    case .lookAgain(let delay):
+      guard lookTimer == nil else { return }
+      lookTimer = timer(after: delay) { driver in driver.look() }
+    case .cancelLook: lookTimer = nil
+    case .unusable(let reason): lookFailed(.bufferUnusable(reason))
+    }
+  }
+
+  /// A one-shot timer that calls `fire` with this driver.
+  private func timer(after delay: Duration, _ fire: @escaping (AccelerometerDriver) -> Void) -> LoopTimer {
+    let timer = LoopTimer(loop: loop) { [unowned self] _ in fire(self) }
+    timer.schedule(after: delay)
+    return timer
+  }
+
+  private func announce(_ announcement: CaptureAnnouncement) {
+    guard var attached else { return }
+    let text = announcement.text(
+      CaptureAnnouncement.Facts(
+        interval: configuration.plan.interval, pollMethod: polling?.method ?? "",
+        bufferSetup: capture?.summary ?? "",
+        frequencyChanges: frequencies?.changes ?? []))
+    if let line = text.logLine { Log.info(line) }
+    attached.description.mode = text.mode
+    attached.description.modeReason = text.reason
+    self.attached = attached
+    handlers?.described(attached.description)
+  }
+
+  private func setOnline(_ value: Bool) {
+    guard value != online else { return }
+    online = value
+    handlers?.online(value, attached?.sensor.summary ?? "the sensor", clock.now)
+  }
+
+  /// Stops every capture and lets the sensor go. `restoringFrequencies` writes the original
+  /// sampling frequencies back; a lost sensor cannot be written to now, so its originals are
+  /// kept for its next set-up.
+  private func detach(restoringFrequencies restoring: Bool) {
+    if attached != nil { handlers?.described(nil) }
+    stopPolling()
+    retryTimer = nil
+    probeTimer = nil
+    closeBuffer()
+    if restoring {
+      frequencies?.restore()
+    } else if let frequencies, let key = attached?.key {
+      lostFrequencies = (key, frequencies.originalRates)
+      frequencies.forget()
+    }
+    frequencies = nil
+    attached = nil
+  }
+
+  /// Raises the sampling frequencies for capture: a sensor left at 1 Hz gives stale readings.
+  private func raiseFrequencies() {
+    guard let attached else { return }
+    let remembered = lostFrequencies.flatMap { $0.sensor == attached.key ? $0.rates : nil } ?? [:]
+    lostFrequencies = nil
+    frequencies = SamplingFrequencies(
+      raising: attached.sensor, to: SamplingFrequencies.needed(interval: configuration.plan.interval),
+      remembered: remembered)
+  }
+
+  // MARK: The buffer
+
+  /// Opens the buffer and watches its descriptor; tells the plan how that went.
+  private func openBuffer() {
+    guard let attached else { return }
+    let opened: BufferCapture
+    do {
+      opened = try BufferCapture(accelerometer: attached.sensor, context: attached.context)
+    } catch {
+      return run(plan.bufferFailed("\(error)", at: clock.now))
+    }
+    do {
+      captureWatch = try loop.watch(opened.pollDescriptor) { [unowned self] events in
+        self.readBuffer(hungUp: events.contains(.hangUp) || events.contains(.error))
+      }
+    } catch {
+      opened.stop()
+      return run(plan.bufferFailed("\(error)", at: clock.now))
+    }
+    capture = opened
+    run(plan.bufferOpened(at: clock.now))
+  }
+
+  private func closeBuffer() {
+    if let captureWatch { loop.unwatch(captureWatch) }
+    captureWatch = nil
+    capture?.stop()
+    capture = nil
+  }
+
+  private func readBuffer(hungUp: Bool) {
+    guard let capture else { return }
+    let time = clock.time(at: loop.now)
+    switch capture.readScans({ x, y, z in self.take(Double(x), Double(y), Double(z), at: time) }) {
+    case .failure(let error):
+      run(plan.bufferBroke("reading the buffer failed: \(error.code)", at: clock.now))
+    case .success(let scans):
+      if scans > 0 { run(plan.scansArrived(at: clock.now)) }
+      if scans == 0, hungUp { run(plan.bufferBroke("the buffer's device hung up", at: clock.now)) }
+    }
+  }
+
+  // MARK: Polling
+
+  /// Polls at once, then at the interval (faster while a change is pending).
+  private func startPolling() {
+    guard let attached else { return }
+    polling = PollCapture(accelerometer: attached.sensor)
+    let pacer = PollPacer(loop: loop, clock: clock, interval: configuration.plan.interval) { [unowned self] in
+      self.poll()
+    }
+    pacer.start()
+    self.pacer = pacer
+  }
+
+  private func stopPolling() {
+    pacer?.stop()
+    pacer = nil
+    polling = nil
+  }
+
+  private func poll() {
+    guard let attached, let polling else { return }
+    let time = clock.time(at: loop.now)
+    // Paced after the reading, whatever became of it: the classifier says what is pending.
+    defer { pacer?.paced(settlesAt: pending?.settlesAt) }
+    switch polling.read() {
+    case .success(let raw):
+      guard let sample = take(raw.x, raw.y, raw.z, at: time) else { return }
+      run(
+        plan.polled(gravity: sample.gravity, changePending: pending?.fromKnownOrientation == true, at: time))
+    case .failure(.garbage(let file, let value)):
+      garbageWarning.warn(
+        "\(attached.sensor.summary): \(file) holds '\(value)', not a raw reading; sample skipped")
+    case .failure(.missing(let file)):
+      run(plan.deviceGone("\(file) is gone"))
+    case .failure(.noRawAttributes):
+      run(plan.deviceGone(RawReadError.noRawAttributes.description))
+    case .failure(.readFailed(let file, let code)):
+      run(plan.readFailed(file: file, error: "\(code)", meansGone: code.meansDeviceGone))
+    }
+  }
+
+  /// Reads the sensor once, outside polling.
+  private func readOnce() {
+    guard let attached, case .success(let raw) = PollCapture(accelerometer: attached.sensor).read() else {
+      return
+    }
+    take(raw.x, raw.y, raw.z, at: clock.now)
+  }
+
+  /// Converts one raw reading and hands it on; returns the sample, or nil when the reading
+  /// was out of range and skipped.
+  @discardableResult
+  private func take(_ rawX: Double, _ rawY: Double, _ rawZ: Double, at time: SampleTime) -> Sample? {
+    guard let attached else { return nil }
+    guard let sample = attached.converter.sample(rawX: rawX, rawY: rawY, rawZ: rawZ, at: time) else {
+      garbageWarning.warn(
+        "\(attached.sensor.summary): reading (\(rawX), \(rawY), \(rawZ)) is out of range; sample skipped")
+      handlers?.rejected(time)
+      return nil
+    }
+    handlers?.sample(sample, polling != nil)
+    return sample
+  }
+}
+
+/// A change the classifier has pending: when it settles, and whether it is a change from a
+/// known orientation (the first orientation of a sensor is no sign of movement).
+struct PendingChange: Equatable, Sendable {
+  var settlesAt: SampleTime
+  var fromKnownOrientation: Bool
+}
+
+extension Detector.Sensor {
+  /// The sensor that `setup` reads.
+  init(_ setup: SensorSetup) {
+    self.init(
+      summary: setup.accelerometer.summary, scales: setup.axes.map { ($0.calibration.scale, $0.scaleFile) })
+  }
+}
