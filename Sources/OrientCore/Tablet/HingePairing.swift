@@ -5,9 +5,12 @@
 /// Both sensors are read every interval, so the latest reading of one is never much older
 /// than that when the other reads: polled readings at most `pairWindow` apart make a pair. A
 /// buffer may deliver only when the device moves, so its last reading stays current. A
-/// sensor that is polled and has no usable reading for `failingAfter` while the other reads,
-/// or that gives only readings out of range, is failing: the mode is unknown until it reads
-/// again. Either sensor coming or going starts the hinge afresh.
+/// sensor that is polled and has no usable reading for `failingAfter` while the other gives
+/// `failingAfterOtherReadings` readings, or that gives only readings out of range, is failing:
+/// the mode is unknown until it reads again. Counting the other's readings matters on real
+/// sensor hubs, whose polled reads are synchronous requests to the hub: one sensor's reads may
+/// take longer than `failingAfter`, and the other, read in turn on the same thread, must not
+/// see that as silence. Either sensor coming or going starts the hinge afresh.
 ///
 /// Pure: every reading carries its time; each input returns what to log and the new status.
 public struct HingePairing: Sendable {
@@ -37,6 +40,8 @@ public struct HingePairing: Sendable {
     var rejectedAt: SampleTime?
     /// Whether it is failing now (said once in the log, until it reads again).
     var failing = false
+    /// Usable readings of the other sensor since this one's latest.
+    var otherReadingsSince = 0
   }
 
   /// Polled readings of the two sensors at most this far apart make a pair.
@@ -44,6 +49,8 @@ public struct HingePairing: Sendable {
   /// A polled sensor without a usable reading for longer than this while the other reads is
   /// failing.
   let failingAfter: Duration
+  /// ... and while the other sensor gave at least this many usable readings.
+  let failingAfterOtherReadings = 3
 
   private var detector = HingeModeDetector()
   private var display = Half()
@@ -104,6 +111,8 @@ public struct HingePairing: Sendable {
     self[sensor].latest = sample
     self[sensor].polled = polled
     self[sensor].rejectedAt = nil
+    self[sensor].otherReadingsSince = 0
+    self[sensor == .display ? .base : .display].otherReadingsSince += 1
     if self[sensor].failing {
       self[sensor].failing = false
       outcome.notes.append(
@@ -152,13 +161,15 @@ public struct HingePairing: Sendable {
   }
 
   /// Marks either sensor failing when it has had no usable reading for a while at `time`:
-  /// polled and silent (its readings are garbage, or its reads fail), or delivering only
-  /// readings out of range.
+  /// polled and silent while the other read on (its readings are garbage, or its reads fail),
+  /// or delivering only readings out of range.
   private mutating func evaluate(at time: SampleTime, into outcome: inout Outcome) {
     for sensor in [Sensor.display, .base] {
       guard !self[sensor].failing, let latest = self[sensor].latest else { continue }
       let silent = time - latest.time
-      guard silent > failingAfter, self[sensor].polled || self[sensor].rejectedAt != nil else { continue }
+      let silentWhileOtherReads =
+        self[sensor].polled && self[sensor].otherReadingsSince >= failingAfterOtherReadings
+      guard silent > failingAfter, silentWhileOtherReads || self[sensor].rejectedAt != nil else { continue }
       self[sensor].failing = true
       outcome.notes.append(
         .warning(

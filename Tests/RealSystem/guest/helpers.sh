@@ -41,9 +41,11 @@ expect_equal() {
 wait_until() {
   local seconds=$1 description=$2 deadline
   shift 2
+  rm -f "$work/attribute.last"
   deadline=$(($(date +%s) + seconds))
   until "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] || fail "$description: not within ${seconds}s"
+    [ "$(date +%s)" -lt "$deadline" ] ||
+      fail "$description: not within ${seconds}s$(cat "$work/attribute.last" 2>/dev/null | sed 's/^/; /')"
     sleep 0.05
   done
 }
@@ -90,6 +92,15 @@ monitor_start() {
 }
 
 monitor_stop() { stop_client monitor; }
+
+# attribute_is FILE VALUE: whether FILE reads VALUE (what it read stays in $work/attribute).
+attribute_is() {
+  cat "$1" >"$work/attribute" 2>&1
+  [ "$(cat "$work/attribute")" = "$2" ] || {
+    echo "$1 reads $(cat "$work/attribute")" >"$work/attribute.last"
+    return 1
+  }
+}
 
 service_active() { [ "$(systemctl is-active orientd.service)" = active ]; }
 
@@ -199,3 +210,76 @@ finish() {
   systemd-analyze blame >/realsystem/blame.txt 2>&1 || true
   echo "$scenario_count" >/realsystem/done
 }
+
+# --- uinput switches -----------------------------------------------------------------------
+
+# input_node NAME: the event node of the input device called NAME, if there is one.
+input_node() {
+  local device
+  for device in /sys/class/input/input*; do
+    [ "$(cat "$device/name" 2>/dev/null)" = "$1" ] || continue
+    for node in "$device"/event*; do
+      [ -e "$node" ] && echo "/dev/input/${node##*/}" && return 0
+    done
+  done
+  return 1
+}
+
+input_present() { input_node "$1" >/dev/null; }
+input_absent() { ! input_node "$1" >/dev/null; }
+
+# switch_start NAME SWITCHES TABLET LID: a switch device through /dev/uinput with SWITCHES
+# (tablet, lid or tablet,lid) in the given states; returns once udev processed it.
+switch_start() {
+  local fifo="$work/switch-$1.ctl"
+  [ -p "$fifo" ] || mkfifo "$fifo"
+  "$stage/uinput-switch" --control "$fifo" --name "orientd-realsystem $1" --switches "$2" \
+    --tablet "$3" --lid "$4" 2>>"$work/switch-$1.err" &
+  echo $! >"$work/switch-$1.pid"
+  wait_until 60 "the $1 switch's event node" input_present "orientd-realsystem $1"
+  udevadm settle --timeout=60
+}
+
+switch_send() { echo "$2 $3" >"$work/switch-$1.ctl"; }
+
+switch_stop() {
+  echo quit >"$work/switch-$1.ctl"
+  wait "$(cat "$work/switch-$1.pid")" 2>/dev/null || true
+  wait_until 60 "the $1 switch gone" input_absent "orientd-realsystem $1"
+}
+
+# hinge_regex DEGREES: a hinge line within 3 degrees of DEGREES.
+hinge_regex() {
+  local d alternatives=""
+  for d in $(seq $(($1 - 3)) $(($1 + 3))); do
+    alternatives="$alternatives|$(((d + 360) % 360))"
+  done
+  echo "^hinge (${alternatives#|})\$"
+}
+
+# display_at DEGREES: the display hub as a lid opened DEGREES from a base flat on a desk,
+# (0, -sin, cos) g in the flat frame of docs/hinge.md.
+display_at() {
+  local x y z
+  read -r y z < <(awk -v a="$1" 'BEGIN { r = a * atan2(0, -1) / 180; printf "%d %d\n", -1000 * sin(r), 1000 * cos(r) }')
+  hub_set display 0 "$y" "$z"
+}
+
+# line_number NAME REGEX [FROM]: the number of the first line from FROM on that matches.
+line_number() {
+  awk -v re="$2" -v from="${3:-1}" 'NR >= from && $0 ~ re { print NR; exit }' "$(lines_of "$1")"
+}
+
+# The virtual switch's SW_TABLET_MODE as evtest reads it: 1 or 0.
+virtual_switch_state() {
+  local node status=0
+  node=$(input_node "orientd tablet-mode switch") || return 1
+  evtest --query "$node" EV_SW SW_TABLET_MODE || status=$?
+  case "$status" in
+  10) echo 1 ;;
+  0) echo 0 ;;
+  *) return 1 ;;
+  esac
+}
+
+virtual_switch_is() { [ "$(virtual_switch_state 2>/dev/null)" = "$1" ]; }
