@@ -206,6 +206,9 @@ prepare_guest() {
 }
 
 finish() {
+  mkdir -p /realsystem/work
+  cp "$work"/*.reports "$work"/*.err "$work"/*.timed "$work"/*.lines /realsystem/work/ 2>/dev/null || true
+  dmesg >/realsystem/dmesg.txt 2>&1 || true
   journalctl -b --no-pager >/realsystem/journal.txt 2>&1 || true
   systemd-analyze blame >/realsystem/blame.txt 2>&1 || true
   echo "$scenario_count" >/realsystem/done
@@ -283,3 +286,18 @@ virtual_switch_state() {
 }
 
 virtual_switch_is() { [ "$(virtual_switch_state 2>/dev/null)" = "$1" ]; }
+
+# timed_client NAME: a socket client whose lines carry their arrival time (timed-lines), in
+# $work/NAME.timed; its plain lines go to $work/NAME.lines as well.
+timed_client() {
+  : >"$(lines_of "$1")"
+  "$stage/timed-lines" --plain "$(lines_of "$1")" --socket "$socket" >"$work/$1.timed" &
+  echo $! >"$work/$1.pid"
+}
+
+monotonic_now() { python3 -c 'import time; print("%.6f" % time.clock_gettime(time.CLOCK_MONOTONIC))'; }
+
+# percentile P FILE: the P-th percentile (nearest rank) of the numbers in FILE.
+percentile() {
+  sort -n "$2" | awk -v p="$1" '{ v[NR] = $1 } END { i = int((p / 100) * NR + 0.999999); if (i < 1) i = 1; print v[i] }'
+}
