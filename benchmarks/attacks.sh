@@ -138,3 +138,141 @@ echo "  orientd memory: $(memory "$orientd") now, peak VmHWM $(awk '/^VmHWM/ {pr
 grep -m1 -o "refusing the IIO context.*" "$dir/remote.log" | sed 's/^/  /' || echo "  (no refusal logged)"
 stop_orientd
 kill "$iiod"
+
+# --- The D-Bus service, the sampling demand and the mode ---
+
+# start_bus POLICY: a private bus as strict as the system bus with the rules of POLICY; its
+# address in $bus_address.
+start_bus() {
+  sed -e "s|@BUS@|$dir/bus.sock|" -e "s|@INCLUDE@|$1|" Tests/Fixtures/strict-system-bus.conf >"$dir/bus.conf"
+  rm -f "$dir/bus.sock"
+  dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile 2>"$dir/bus.log" &
+  bus_pid=$!
+  pids="$pids $bus_pid"
+  while [ ! -S "$dir/bus.sock" ]; do sleep 0.05; done
+  bus_address="unix:path=$dir/bus.sock"
+}
+
+stop_bus() { kill "$bus_pid"; wait "$bus_pid" 2>/dev/null || true; }
+
+# start_bus_orientd NAME: orientd on the bus, its name owned
+start_bus_orientd() {
+  DBUS_SYSTEM_BUS_ADDRESS=$bus_address start_orientd "$1" --dbus system
+  while ! grep -q "D-Bus: serving" "$dir/$1.log"; do sleep 0.05; done
+}
+
+start_bus "$PWD/Tests/Fixtures/attack-policy.conf"
+start_bus_orientd claims
+$as_nobody "$bin/orientd-testbench" attack bus-claim-flood "$bus_address" 240 8 "$seconds" >"$dir/claims.out" &
+flood=$!
+pids="$pids $flood"
+while ! grep -q "^connections" "$dir/claims.out"; do sleep 0.05; done
+served=0
+tried=0
+while kill -0 "$flood" 2>/dev/null; do
+  "$bin/orientd-testbench" attack bus-claim-churn "$bus_address" 20 wait >"$dir/churn.out"
+  tried=$((tried + 20))
+  served=$((served + 20 - $(awk '/^errors/ {print $2}' "$dir/churn.out")))
+done
+echo "claim flood (240 connections x 8 calls waiting):"
+echo "  another user's claims from new connections: $served of $tried served"
+echo "  nobody's calls answered: $(awk '/^calls/ {print $2}' "$dir/claims.out") in $seconds s, refused $(awk '/^refused/ {print $2}' "$dir/claims.out")"
+stop_orientd
+stop_bus
+
+for policy in shipped open; do
+  if [ "$policy" = shipped ]; then start_bus "$PWD/dbus/orientd-sensorproxy.conf"; else start_bus "$PWD/Tests/Fixtures/attack-policy.conf"; fi
+  start_bus_orientd "signals-$policy"
+  # Signals of 32 MiB from nobody for the attack's length, while root calls Get every 100 ms.
+  (
+    end=$(($(date +%s) + seconds))
+    while [ "$(date +%s)" -lt "$end" ]; do
+      $as_nobody "$bin/orientd-testbench" attack bus-big-signals "$bus_address" $((32 * 1024 * 1024 - 4096)) 8 >/dev/null 2>&1 || true
+    done
+  ) &
+  pids="$pids $!"
+  "$bin/orientd-testbench" attack bus-call-latency "$bus_address" $((seconds * 10)) 100 >"$dir/calls.out"
+  echo "32 MiB signals to orientd, $policy policy: root's Get p50 $(awk '/^p50_ms/ {print $2}' "$dir/calls.out") ms, p99 $(awk '/^p99_ms/ {print $2}' "$dir/calls.out") ms, max $(awk '/^max_ms/ {print $2}' "$dir/calls.out") ms, errors $(awk '/^errors/ {print $2}' "$dir/calls.out"); orientd peak VmHWM $(awk '/^VmHWM/ {printf "%.1f MB", $2/1024}' "/proc/$orientd/status")"
+  wait $! 2>/dev/null || true
+  stop_orientd
+  stop_bus
+done
+
+# The demand churned: one nobody client flips its subscription in laptop mode, as fast as it
+# can, on a fake accelerometer whose sampling_frequency orientd raises while it samples.
+cat >"$dir/accel.umockdev" <<'DEVICE'
+P: /devices/platform/accel/iio:device0
+N: iio:device0
+E: SUBSYSTEM=iio
+A: name=accel_3d\n
+A: in_accel_x_raw=0\n
+A: in_accel_y_raw=-256\n
+A: in_accel_z_raw=0\n
+A: in_accel_scale=0.038307\n
+A: sampling_frequency=5\n
+A: sampling_frequency_available=1 5 20 50\n
+DEVICE
+cat >"$dir/writes.py" <<'WATCH'
+# Counts the writes to sampling_frequency until killed, then prints `writes N`. Opens are
+# watched too: the kernel merges identical events waiting unread.
+import ctypes, os, select, signal, struct, sys
+libc = ctypes.CDLL("libc.so.6", use_errno=True)
+fd = libc.inotify_init1(os.O_NONBLOCK)
+libc.inotify_add_watch(fd, sys.argv[1].encode(), 0x20 | 0x8 | 0x80)
+count = 0
+def done(*_):
+    print("writes", count, flush=True)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, done)
+while True:
+    select.select([fd], [], [])
+    data = os.read(fd, 65536)
+    offset = 0
+    while offset < len(data):
+        _, mask, _, length = struct.unpack_from("iIII", data, offset)
+        name = data[offset + 16:offset + 16 + length].rstrip(b"\0")
+        if mask & 0x88 and name == b"sampling_frequency":
+            count += 1
+        offset += 16 + length
+WATCH
+cat >"$dir/churn.sh" <<CHURN
+#!/bin/sh
+"$orientd_binary" --mode poll --config "$dir/empty.conf" --socket "$dir/churn.sock" --state "$dir/churn.state" 2>"$dir/churn.log" &
+daemon=\$!
+while ! grep -q "info: orientation" "$dir/churn.log"; do sleep 0.05; done
+"$bin/orientctl" --socket "$dir/churn.sock" mode laptop >/dev/null
+while ! grep -q "sampling stops" "$dir/churn.log"; do sleep 0.05; done
+# Stopped, the sampling thread puts the driver's rate back.
+until grep -q '^5' "\$UMOCKDEV_DIR/sys/devices/platform/accel/iio:device0/sampling_frequency"; do sleep 0.05; done
+python3 "$dir/writes.py" "\$UMOCKDEV_DIR/sys/devices/platform/accel/iio:device0" >"$dir/writes.out" &
+watcher=\$!
+lines=\$(wc -l <"$dir/churn.log")
+$as_nobody "$bin/orientd-testbench" attack control-flood "$dir/churn.sock" 1 "$seconds" "subscribe device|subscribe mode" >"$dir/churn.out"
+kill -TERM \$watcher
+wait \$watcher
+echo \$((\$(wc -l <"$dir/churn.log") - lines)) >"$dir/churn.lines"
+kill \$daemon
+wait \$daemon
+CHURN
+chmod +x "$dir/churn.sh"
+umockdev-run --device "$dir/accel.umockdev" -- "$dir/churn.sh"
+flips=$(awk '/^replies/ {print $2}' "$dir/churn.out")
+echo "subscription flipped $flips times in $seconds s by one client in laptop mode:"
+echo "  sampling_frequency writes: $(awk '/^writes/ {print $2}' "$dir/writes.out"), log lines: $(cat "$dir/churn.lines")"
+
+# The mode flipped by 32 connections: the hooks and the log meanwhile; then root's lock and
+# unlock, every 500 ms (within root's own four saves a second), quiet and under the flood.
+: >"$dir/hooks"
+start_orientd modes --hook "echo run >> $dir/hooks"
+$as_nobody "$bin/orientd-testbench" attack control-flood "$dir/modes.sock" 32 "$seconds" "mode tablet|mode laptop" >"$dir/modes.out"
+echo "mode flood (32 connections): $(awk '/^replies/ {print $2}' "$dir/modes.out") modes set in $seconds s"
+echo "  hook runs: $(wc -l <"$dir/hooks"), 'set by a client' lines: $(grep -c "set by a client" "$dir/modes.log")"
+"$bin/orientd-testbench" attack ping-latency "$dir/modes.sock" $((seconds * 2)) 500 "lock left-up|unlock" >"$dir/lock.out"
+echo "  root's lock/unlock, quiet: p50 $(awk '/^p50_ms/ {print $2}' "$dir/lock.out") ms, p99 $(awk '/^p99_ms/ {print $2}' "$dir/lock.out") ms, max $(awk '/^max_ms/ {print $2}' "$dir/lock.out") ms"
+$as_nobody "$bin/orientd-testbench" attack control-flood "$dir/modes.sock" 32 "$seconds" "mode tablet|mode laptop" >"$dir/modes.out" &
+flood=$!
+pids="$pids $flood"
+"$bin/orientd-testbench" attack ping-latency "$dir/modes.sock" $((seconds * 2 - 1)) 500 "lock left-up|unlock" >"$dir/lock.out"
+wait "$flood" || true
+echo "  root's lock/unlock, under the flood: p50 $(awk '/^p50_ms/ {print $2}' "$dir/lock.out") ms, p99 $(awk '/^p99_ms/ {print $2}' "$dir/lock.out") ms, max $(awk '/^max_ms/ {print $2}' "$dir/lock.out") ms"
+stop_orientd

@@ -267,9 +267,7 @@ public final class BusConnection {
     try names.follow(on: bus, address: address)
     // Floating: the filter belongs to the bus and goes with it.
     let me = Unmanaged.passUnretained(self).toOpaque()
-    if screening != nil {
-      try Self.check("add a filter on \(address)", sd_bus_add_filter(bus, nil, Self.screeningFilter, me))
-    }
+    try Self.check("add a filter on \(address)", sd_bus_add_filter(bus, nil, Self.filter, me))
     timer = LoopTimer(loop: loop) { [weak self] _ in self?.process() }
     watch = try loop.watch(descriptor, for: []) { [weak self] _ in self?.process() }
     updateLoop()
@@ -377,14 +375,16 @@ public final class BusConnection {
     return text.isEmpty ? name : "\(name): \(text)"
   }
 
-  /// Runs the connection's `screening` on a method call before sd-bus dispatches it: a reply
-  /// from it answers the call, which then goes no further.
-  private static let screeningFilter: sd_bus_message_handler_t = { message, userdata, _ in
+  /// Sees every message before sd-bus dispatches it. A signal from anyone but the bus daemon
+  /// is dropped at once: the connection follows no other signal, and a client's signal
+  /// (perhaps 32 MiB, shaped like the bus daemon's) costs no match lookup. A method call goes
+  /// through the connection's `screening`, whose reply answers it and ends it there.
+  private static let filter: sd_bus_message_handler_t = { message, userdata, _ in
     guard let message, let userdata else { return 0 }
     var type: UInt8 = 0
-    guard sd_bus_message_get_type(message, &type) >= 0, type == UInt8(SD_BUS_MESSAGE_METHOD_CALL) else {
-      return 0
-    }
+    guard sd_bus_message_get_type(message, &type) >= 0 else { return 0 }
+    if type == UInt8(SD_BUS_MESSAGE_SIGNAL) { return isFromBusDaemon(message) ? 0 : 1 }
+    guard type == UInt8(SD_BUS_MESSAGE_METHOD_CALL) else { return 0 }
     let connection = Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue()
     guard let screening = connection.screening else { return 0 }
     let reply = screening(BusCallPreview(message: message))

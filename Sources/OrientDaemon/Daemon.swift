@@ -72,6 +72,9 @@ final class Daemon {
   private var hooksDirectoryProblem: String?
   /// Where the allowed set in force came from, for the log and `info`.
   private var allowedOrigin: AllowedOrigin
+  /// Lines a client's commands make orientd log, at most this many: a flood of commands must
+  /// not flood the journal (the changes they make go through the publisher's own budget).
+  private var clientLines = LineBudget(perWindow: 10, window: .seconds(10))
 
   /// Prepares the daemon: loads the saved state and opens the record file.
   init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
@@ -85,7 +88,6 @@ final class Daemon {
     if let warning = restored.warning { Log.warning(warning) }
     tracker = restored.tracker
     allowedOrigin = restored.allowedOrigin
-    publisher = ChangePublisher(screen: tracker.orientation)
     let loop: EventLoop
     do {
       loop = try EventLoop()
@@ -93,11 +95,13 @@ final class Daemon {
       throw Failure("\(error)", exitCode: .osError)
     }
     self.loop = loop
+    publisher = ChangePublisher(loop: loop, state: tracker)
     tablet = TabletInputs(showsHingeMode: options.virtualTabletSwitch)
     demand = SamplingDemandController(loop: loop)
     persistence = store.map { StatePersistence(store: $0, loop: loop) }
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
     demand.needs = { [unowned self] in self.needs }
+    publisher.currentState = { [unowned self] in self.tracker }
     demand.modeSummary = { [unowned self] in self.tracker.mode.summary }
     guard let persistence else { return }
     persistence.current = { [unowned self] in self.persistedState }
@@ -305,7 +309,8 @@ final class Daemon {
     publish(outcome.changes, at: now)
     if case .mode(let mode) = command {
       if outcome.changesOverride {
-        Log.info("mode \(mode?.rawValue ?? "auto") set by a client: \(tracker.mode.summary)")
+        clientLines.write(
+          .info, lines: ["mode \(mode?.rawValue ?? "auto") set by a client: \(tracker.mode.summary)"])
       }
       modeChanged()
     }
@@ -330,9 +335,12 @@ final class Daemon {
       configAllowed: .known(options.configAllowed), mode: tracker.mode.override)
   }
 
-  /// Saves the lock, allowed set and mode; returns the commit that says when it is durable, or
-  /// nil when nothing needs to wait.
-  private func persist() -> UInt64? { persistence?.save(persistedState) }
+  /// Saves the lock, allowed set and mode, for a client of user `requester` (nil: for the
+  /// daemon itself); returns the commit that says when it is durable, or nil when nothing needs
+  /// to wait.
+  private func persist(for requester: UInt32? = nil) -> UInt64? {
+    persistence?.save(persistedState, for: requester)
+  }
 
   private func shutDown() {
     Systemd.notify("STOPPING=1")
@@ -418,7 +426,7 @@ final class Daemon {
   var snapshot: [StateChange] { tracker.snapshot }
 
   /// Saves the state a control command changed; the commit its `ok` waits for, if any.
-  func commit() -> UInt64? { persist() }
+  func commit(for requester: UInt32?) -> UInt64? { persist(for: requester) }
 
   /// What `info` reports; with `full`, hooks and file paths too.
   func info(full: Bool) -> [InfoItem] { infoItems(full: full) }

@@ -17,15 +17,7 @@ struct BusAttackTests {
 
   /// The match rules the bus daemon holds for the connection `name` (its Debug.Stats).
   private func matchRules(of name: String, on bus: TestBus) throws -> Int? {
-    let result = try bus.busctl([
-      "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Debug.Stats",
-      "GetConnectionStats", "s", name,
-    ])
-    guard result.status == 0 else { return nil }
-    // `a{sv} 16 "Serial" u 7 "MatchRules" u 2 ...`
-    let words = result.stdout.split(separator: " ")
-    guard let index = words.firstIndex(of: "\"MatchRules\""), index + 2 < words.count else { return nil }
-    return Int(words[index + 2])
+    try bus.connectionStatistic("MatchRules", of: name)
   }
 
   /// Waits until the bus holds `count` match rules for orientd's connection.
@@ -121,6 +113,29 @@ struct BusAttackTests {
       desktop.lines("reply ") == ["reply ClaimAccelerometer"],
       "\(desktop.lines("error ")); nobody holds \(attackFigure("claimed", in: holder.stdout) ?? "?") claims")
     holder.kill()
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test(
+    "While one user floods claims from many connections, another user's new connections still claim at once")
+  func claimFloodDoesNotStarveOtherUsers() throws {
+    let bus = try attackBus()
+    let daemon = try bus.servingOrientd()
+    // 240 connections of nobody keep 8 claims each waiting, whatever the answers, for 10 s.
+    let flood = try TestProcess(Unprivileged.attack("bus-claim-flood", [bus.address, "240", "8", "10"]))
+    try #require(flood.waitFor("connections 240", timeout: startupPatience), "\(flood.stderr)")
+    // Meanwhile another user (the tests') claims from 100 new connections, one after another.
+    let other = try runToCompletion([
+      TestPaths.testbench, "attack", "bus-claim-churn", bus.address, "100", "wait",
+    ])
+    #expect(attackFigure("cycles", in: other.stdout) == "100", "\(other)")
+    #expect(attackFigure("errors", in: other.stdout) == "0", "another user's claims were refused: \(other)")
+    // The premise: the flood ran all along, and nobody's claims past its user's share were
+    // refused.
+    #expect(flood.waitForExit() == 0, "\(flood.stderr)")
+    #expect((attackFigure("calls", in: flood.stdout).flatMap { Int($0) } ?? 0) > 1000, "\(flood.stdout)")
+    #expect(attackFigure("refusal", in: flood.stdout) == "org.freedesktop.DBus.Error.LimitsExceeded")
+    try expectServing(daemon, bus)
     #expect(daemon.stop() == 0)
   }
 
@@ -269,6 +284,31 @@ struct BusAttackTests {
     #expect(
       getPeak - after < 80 * 1024, "Get peaked at \(getPeak) kB from \(after) kB; claims at \(claimPeak) kB")
     try expectServing(daemon, bus)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test(
+    "Signals of 32 MiB that a bus lets through are read one at a time, dropped and their memory given back")
+  func hugeSignalsAreDropped() throws {
+    // This bus lets anyone send orientd signals (the shipped policy refuses them: BusPolicyTests).
+    let bus = try attackBus()
+    let daemon = try bus.servingOrientd()
+    let pid = daemon.run.programPID
+    let before = try #require(residentKilobytes(of: pid))
+    resetPeakResident(of: pid)
+    let flood = try runToCompletion(
+      Unprivileged.attack("bus-big-signals", [bus.address, "\(32 * 1024 * 1024 - 4096)", "6"]))
+    try #require(flood.status == 0, "\(flood.stderr)")
+    #expect(attackFigure("sent", in: flood.stdout) == "6")
+    // A call answered after them: orientd has read every signal (in order) by then. Made to look
+    // like the bus daemon's, they changed nothing.
+    try expectServing(daemon, bus)
+    // One message read at a time: its 32 MiB, and no second copy of it.
+    let peak = try #require(peakResidentKilobytes(of: pid))
+    #expect(peak - before < 80 * 1024, "the signals peaked at \(peak) kB from \(before) kB")
+    let after = try #require(residentKilobytes(of: pid))
+    #expect(after - before < 8 * 1024, "orientd kept \(after) kB after the signals, from \(before) kB")
+    #expect(try bus.owner(of: "net.hadess.SensorProxy") != nil)
     #expect(daemon.stop() == 0)
   }
 

@@ -31,6 +31,39 @@ struct BusPolicyTests {
     #expect(other.status != 0 && other.stderr.contains("Access denied"), "\(other)")
   }
 
+  @Test("It refuses other users' signals to orientd at the bus: huge ones never queue up for it")
+  func signalsAreRefused() throws {
+    let bus = try policyBus(including: Self.policy)
+    let export = "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)"
+    let (run, socket) = try servingFakeSensor(
+      [FakeDevice.accelerometer(raw: (0, -256, 0))], extra: ["--dbus", "system", "--interval", "50"],
+      prepare: export, ready: "D-Bus: serving \(Self.name)")
+    let orientd = try #require(try bus.owner(of: Self.name))
+    // 12 signals of 16 MiB from nobody: without the policy's rule the bus queues them for
+    // orientd (192 MiB of traffic); with it the bus refuses each.
+    let flood = try runToCompletion(
+      Unprivileged.attack("bus-big-signals", [bus.address, "\(16 << 20)", "12"]))
+    #expect(attackFigure("sent", in: flood.stdout) == "12", "\(flood)")
+    let peak = try #require(try bus.connectionStatistic("PeakOutgoingBytes", of: orientd), "no statistics")
+    #expect(peak < 1 << 20, "the bus queued \(peak) bytes for orientd at most")
+    // orientd still serves nobody and its socket, and still has its name.
+    let claim = try bus.busctl(
+      ["call", Self.name, "/net/hadess/SensorProxy", Self.name, "ClaimAccelerometer"], asNobody: true)
+    #expect(claim.status == 0, "\(claim)")
+    #expect(try bus.owner(of: Self.name) == orientd)
+    // The bus daemon's own signal still reaches it: the claimant's leaving ends its claim.
+    let left = waitUntil {
+      let client = try? TestClient(path: socket)
+      client?.send("info\n")
+      return client?.readLines(through: "ok").contains { $0.hasSuffix("0 clients claim the accelerometer") }
+        == true
+    }
+    #expect(left, "orientd did not notice the claimant leaving")
+    let get = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", "sensor"])
+    #expect(get.stdout == "online\n", "\(get)")
+    #expect(run.stop() == 0)
+  }
+
   /// The two programs that own the name: orientd as its service runs it, and iio-sensor-proxy.
   enum Owner: String, CaseIterable, CustomTestStringConvertible {
     case orientd

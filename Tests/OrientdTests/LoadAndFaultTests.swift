@@ -79,6 +79,9 @@ struct LoadAndFaultTests {
     let daemon = try TestProcess([
       TestPaths.orientd, "--replay", try trace.write(), "--settle", "0", "--socket", socket, "--state",
       directory + "/st", "--max-clients", "\(slots + 50)",
+      // The tenth that never reads must outlast a slow run: on a loaded machine the test can
+      // take longer than the default 30 s after which such clients are dropped as idle.
+      "--idle-timeout", "86400",
     ])
     try #require(daemon.waitFor("listening on", inStderr: true))
     // Its sockets with no client connected: the listening socket is the last one it opens.

@@ -182,6 +182,8 @@ struct TabletModeTests {
     #expect(waitForLines(inFile: daemonLog, 2) == ["unknown normal", "laptop normal"])
     #expect(waitForLines(inFile: clientLog, 2).last == "laptop normal undefined")
     #expect(try orientctl(socket, "mode", "tablet").status == 0)
+    // Hooks for a mode alone run once it has held a moment (a turn before then runs them once).
+    #expect(waitForLines(inFile: daemonLog, 3).last == "tablet normal")
     try run.setRaw(256, 0, 0)
     #expect(waitForLines(inFile: daemonLog, 4).suffix(2) == ["tablet normal", "tablet left-up"])
     #expect(

@@ -39,12 +39,21 @@ public struct SamplingNeeds: Equatable, Sendable {
 /// the sensor is not read, the device orientation held is stale, so greetings and `get` wait
 /// for the first sample after sampling resumes, or for `freshWait` if none comes.
 ///
+/// Sampling resumes at once when something needs it, but stops only once nothing has needed
+/// it for `idleDelay`: a client that subscribes and unsubscribes (or claims and releases) as
+/// fast as it can must not stop and start the sensor with it, each a driver or sensor-hub
+/// request on real hardware.
+///
 /// Pure: each input returns what the daemon must do, in order.
 public struct SamplingDemandState: Sendable {
   /// What the daemon must do.
   public enum Action: Equatable, Sendable {
     /// Tell the sampling thread the new demand.
     case send(SamplingDemand)
+    /// Nothing needs samples now: call `idleDelayExpired` after this long, unless cancelled.
+    case armIdleDelay(Duration)
+    /// Something needs samples again before the idle delay ran out: cancel its timer.
+    case cancelIdleDelay
     /// Sampling stops: the state held is stale from now on, and clients that need it current
     /// wait for a fresh one.
     case holdStaleState
@@ -60,6 +69,8 @@ public struct SamplingDemandState: Sendable {
 
   /// How long clients wait for a fresh sample after sampling resumes.
   public static let freshWait = Duration.seconds(1)
+  /// How long nothing must need samples before sampling stops.
+  public static let idleDelay = Duration.seconds(5)
 
   /// The demand last sent to the sampling thread (it starts sampling).
   public private(set) var sent = SamplingDemand.sample
@@ -67,26 +78,44 @@ public struct SamplingDemandState: Sendable {
   public private(set) var isStale = false
   /// Whether a wait for a fresh sample runs.
   public private(set) var awaitingFresh = false
+  /// Whether the idle delay runs: nothing needs samples, and sampling stops when it ends.
+  public private(set) var stopping = false
 
   /// Sampling starts with the sensor read.
   public init() {}
 
   /// The needs changed (or may have): returns what to do when the demand changes.
   public mutating func update(_ needs: SamplingNeeds) -> [Action] {
-    let demand = needs.demand
-    guard demand != sent else { return [] }
-    sent = demand
-    switch demand {
+    switch needs.demand {
     case .idle:
-      isStale = true
-      let cancel: [Action] = awaitingFresh ? [.cancelFreshWait] : []
-      awaitingFresh = false
-      return [.send(.idle), .holdStaleState] + cancel
+      guard sent == .sample, !stopping else { return [] }
+      stopping = true
+      return [.armIdleDelay(Self.idleDelay)]
     case .sample:
+      if stopping {
+        // Sampling never stopped: nothing to send.
+        stopping = false
+        return [.cancelIdleDelay]
+      }
+      guard sent == .idle else { return [] }
+      sent = .sample
       guard isStale else { return [.send(.sample)] }
       awaitingFresh = true
       return [.send(.sample), .awaitFreshSample(within: Self.freshWait)]
     }
+  }
+
+  /// Nothing has needed samples for `idleDelay` (`needs` says what needs them now): sampling
+  /// stops, and the state held is stale from then on.
+  public mutating func idleDelayExpired(_ needs: SamplingNeeds) -> [Action] {
+    guard stopping else { return [] }
+    stopping = false
+    guard needs.demand == .idle else { return [] }
+    sent = .idle
+    isStale = true
+    let cancel: [Action] = awaitingFresh ? [.cancelFreshWait] : []
+    awaitingFresh = false
+    return [.send(.idle), .holdStaleState] + cancel
   }
 
   /// The sampling thread says the first sample after resuming has been classified. The

@@ -5,12 +5,9 @@
 /// Both sensors are read every interval, so the latest reading of one is never much older
 /// than that when the other reads: polled readings at most `pairWindow` apart make a pair. A
 /// buffer may deliver only when the device moves, so its last reading stays current. A
-/// sensor that is polled and has no usable reading for `failingAfter` while the other gives
-/// `failingAfterOtherReadings` readings, or that gives only readings out of range, is failing:
-/// the mode is unknown until it reads again. Counting the other's readings matters on real
-/// sensor hubs, whose polled reads are synchronous requests to the hub: one sensor's reads may
-/// take longer than `failingAfter`, and the other, read in turn on the same thread, must not
-/// see that as silence. Either sensor coming or going starts the hinge afresh.
+/// sensor that is polled and has no usable reading for `failingAfter` while the other reads,
+/// or that gives only readings out of range, is failing: the mode is unknown until it reads
+/// again. Either sensor coming or going starts the hinge afresh.
 ///
 /// Pure: every reading carries its time; each input returns what to log and the new status.
 public struct HingePairing: Sendable {
@@ -18,6 +15,9 @@ public struct HingePairing: Sendable {
   public enum Sensor: String, Sendable {
     case display
     case base
+
+    /// The other sensor of the pair.
+    var other: Sensor { self == .display ? .base : .display }
   }
 
   /// What an input did: lines for the log, and the hinge's status when it changed.
@@ -40,17 +40,21 @@ public struct HingePairing: Sendable {
     var rejectedAt: SampleTime?
     /// Whether it is failing now (said once in the log, until it reads again).
     var failing = false
-    /// Usable readings of the other sensor since this one's latest.
-    var otherReadingsSince = 0
+    /// Its readings (usable or not) since the other sensor's latest usable one: a silent
+    /// sensor is failing only while this one goes on reading. After a stall of the thread that
+    /// reads both (a loaded machine), neither has read, and neither is failing.
+    var readingsSinceOther = 0
   }
+
+  /// The readings the other sensor must have made since a sensor's latest usable one for that
+  /// sensor's silence to count as failing.
+  static let witnessReadings = 3
 
   /// Polled readings of the two sensors at most this far apart make a pair.
   let pairWindow: Duration
   /// A polled sensor without a usable reading for longer than this while the other reads is
   /// failing.
   let failingAfter: Duration
-  /// ... and while the other sensor gave at least this many usable readings.
-  let failingAfterOtherReadings = 3
 
   private var detector = HingeModeDetector()
   private var display = Half()
@@ -111,8 +115,8 @@ public struct HingePairing: Sendable {
     self[sensor].latest = sample
     self[sensor].polled = polled
     self[sensor].rejectedAt = nil
-    self[sensor].otherReadingsSince = 0
-    self[sensor == .display ? .base : .display].otherReadingsSince += 1
+    self[sensor].readingsSinceOther += 1
+    self[sensor.other].readingsSinceOther = 0
     if self[sensor].failing {
       self[sensor].failing = false
       outcome.notes.append(
@@ -148,6 +152,7 @@ public struct HingePairing: Sendable {
   public mutating func rejected(_ sensor: Sensor, at time: SampleTime) -> Outcome {
     var outcome = Outcome()
     self[sensor].rejectedAt = time
+    self[sensor].readingsSinceOther += 1
     evaluate(at: time, into: &outcome)
     publish(into: &outcome)
     return outcome
@@ -160,16 +165,18 @@ public struct HingePairing: Sendable {
     }
   }
 
-  /// Marks either sensor failing when it has had no usable reading for a while at `time`:
-  /// polled and silent while the other read on (its readings are garbage, or its reads fail),
-  /// or delivering only readings out of range.
+  /// Marks either sensor failing when it has had no usable reading for a while at `time` while
+  /// the other went on reading: polled and silent (its readings are garbage, or its reads
+  /// fail), or delivering only readings out of range.
   private mutating func evaluate(at time: SampleTime, into outcome: inout Outcome) {
     for sensor in [Sensor.display, .base] {
       guard !self[sensor].failing, let latest = self[sensor].latest else { continue }
       let silent = time - latest.time
-      let silentWhileOtherReads =
-        self[sensor].polled && self[sensor].otherReadingsSince >= failingAfterOtherReadings
-      guard silent > failingAfter, silentWhileOtherReads || self[sensor].rejectedAt != nil else { continue }
+      // Readings out of range show the sensor is read; silence counts only while the other is.
+      let readAll = self[sensor.other].readingsSinceOther >= Self.witnessReadings
+      guard silent > failingAfter, self[sensor].rejectedAt != nil || (self[sensor].polled && readAll) else {
+        continue
+      }
       self[sensor].failing = true
       outcome.notes.append(
         .warning(

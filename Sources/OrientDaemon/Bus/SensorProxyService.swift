@@ -35,14 +35,12 @@ final class SensorProxyService {
   /// The most clients of one user (other than root) that may hold claims at once: a user
   /// cannot take every place from the desktop's clients.
   static let clientsPerUser = 16
-  /// New clients whose users are being asked for, and the calls of one such client that wait
-  /// meanwhile (the system bus lets a client wait for 128 replies at most). Each call kept
-  /// is a small message: a call with arguments never gets here.
-  static let clientsWaiting = 32
-  static let callsWaitingPerClient = 128
-
-  /// The calls of clients whose users the bus is being asked for, in order, by client.
-  private var lookups:
+  /// Which user runs each client: asked of the bus once per client, a few at a time.
+  private var users = ClaimantUsers()
+  /// The calls of clients whose users the bus is being asked for, in order, by client. Each
+  /// call kept is a small message (a call with arguments never gets here), and
+  /// `ClaimantUsers` bounds how many wait.
+  private var waitingCalls:
     [String: [(claiming: Bool, sensor: SensorProxyClaims.Sensor, reply: BusPendingReply)]] = [:]
 
   /// Serves `state` (the tracker's snapshot) on `bus`, with `AccelerometerOrientation`
@@ -144,6 +142,7 @@ final class SensorProxyService {
     case .nameRequestFailed(let name, let error):
       fail("the bus refused \(name) (\(error)); is orientd's D-Bus policy file installed?")
     case .peerGone(let client):
+      users.left(client)
       let held = claims.disconnect(client)
       if held.contains(.accelerometer) { updateClaimed() }
     case .disconnected(let reason):
@@ -205,38 +204,46 @@ final class SensorProxyService {
   /// Claim and Release: an empty reply, as iio-sensor-proxy gives, whether the sensor exists
   /// or not and however often it is repeated; only a client over a limit is refused.
   ///
-  /// A client's first claim waits for the bus to say which user runs it (for the limit per
-  /// user); the client's later calls wait behind it, so they take effect in order.
+  /// A new client's claim waits for the bus to say which user runs it (for the limit per
+  /// user), unless that is known already; the client's later calls wait behind it, so they
+  /// take effect in order.
   private func answer(_ call: BusMethodCall) -> BusReply? {
     guard let (claiming, sensor) = SensorProxyInterface.claim(call.member), connection != nil else {
       return .empty
     }
     let client = call.sender
-    if var waiting = lookups[client] {
-      guard waiting.count < Self.callsWaitingPerClient else { return Self.busy }
-      waiting.append((claiming, sensor, call.deferReply()))
-      lookups[client] = waiting
+    let needsUser = claiming && !claims.holdsClaims(client)
+    // Refused at once, without asking the bus who the client is.
+    if needsUser, claims.isFull, !users.isWaiting(client) { return Self.refusal(.tooManyClients) }
+    switch users.route(client, needsUser: needsUser) {
+    case .busy:
+      return Self.busy
+    case .now(let user):
+      return claiming ? claim(sensor, by: client, user: user ?? 0) : release(sensor, by: client)
+    case .wait:
+      waitingCalls[client, default: []].append((claiming, sensor, call.deferReply()))
+      askAboutWaitingClients()
       return nil
     }
-    guard claiming else { return release(sensor, by: client) }
-    if claims.holdsClaims(client) { return claim(sensor, by: client, user: 0) }
-    // Refused at once, without asking the bus who the client is.
-    guard !claims.isFull else { return Self.refusal(.tooManyClients) }
-    guard lookups.count < Self.clientsWaiting else { return Self.busy }
-    do throws(SystemError) {
-      try connection?.unixUser(of: client) { [unowned self] user in self.userKnown(user, of: client) }
-    } catch {
-      return .error(
-        name: "org.freedesktop.DBus.Error.Failed", message: "orientd cannot record the claim: \(error)")
-    }
-    lookups[client] = [(claiming, sensor, call.deferReply())]
-    return nil
   }
 
-  /// The bus said which user runs `client` (nil: it did not know, the client is gone):
-  /// answers the calls that waited for it, in order.
+  /// Asks the bus about the clients whose turn it is.
+  private func askAboutWaitingClients() {
+    for client in users.questionsToAsk() {
+      do throws(SystemError) {
+        guard let connection else { throw SystemError("ask the bus", code: .notConnected) }
+        try connection.unixUser(of: client) { [unowned self] user in self.userKnown(user, of: client) }
+      } catch {
+        userKnown(nil, of: client)
+      }
+    }
+  }
+
+  /// The bus said which user runs `client` (nil: it did not know, the client is gone, or it
+  /// could not be asked): answers the calls that waited for it, in order.
   private func userKnown(_ user: UInt32?, of client: String) {
-    for (claiming, sensor, reply) in lookups.removeValue(forKey: client) ?? [] {
+    _ = users.answered(user, for: client)
+    for (claiming, sensor, reply) in waitingCalls.removeValue(forKey: client) ?? [] {
       if !claiming {
         reply.send(release(sensor, by: client))
       } else if let user {
@@ -246,6 +253,7 @@ final class SensorProxyService {
           .error(name: "org.freedesktop.DBus.Error.Failed", message: "the bus does not know \(client)"))
       }
     }
+    askAboutWaitingClients()
   }
 
   private func claim(_ sensor: SensorProxyClaims.Sensor, by client: String, user: UInt32) -> BusReply {
@@ -312,7 +320,8 @@ final class SensorProxyService {
   /// connection see a service that has just started.
   private func forgetClaims() {
     claims.removeAll()
-    lookups = [:]
+    users.removeAll()
+    waitingCalls = [:]
     accelerometer.restart()
     if lastClaimed {
       lastClaimed = false

@@ -2,14 +2,19 @@ import OrientCore
 import OrientSystem
 
 /// The sampling demand on the main loop: the shell around `SamplingDemandState`. It tells the
-/// sampling thread when what needs samples changes, holds the state clients see as stale while
-/// the sensor rests, and serves the clients that waited once a fresh sample is in (or a second
-/// has passed without one).
+/// sampling thread when what needs samples changes (stopping it only after the idle delay),
+/// holds the state clients see as stale while the sensor rests, and serves the clients that
+/// waited once a fresh sample is in (or a second has passed without one). Clients can make
+/// these things happen, so the lines they log go through a budget.
 final class SamplingDemandController {
   private let loop: EventLoop
   private var state = SamplingDemandState()
   /// Gives up waiting for a fresh sample after resuming.
   private var freshWait: LoopTimer?
+  /// Stops sampling once nothing has needed it for a while.
+  private var idleDelay: LoopTimer?
+  /// Clients can make sampling stop and resume: what that logs is limited.
+  private var lines = LineBudget(perWindow: 4, window: .seconds(60))
   /// The sampling thread, once it runs.
   var sampler: SamplingThread?
   /// The socket's clients, which wait for a fresh state while it is stale.
@@ -36,11 +41,21 @@ final class SamplingDemandController {
       switch action {
       case .send(let demand):
         sampler?.send(.demand(demand))
-        if demand == .idle { Log.info("nothing needs the sensor now (\(modeSummary())); sampling stops") }
+        if demand == .idle {
+          lines.write(.info, lines: ["nothing needs the sensor now (\(modeSummary())); sampling stops"])
+        }
+      case .armIdleDelay(let delay):
+        let timer = LoopTimer(loop: loop) { [unowned self] _ in
+          self.perform(self.state.idleDelayExpired(self.needs()))
+        }
+        timer.schedule(after: delay)
+        idleDelay = timer
+      case .cancelIdleDelay:
+        idleDelay = nil
       case .holdStaleState:
         server?.holdsStaleState = true
       case .awaitFreshSample(let within):
-        Log.info("sampling resumes")
+        lines.write(.info, lines: ["sampling resumes"])
         // A sensor that does not deliver in time must not keep clients waiting.
         let timer = LoopTimer(loop: loop) { [unowned self] _ in self.perform(self.state.freshWaitExpired()) }
         timer.schedule(after: within)
@@ -48,9 +63,12 @@ final class SamplingDemandController {
       case .cancelFreshWait:
         freshWait = nil
       case .warnNoFreshSample:
-        Log.warning(
-          "no fresh sample within \(SamplingDemandState.freshWait.wholeSeconds) s of resuming; "
-            + "serving the last known state")
+        lines.write(
+          .warning,
+          lines: [
+            "no fresh sample within \(SamplingDemandState.freshWait.wholeSeconds) s of resuming; "
+              + "serving the last known state"
+          ])
       case .serveFreshState:
         server?.holdsStaleState = false
         server?.stateIsFresh()

@@ -21,23 +21,43 @@ final class ChangePublisher {
   private var changeLog = LineBudget(perWindow: 20, window: .seconds(1))
   /// The screen orientation the hooks last ran with, their `ORIENTD_PREVIOUS`.
   private var hookedScreen: ScreenOrientation?
+  /// The mode the hooks last ran with.
+  private var hookedMode: TabletMode
+  /// Hooks for a change of the mode alone wait until it has held this long, and then run once
+  /// for it, at most once every `modeHookSpacing`: a client flipping the mode as fast as it can
+  /// runs them now and then, not at every flip, as the settle time does for the orientation.
+  static let modeHookSettle = Duration.milliseconds(250)
+  static let modeHookSpacing = Duration.seconds(1)
+  private let loop: EventLoop
+  private var modeHookWait: LoopTimer?
+  /// When the hooks last ran for a mode alone.
+  private var modeHooksRan: MonotonicInstant?
+  /// The state as it is now, for hooks that waited for the mode to hold.
+  var currentState: () -> OrientationTracker
 
-  /// A publisher whose hooks start from `screen` as the previous orientation.
-  init(screen: ScreenOrientation?) { hookedScreen = screen }
+  /// A publisher on `loop` whose hooks start from `state` as the previous one.
+  init(loop: EventLoop, state: OrientationTracker) {
+    self.loop = loop
+    hookedScreen = state.orientation
+    hookedMode = state.mode.mode
+    currentState = { state }
+  }
 
   /// Publishes `changes` of `state` (already applied to it), made at `time`.
   func publish(_ changes: [StateChange], of state: OrientationTracker, at time: SampleTime) {
     guard !changes.isEmpty else { return }
     server?.publish(changes)
     sensorProxy?.publish(changes)
-    // Hooks run once per batch that turns the screen or changes the mode (a desktop may turn
-    // its on-screen keyboard on in tablet mode).
-    if let hooks, changes.contains(where: { $0.key == "orientation" || $0.key == "mode" }) {
-      hooks.trigger(
-        HookEnvironment.variables(
-          orientation: state.orientation, previous: hookedScreen, device: state.device, mode: state.mode.mode)
-      )
-      hookedScreen = state.orientation
+    // Hooks run once per batch that turns the screen, and for a mode that held (a desktop may
+    // turn its on-screen keyboard on in tablet mode).
+    if hooks != nil {
+      if changes.contains(where: { $0.key == "orientation" }) {
+        runHooks(for: state)
+      } else if changes.contains(where: { $0.key == "mode" }) {
+        let wait = modeHookWait ?? LoopTimer(loop: loop) { [unowned self] _ in self.modeHeld() }
+        wait.schedule(after: Self.modeHookSettle)
+        modeHookWait = wait
+      }
     }
     // One write for the whole batch: a change of device and screen orientation is one wake-up.
     if let dump {
@@ -45,6 +65,28 @@ final class ChangePublisher {
     } else {
       changeLog.write(.info, lines: changes.map(\.line))
     }
+  }
+
+  /// The mode has held since its last change: the hooks run for it, unless the state is the one
+  /// they last ran with (the mode flipped back).
+  private func modeHeld() {
+    let state = currentState()
+    guard state.mode.mode != hookedMode || state.orientation != hookedScreen else { return }
+    if let ran = modeHooksRan, ran.elapsed < Self.modeHookSpacing {
+      modeHookWait?.schedule(at: ran + Self.modeHookSpacing)
+      return
+    }
+    modeHooksRan = .now
+    runHooks(for: state)
+  }
+
+  private func runHooks(for state: OrientationTracker) {
+    modeHookWait?.cancel()
+    hooks?.trigger(
+      HookEnvironment.variables(
+        orientation: state.orientation, previous: hookedScreen, device: state.device, mode: state.mode.mode))
+    hookedScreen = state.orientation
+    hookedMode = state.mode.mode
   }
 
   /// Publishes a sample to the clients that stream samples.

@@ -82,7 +82,7 @@ final class SessionHandler {
     case .success(let saves):
       // Publishing can drop the commander (its output past the limit with a reply waiting).
       guard connection.state.isOpen else { return }
-      if saves, let generation = server.host.commit() {
+      if saves, let generation = server.host.commit(for: connection.peer?.uid) {
         connection.awaitCommit(generation)
       } else {
         connection.send(.ok)

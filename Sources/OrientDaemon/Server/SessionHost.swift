@@ -13,9 +13,10 @@ protocol SessionHost: AnyObject {
   /// can change it and nothing clients see), or the error to reply with.
   func control(_ command: ClientCommand) -> Result<Bool, ProtocolError>
 
-  /// Asks for the applied changes to be saved; returns the commit to wait for before the
-  /// `ok`, or nil when nothing needs to wait (the daemon keeps no state file).
-  func commit() -> UInt64?
+  /// Asks for the applied changes to be saved for a client of user `requester` (nil when its
+  /// user is unknown), whose saves are paced apart from other users'; returns the commit to
+  /// wait for before the `ok`, or nil when nothing needs to wait (no state file).
+  func commit(for requester: UInt32?) -> UInt64?
 
   /// What `info` reports; with `full` (a client that may control), hooks and file paths too.
   func info(full: Bool) -> [InfoItem]

@@ -36,10 +36,11 @@ final class StatePersistence {
     self.writer = writer
   }
 
-  /// Saves `state`: off the loop when the writer runs, returning the generation to wait for;
-  /// else at once, returning nil (nothing to wait for).
-  func save(_ state: PersistedState) -> UInt64? {
-    if let writer { return writer.save(state) }
+  /// Saves `state` for a client of user `requester` (nil: for the daemon itself): off the
+  /// loop when the writer runs, returning the generation to wait for; else at once, returning
+  /// nil (nothing to wait for).
+  func save(_ state: PersistedState, for requester: UInt32?) -> UInt64? {
+    if let writer { return writer.save(state, for: requester) }
     if let failure = saveNow(state) { Log.error(failure) }
     return nil
   }

@@ -3,7 +3,8 @@ import OrientSystem
 
 /// Saves the lock and the allowed set on a thread of its own ("orientd-state"), so that no
 /// open, fsync or rename ever runs on the main loop, and coalesced, so that a flood of
-/// control commands costs a few writes a second (four), not one per command.
+/// control commands costs a few writes a second (four for each user, `SavePacing`), not one
+/// per command, and one user's flood never delays another user's save.
 ///
 /// Every save request gets a generation number. A write saves the newest state asked for,
 /// and its outcome covers every generation up to that one: the daemon answers `ok` to a
@@ -20,7 +21,8 @@ final class StateWriter {
   }
 
   fileprivate enum Request: Sendable {
-    case save(PersistedState, generation: UInt64)
+    /// Save `state` for the client of user `requester` (nil: for the daemon itself).
+    case save(PersistedState, generation: UInt64, requester: UInt32?)
     case stop
   }
 
@@ -46,10 +48,11 @@ final class StateWriter {
     }
   }
 
-  /// Asks for `state` to be saved; returns the generation whose outcome says when it is.
-  func save(_ state: PersistedState) -> UInt64 {
+  /// Asks for `state` to be saved for a client of user `requester` (nil: for the daemon
+  /// itself); returns the generation whose outcome says when it is.
+  func save(_ state: PersistedState, for requester: UInt32?) -> UInt64 {
     generation += 1
-    requests.post(.save(state, generation: generation))
+    requests.post(.save(state, generation: generation, requester: requester))
     return generation
   }
 
@@ -73,9 +76,12 @@ extension StateWriter.Outcome {
 }
 
 extension StateWriter.Request {
+  /// A newer save of the same requester covers the older one; each requester's newest is
+  /// kept, so that the pacing knows whom a write serves. Requesters are users: few.
   fileprivate var mailboxKind: MailboxKind {
     switch self {
-    case .save: return MailboxKind("state to save", limit: 1)
+    case .save(_, _, let requester):
+      return MailboxKind("state to save for \(requester.map(String.init) ?? "orientd")", limit: 1)
     case .stop: return MailboxKind("stop", limit: 1)
     }
   }
@@ -84,20 +90,19 @@ extension StateWriter.Request {
 /// The writer thread's work, on the thread's own loop.
 private final class StateWriterEngine {
   private let store: StateStore
-  private let writesPerSecond: Int
   private let requests: Mailbox<StateWriter.Request>
   private let outcomes: Mailbox<StateWriter.Outcome>
   private var pending: (state: PersistedState, generation: UInt64)?
-  /// When the last writes began, oldest first; at most `writesPerSecond` of them.
-  private var recentWrites: [MonotonicInstant] = []
-  private var timerArmed = false
+  private var pacing: SavePacing
+  /// The instant the pacing's times count from.
+  private let start = MonotonicInstant.now
 
   init(
     store: StateStore, writesPerSecond: Int, requests: Mailbox<StateWriter.Request>,
     outcomes: Mailbox<StateWriter.Outcome>
   ) {
     self.store = store
-    self.writesPerSecond = max(1, writesPerSecond)
+    pacing = SavePacing(writesPerSecond: writesPerSecond)
     self.requests = requests
     self.outcomes = outcomes
   }
@@ -105,15 +110,18 @@ private final class StateWriterEngine {
   func run() {
     do {
       let loop = try EventLoop()
-      let timer = LoopTimer(loop: loop) { [unowned self] _ in
-        self.timerArmed = false
-        self.write()
-      }
+      let timer = LoopTimer(loop: loop) { [unowned self] _ in self.write() }
       let watch = try requests.deliver(on: loop) { [unowned self] request in
         switch request {
-        case .save(let state, let generation):
-          self.pending = (state, generation)
-          self.writeWhenDue(timer)
+        case .save(let state, let generation, let requester):
+          if generation > self.pending?.generation ?? 0 { self.pending = (state, generation) }
+          switch self.pacing.request(from: requester, at: MonotonicInstant.now - self.start) {
+          case .writeNow:
+            timer.cancel()
+            self.write()
+          case .writeAt(let due):
+            timer.schedule(at: self.start + due)
+          }
         case .stop:
           self.write()
           loop.stop()
@@ -128,23 +136,11 @@ private final class StateWriterEngine {
     }
   }
 
-  /// Writes now if fewer than `writesPerSecond` writes began in the last second, else arms
-  /// the timer for when the oldest of them is a second old.
-  private func writeWhenDue(_ timer: LoopTimer) {
-    guard !timerArmed else { return }
-    if recentWrites.count >= writesPerSecond, let oldest = recentWrites.first, oldest.elapsed < .seconds(1) {
-      timerArmed = true
-      timer.schedule(at: oldest + .seconds(1))
-    } else {
-      write()
-    }
-  }
-
+  /// Writes the newest state asked for; it serves every request waiting.
   private func write() {
     guard let (state, generation) = pending else { return }
     pending = nil
-    recentWrites.append(.now)
-    if recentWrites.count > writesPerSecond { recentWrites.removeFirst() }
+    pacing.wrote(at: MonotonicInstant.now - start)
     do {
       try store.save(state)
       outcomes.post(.saved(generation: generation))

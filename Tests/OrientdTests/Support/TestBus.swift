@@ -75,6 +75,21 @@ final class TestBus {
     return try runToCompletion(asNobody ? try Unprivileged.command(command) : command)
   }
 
+  /// A number from the bus daemon's statistics of the connection `name` (its Debug.Stats),
+  /// such as `MatchRules` or `PeakOutgoingBytes` (what the bus queued for it at most); nil
+  /// when the bus gives none.
+  func connectionStatistic(_ key: String, of name: String) throws -> Int? {
+    let result = try busctl([
+      "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Debug.Stats",
+      "GetConnectionStats", "s", name,
+    ])
+    guard result.status == 0 else { return nil }
+    // `a{sv} 16 "Serial" u 7 "MatchRules" u 2 ...`
+    let words = result.stdout.split(separator: " ")
+    guard let index = words.firstIndex(of: "\"\(key)\""), index + 2 < words.count else { return nil }
+    return Int(words[index + 2])
+  }
+
   /// The unique name that owns `name`, or nil.
   func owner(of name: String) throws -> String? {
     let result = try busctl([

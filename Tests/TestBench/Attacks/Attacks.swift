@@ -26,11 +26,14 @@ let attacks: [String: Attack] = [
   "fake-iiod": fakeIIODAttack,
   "bus-claimants": busClaimants,
   "bus-claim-churn": busClaimChurn,
+  "bus-claim-flood": busClaimFlood,
+  "bus-call-latency": busCallLatency,
   "bus-big-calls": busBigCalls,
   "bus-odd-calls": busOddCalls,
   "bus-long-paths": busLongPaths,
   "bus-deaf-listeners": busDeafListeners,
   "bus-spoof": busSpoof,
+  "bus-big-signals": busBigSignals,
   "bus-take-name": busTakeName,
 ]
 

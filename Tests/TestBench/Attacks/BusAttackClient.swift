@@ -76,14 +76,44 @@ final class BusAttackClient {
   }
 
   /// Sends a method call without waiting for its reply, and flushes it to the bus daemon.
+  /// With `expectingReply` the reply comes back for `takeReplies` (sd-bus marks a call sent
+  /// without asking for its serial as expecting none).
   func send(
     _ destination: String, _ path: String, _ interface: String?, _ member: String,
-    _ arguments: [Argument] = []
+    _ arguments: [Argument] = [], expectingReply: Bool = false
   ) throws(SystemError) {
     let message = try methodCall(destination, path, interface, member, arguments)
     defer { sd_bus_message_unref(message) }
-    try Self.check("send \(member) to \(destination)", sd_bus_send(bus, message, nil))
+    var serial: UInt64 = 0
+    try Self.check(
+      "send \(member) to \(destination)",
+      expectingReply ? sd_bus_send(bus, message, &serial) : sd_bus_send(bus, message, nil))
     try Self.check("flush \(member) to \(destination)", sd_bus_flush(bus))
+  }
+
+  /// The connection's descriptor, to wait on several connections at once.
+  var descriptor: Int32 { bus.map { sd_bus_get_fd($0) } ?? -1 }
+
+  /// Processes what has arrived without waiting, and returns the replies to calls sent with
+  /// `send` among it: how many were method returns, and the names of the errors.
+  func takeReplies() -> (returns: Int, errors: [String]) {
+    var returns = 0
+    var errors: [String] = []
+    while let bus {
+      var message: OpaquePointer?
+      let result = sd_bus_process(bus, &message)
+      if let message {
+        var type: UInt8 = 0
+        _ = sd_bus_message_get_type(message, &type)
+        if type == UInt8(SD_BUS_MESSAGE_METHOD_RETURN) { returns += 1 }
+        if type == UInt8(SD_BUS_MESSAGE_METHOD_ERROR), let error = sd_bus_message_get_error(message) {
+          errors.append(error.pointee.name.map { String(cString: $0) } ?? "error")
+        }
+        sd_bus_message_unref(message)
+      }
+      if result <= 0 { break }
+    }
+    return (returns, errors)
   }
 
   /// Sends a signal to one connection (`destination`), as only the bus daemon should send

