@@ -200,6 +200,14 @@ prepare_guest() {
   systemctl mask --runtime --now iio-sensor-proxy.service >/dev/null 2>&1 || true
   # The guest has no network: apt installs the local package from what the root has, with
   # no package lists to read (reading the host's over 9p takes most of a minute under TCG).
+  # The host's dpkg database, copied: the overlay reads its lower layer as it is at each
+  # moment, and a package the host installs meanwhile would show through half done.
+  mkdir -p /run/realsystem-dpkg
+  cp -a /var/lib/dpkg/. /run/realsystem-dpkg/
+  mount --bind /run/realsystem-dpkg /var/lib/dpkg
+  if [ -n "$(ls -A /var/lib/dpkg/updates)" ]; then
+    echo "not ok 0 - the host's dpkg was busy when the guest started: run the stage again" >>"$tap"
+  fi
   mount -t tmpfs tmpfs /var/lib/apt/lists
   mkdir -p /var/lib/apt/lists/partial
   rm -f /var/cache/apt/pkgcache.bin /var/cache/apt/srcpkgcache.bin
@@ -300,4 +308,43 @@ monotonic_now() { python3 -c 'import time; print("%.6f" % time.clock_gettime(tim
 # percentile P FILE: the P-th percentile (nearest rank) of the numbers in FILE.
 percentile() {
   sort -n "$2" | awk -v p="$1" '{ v[NR] = $1 } END { i = int((p / 100) * NR + 0.999999); if (i < 1) i = 1; print v[i] }'
+}
+
+# --- Figures -------------------------------------------------------------------------------
+
+# cpu_ticks PID: user and system time of the whole process, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# wakeups PID: context switches of all the process's threads (each is a wake-up or a
+# preemption), voluntary and not.
+wakeups() {
+  cat /proc/"$1"/task/*/status | awk '/^(non)?voluntary_ctxt_switches/ { n += $2 } END { print n }'
+}
+
+# memory PID: "VmRSS Pss USS" in KiB.
+memory() {
+  local rss pss uss
+  rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$1/status")
+  pss=$(awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup")
+  uss=$(awk '/^Private_(Clean|Dirty):/ { n += $2 } END { print n }' "/proc/$1/smaps_rollup")
+  echo "$rss $pss $uss"
+}
+
+# window PID SECONDS: "CPU-percent wake-ups-a-second" over the next SECONDS.
+window() {
+  local pid=$1 seconds=$2 ticks0 wakes0 ticks1 wakes1 hz
+  hz=$(getconf CLK_TCK)
+  ticks0=$(cpu_ticks "$pid")
+  wakes0=$(wakeups "$pid")
+  sleep "$seconds" # the measurement window itself, not a wait for an event
+  ticks1=$(cpu_ticks "$pid")
+  wakes1=$(wakeups "$pid")
+  awk -v t=$((ticks1 - ticks0)) -v w=$((wakes1 - wakes0)) -v s="$seconds" -v hz="$hz" \
+    'BEGIN { printf "%.2f%% CPU, %.2f wake-ups/s (%d in %d s)\n", 100 * t / hz / s, w / s, w, s }'
+}
+
+# measure_changes NAME TIMED... : turns the display hub left-up and back COUNT times and
+# writes, for each timed lines file given as NAME:FILE:REGEX-PREFIX, the latencies.
+latency_summary() {
+  echo "median $(percentile 50 "$1") ms, p90 $(percentile 90 "$1") ms, n $(wc -l <"$1")"
 }
