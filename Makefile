@@ -2,7 +2,7 @@
 #   make                      release build, as yourself (swift need not be on root's PATH)
 #   sudo make install         install what make built, under PREFIX (default /usr/local);
 #                             DESTDIR for staging; BINPATH=DIR installs binaries built elsewhere
-#   make uninstall            remove what install put there
+#   make uninstall            remove what install put there (disable the units first)
 #   make deb                  release build, then orientd_VERSION_ARCH.deb (packaging/build-deb)
 #   make test                 the test suite
 
@@ -11,6 +11,12 @@ BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
 HOOKSDIR ?= $(DATADIR)/orientd/hooks
 DOCDIR ?= $(DATADIR)/doc/orientd
+MANDIR ?= $(DATADIR)/man
+# Where bash-completion, zsh and fish look for completions of an installed program. zsh reads
+# vendor-completions under /usr on Debian, site-functions under /usr/local.
+BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPLETIONDIR ?= $(if $(filter /usr,$(PREFIX)),$(DATADIR)/zsh/vendor-completions,$(DATADIR)/zsh/site-functions)
+FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
 SYSCONFDIR ?= /etc
 SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
@@ -27,26 +33,47 @@ RELEASEFLAGS ?= -Xlinker -z -Xlinker now
 BINPATH ?= .build/release
 
 HOOKS = auto x11 sway hyprland kde wlroots
+DOCS = README.md ARCHITECTURE.md BENCHMARKS.md docs/hinge.md docs/iio-sensor-proxy-dbus.md
+# What the binaries are built from: `make` records its digest beside them, and `make install`
+# compares it with the tree it runs in, so a fresh clone of the same sources installs
+# without a warning and a changed source is named.
+SOURCES_DIGEST = find Sources Package.swift -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@HOOKSDIR@|$(HOOKSDIR)|g' \
 	-e 's|@DOCDIR@|$(DOCDIR)|g'
 
-.PHONY: all build install check-built uninstall deb test clean
+.PHONY: all build stamp install check-built uninstall deb test clean
 
 all: build
 
 build:
 	$(SWIFT) build -c release $(RELEASEFLAGS) --product orientd
 	$(SWIFT) build -c release $(RELEASEFLAGS) --product orientctl
+	$(MAKE) stamp
+
+# Records the digest of the sources beside the binaries in BINPATH.
+stamp:
+	$(SOURCES_DIGEST) > "$(BINPATH)/orientd.sources"
 
 install: check-built
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/orientd \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(SYSCONFDIR)/orientd \
 		$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) $(DESTDIR)$(UDEVRULESDIR) \
-		$(DESTDIR)$(DBUSPOLICYDIR)
+		$(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
 	install -m 0755 "$(BINPATH)/orientd" $(DESTDIR)$(BINDIR)/orientd
 	install -m 0755 "$(BINPATH)/orientctl" $(DESTDIR)$(BINDIR)/orientctl
 	$(SUBST) systemd/orientd.service.in > $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.service
 	$(SUBST) systemd/orientd.socket.in > $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.socket
-	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	for doc in $(DOCS); do install -m 0644 $$doc $(DESTDIR)$(DOCDIR)/$$doc; done
+	install -m 0644 man/orientctl.1 $(DESTDIR)$(MANDIR)/man1/orientctl.1
+	install -m 0644 man/orientd.conf.5 $(DESTDIR)$(MANDIR)/man5/orientd.conf.5
+	install -m 0644 man/orientd.8 $(DESTDIR)$(MANDIR)/man8/orientd.8
+	# The completions come from the programs' own option tables, so they say what --help says.
+	"$(BINPATH)/orientd" --completion bash > $(DESTDIR)$(BASHCOMPLETIONDIR)/orientd
+	"$(BINPATH)/orientctl" completion bash > $(DESTDIR)$(BASHCOMPLETIONDIR)/orientctl
+	"$(BINPATH)/orientd" --completion zsh > $(DESTDIR)$(ZSHCOMPLETIONDIR)/_orientd
+	"$(BINPATH)/orientctl" completion zsh > $(DESTDIR)$(ZSHCOMPLETIONDIR)/_orientctl
+	"$(BINPATH)/orientd" --completion fish > $(DESTDIR)$(FISHCOMPLETIONDIR)/orientd.fish
+	"$(BINPATH)/orientctl" completion fish > $(DESTDIR)$(FISHCOMPLETIONDIR)/orientctl.fish
 	$(SUBST) systemd/user/orientd-hook.service.in > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/orientd-hook.service
 	install -m 0644 systemd/61-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/61-orientd.rules
 	install -m 0644 dbus/orientd-sensorproxy.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd-sensorproxy.conf
@@ -56,6 +83,7 @@ install: check-built
 	test -e $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf || \
 		install -m 0644 config/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf
 	@echo "Installed. Next: systemctl daemon-reload && systemctl enable --now orientd.socket orientd.service"
+	@echo "To remove it later: systemctl disable --now orientd.socket orientd.service, then make uninstall."
 
 # install copies; it does not build (as root, swift is often not on PATH, and a build would
 # leave root-owned files in .build).
@@ -66,18 +94,29 @@ check-built:
 			exit 1; \
 		fi; \
 	done
-	@if [ -d Sources ] && [ -n "$$(find Sources Package.swift -newer "$(BINPATH)/orientd" -print -quit)" ]; then \
-		echo "make install: warning: the sources changed since $(BINPATH)/orientd was built; run 'make' again to install them" >&2; \
+	@if [ -d Sources ] && [ -f "$(BINPATH)/orientd.sources" ]; then \
+		if [ "$$($(SOURCES_DIGEST))" != "$$(cat "$(BINPATH)/orientd.sources")" ]; then \
+			echo "make install: warning: the sources differ from those $(BINPATH)/orientd was built from; run 'make' again to install them" >&2; \
+		fi; \
+	elif [ -d Sources ] && [ -n "$$(find Sources Package.swift -newer "$(BINPATH)/orientd" -print -quit)" ]; then \
+		echo "make install: warning: the sources changed since $(BINPATH)/orientd was built (by swift build, which records no digest); run 'make' again to install them" >&2; \
 	fi
 
+# Stop the units before their files go: systemd keeps running what it loaded.
 uninstall:
+	@echo "Before this, as root: systemctl disable --now orientd.socket orientd.service; as each user of the hook:"
+	@echo "systemctl --user disable --now orientd-hook.service; after it: systemctl daemon-reload (and --user daemon-reload)."
 	rm -f $(DESTDIR)$(BINDIR)/orientd $(DESTDIR)$(BINDIR)/orientctl
 	rm -f $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.service $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.socket
 	rm -f $(DESTDIR)$(SYSTEMDUSERUNITDIR)/orientd-hook.service $(DESTDIR)$(UDEVRULESDIR)/61-orientd.rules
 	rm -f $(DESTDIR)$(DBUSPOLICYDIR)/orientd-sensorproxy.conf
 	for hook in $(HOOKS) common.sh; do rm -f $(DESTDIR)$(HOOKSDIR)/$$hook; done
-	rm -f $(DESTDIR)$(DOCDIR)/README.md
-	-rmdir $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/orientd $(DESTDIR)$(DOCDIR)
+	for doc in $(DOCS); do rm -f $(DESTDIR)$(DOCDIR)/$$doc; done
+	rm -f $(DESTDIR)$(MANDIR)/man1/orientctl.1 $(DESTDIR)$(MANDIR)/man5/orientd.conf.5 $(DESTDIR)$(MANDIR)/man8/orientd.8
+	rm -f $(DESTDIR)$(BASHCOMPLETIONDIR)/orientd $(DESTDIR)$(BASHCOMPLETIONDIR)/orientctl
+	rm -f $(DESTDIR)$(ZSHCOMPLETIONDIR)/_orientd $(DESTDIR)$(ZSHCOMPLETIONDIR)/_orientctl
+	rm -f $(DESTDIR)$(FISHCOMPLETIONDIR)/orientd.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/orientctl.fish
+	-rmdir $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/orientd $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)
 	# The config file stays if it was edited; remove it by hand if you want it gone.
 	if cmp -s config/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf; rmdir $(DESTDIR)$(SYSCONFDIR)/orientd 2>/dev/null || true; fi

@@ -229,6 +229,23 @@ public final class BusConnection {
     }
   }
 
+  /// Asks the bus which process owns `name` (a unique or a well-known name); `completion` gets
+  /// its process id, or nil when the bus does not know it (nobody owns the name now). It runs
+  /// on the loop after sd-bus has returned, and not at all if the connection is closed or
+  /// lost first.
+  public func processID(of name: String, completion: @escaping (UInt32?) -> Void) throws(SystemError) {
+    try callBusDaemon(
+      "GetConnectionUnixProcessID", about: name, operation: "ask \(address) for the process of \(name)"
+    ) {
+      [unowned self] message in
+      var pid: UInt32 = 0
+      let known =
+        message != nil && sd_bus_message_get_error(message) == nil
+        && sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &pid) > 0
+      pending.append { completion(known ? pid : nil) }
+    }
+  }
+
   /// Stops watching a client (it has no claims left).
   public func forgetPeer(_ name: String) { peers.forget(name) }
 

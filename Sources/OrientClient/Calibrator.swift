@@ -64,6 +64,15 @@ struct Calibrator {
       StandardStream.error.report("orientctl: \(error.message)\n")
       return ExitCode.dataError.rawValue
     }
+    if fit.isMirrored {
+      // A fix that mirrors would turn one axis the wrong way for good: refuse it.
+      StandardStream.error.report(
+        "orientctl: the poses fit only a mirrored matrix (\(MountMatrix.formatRounded(fit.matrix)),"
+          + " determinant \(DecimalFormatting.signedFixed(fit.determinant, decimals: 3))): a sensor turned as asked cannot give that, so one pose was not the one"
+          + " asked for (the screen down instead of up, or the right edge up instead of the left)."
+          + " Run calibrate again.\n")
+      return ExitCode.dataError.rawValue
+    }
     let outcome = Outcome(
       measured: measured, fit: fit, current: value("matrix") ?? "",
       currentSource: value("matrix-from") ?? "unknown",
@@ -189,7 +198,7 @@ struct Calibrator {
 
   private func textReport(_ outcome: Outcome) -> String {
     let fit = outcome.fit
-    let matrix = MountMatrix.format(fit.matrix)
+    let matrix = MountMatrix.formatRounded(fit.matrix)
     var text = ""
     if fit.rounded != nil {
       text += "Mount matrix: \(matrix)\n"
@@ -250,8 +259,8 @@ struct Calibrator {
     }
     let fields = [
       "\"measured\":{\(poses.joined(separator: ","))}",
-      "\"matrix\":\(quoted(MountMatrix.format(fit.matrix)))",
-      "\"fitted\":\(quoted(MountMatrix.format(fit.fitted)))",
+      "\"matrix\":\(quoted(MountMatrix.formatRounded(fit.matrix)))",
+      "\"fitted\":\(quoted(MountMatrix.formatRounded(fit.fitted)))",
       "\"rounded\":\(fit.rounded != nil)",
       "\"deviation_degrees\":\(DecimalFormatting.fixed(fit.deviation, decimals: 2))",
       "\"orthonormal\":\(fit.isOrthonormal)",
@@ -262,7 +271,7 @@ struct Calibrator {
       "\"hwdb_key\":\(quoted(outcome.hwdbKey))",
       "\"hwdb_entry\":\(quoted(HwdbKey.entry(key: outcome.hwdbKey, matrix: fit.matrix)))",
       "\"hwdb_warning\":\(Self.hwdbKeyWarning(outcome.hwdbKey).map(quoted) ?? "null")",
-      "\"config_line\":\(quoted("mount-matrix = " + MountMatrix.format(fit.matrix)))",
+      "\"config_line\":\(quoted("mount-matrix = " + MountMatrix.formatRounded(fit.matrix)))",
     ]
     return "{" + fields.joined(separator: ",") + "}\n"
   }

@@ -64,6 +64,7 @@ extension Session {
       report +=
         "Sensor: no sensor attached; orientd waits for an accelerometer to appear"
         + " ('orientd --list' shows what it finds).\n"
+      if let problem = value("sensor-problem") { report += "  Why: \(problem).\n" }
     } else if value("device") == nil {
       // --demo or --replay.
       report += "Sensor: \(sensor). Samples come from it, not from an accelerometer.\n"
@@ -71,7 +72,7 @@ extension Session {
       report += "Sensor: \(sensor), \(state["sensor"] ?? "offline").\n"
       report += "  Chosen because \(value("chosen-because") ?? "?").\n"
       report += "  Location: \(value("location") ?? "unknown"); read through \(value("uri") ?? "local:").\n"
-      report += "Sampling: \(value("mode") ?? "?"): \(value("mode-reason") ?? "").\n"
+      report += "Capture: \(value("capture") ?? "?"): \(value("capture-reason") ?? "").\n"
       report += "Scale: \(value("scale") ?? "?"); offset \(value("offset") ?? "0").\n"
       let samples = collectRawSamples(for: .seconds(3), enough: 10)
       if samples.isEmpty {
@@ -96,7 +97,10 @@ extension Session {
       }
       report += "  hwdb match for this machine: \(value("hwdb-key") ?? "?")\n"
     }
+    if let sampling = value("sampling") { report += "Sampling: \(sampling).\n" }
     report += "Orientation: device \(state["device"] ?? "?"), screen \(state["orientation"] ?? "?").\n"
+    if let mode = value("tablet-mode") { report += "Mode: \(mode).\n" }
+    if let switches = value("switches"), switches != "none" { report += "  Switches: \(switches).\n" }
     let lock = state["lock"] ?? "off"
     report += lock == "off" ? "Lock: off; the screen follows the device.\n" : "Lock: locked to \(lock).\n"
     report += "Allowed: \((state["allowed"] ?? "").replacingCommas)"
@@ -116,6 +120,7 @@ extension Session {
         report += "  WARNING: hooks-dir \(directory) is \(problem); no hooks run from it until it is one.\n"
       }
     }
+    if let bus = value("dbus") { report += "D-Bus: \(bus).\n" }
     report +=
       "Classifier: threshold \(value("threshold") ?? "?") g, hysteresis \(value("hysteresis") ?? "?") g, "
       + "shake tolerance \(value("shake-tolerance") ?? "?") g, settle \(value("settle") ?? "?").\n"

@@ -15,6 +15,10 @@ import OrientSystem
 /// A command that cannot be started ends it at once (127 for a program that is missing or
 /// not executable, 69 for any other reason), before connecting or on the change that finds it
 /// gone, so a user unit's `Restart=on-failure` and the journal see the failure.
+///
+/// With `supports` (a kiosk app that only works in landscape), it declares those orientations
+/// on each connection and acts only once orientd has accepted them, so the hook never runs
+/// for an orientation outside them; orientd refusing them (none is allowed) ends it with 1.
 final class HookClient {
   private let socket: String
   private let loop: EventLoop
@@ -28,6 +32,10 @@ final class HookClient {
   private var appliedMode: TabletMode?
   /// Whether the greeting, which ends with its `mode` line, is in.
   private var greeted = false
+  /// The orientations declared with `supports` on each connection, if any.
+  private let supports: AllowedOrientations?
+  /// Whether orientd has yet to answer this connection's `supports`.
+  private var declaring = false
   private var warnedAbsent = false
   private let hook: HookCommand
   private var exitStatus: Int32 = 0
@@ -44,8 +52,11 @@ final class HookClient {
     }
   }
 
-  init(socket: String, command: [String], timeout: Duration) throws(SystemError) {
+  init(
+    socket: String, command: [String], timeout: Duration, supports: AllowedOrientations? = nil
+  ) throws(SystemError) {
     self.socket = socket
+    self.supports = supports
     loop = try EventLoop()
     let hook = HookCommand.program(command)
     self.hook = hook
@@ -84,7 +95,9 @@ final class HookClient {
     do {
       let socket = try UnixSocket.connect(path: socket, nonBlocking: true)
       // Only what hooks need: a client hearing device changes would keep the sensor awake.
-      _ = try? socket.send(Array("subscribe orientation,mode\n".utf8)[...])
+      let declaration = supports.map { "supports \($0.listText)\n" } ?? ""
+      _ = try? socket.send(Array((declaration + "subscribe orientation,mode\n").utf8)[...])
+      declaring = supports != nil
       let watch = try loop.watch(socket.rawValue) { [unowned self] _ in self.readInput() }
       connection = Connection(socket: socket, watch: watch)
       greeted = false
@@ -134,8 +147,25 @@ final class HookClient {
     }
     for piece in pieces {
       guard case .line(let bytes) = piece else { return disconnected() }
-      if let change = StateChange(line: String(decoding: bytes, as: UTF8.self)) { handle(change) }
+      let line = String(decoding: bytes, as: UTF8.self)
+      if let change = StateChange(line: line) {
+        handle(change)
+      } else if declaring, greeted {
+        // The first reply, after the greeting, is the one to `supports`.
+        guard line == "ok" else { return refusedSupports(line) }
+        declaring = false
+        act()
+      }
     }
+  }
+
+  /// orientd refused the orientations declared (`line`, its error): nothing the hook could be
+  /// run for would fit them, so orientctl ends.
+  private func refusedSupports(_ line: String) {
+    let detail = line.hasPrefix("error ") ? String(line.dropFirst(6)) : line
+    Log.error("orientd refused supports \(supports?.listText ?? ""): \(detail); exiting")
+    exitStatus = 1
+    loop.stop()
   }
 
   private func handle(_ change: StateChange) {
@@ -147,7 +177,15 @@ final class HookClient {
       greeted = true
     default: return
     }
-    guard greeted, orientation != nil, applied != .some(orientation) || appliedMode != mode else { return }
+    act()
+  }
+
+  /// Runs the hook if the orientation or the mode differs from what it last ran with, once
+  /// the greeting is in and the orientations supported are accepted.
+  private func act() {
+    guard greeted, !declaring, orientation != nil, applied != .some(orientation) || appliedMode != mode else {
+      return
+    }
     let previous = applied ?? nil
     applied = .some(orientation)
     appliedMode = mode

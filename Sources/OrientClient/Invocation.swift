@@ -13,7 +13,8 @@ struct Invocation: Equatable {
   enum Command: Equatable {
     /// Print the state, or only `field`.
     case get(json: Bool, field: String?)
-    /// Print changes; with `once`, end when orientd closes the connection.
+    /// Print changes; with `once` (`--no-reconnect`), exit 69 when orientd is not there or
+    /// closes the connection instead of waiting for it.
     case monitor(MonitorStyle, once: Bool)
     /// A control command, as the line sent to orientd.
     case control(String)
@@ -25,8 +26,11 @@ struct Invocation: Equatable {
     case doctor
     /// Work out the mount matrix from three poses.
     case calibrate(automatic: Bool, json: Bool)
-    /// Run a program on every screen-orientation change.
-    case hook(command: [String], timeout: Duration)
+    /// Run a program on every screen-orientation change, or with `oneshot` once for the
+    /// current state.
+    case hook(command: [String], timeout: Duration, oneshot: Bool)
+    /// Print the completion script for a shell.
+    case completion(CompletionSpec.Shell)
     /// Print the help: all of it, or one command's part.
     case help(command: String?)
     case version
@@ -36,21 +40,56 @@ struct Invocation: Equatable {
   var command: Command
   /// How long orientd may take to answer a query or a control command.
   var timeout = Invocation.defaultTimeout
+  /// The orientations `monitor` or `hook` supports (`--supports LIST`), if it said.
+  var supports: AllowedOrientations?
 
   /// Long enough for a loaded machine, short enough that a status bar does not stall.
   static let defaultTimeout = Duration.seconds(5)
 
-  init(socket: String, command: Command, timeout: Duration = Invocation.defaultTimeout) {
+  init(
+    socket: String, command: Command, timeout: Duration = Invocation.defaultTimeout,
+    supports: AllowedOrientations? = nil
+  ) {
     self.socket = socket
     self.command = command
     self.timeout = timeout
+    self.supports = supports
+  }
+
+  /// Takes `--supports LIST` (or `--supports=LIST`) out of `monitor`'s or `hook`'s arguments:
+  /// a monitor's from anywhere, a hook's from the options before its command.
+  static func takeSupports(from arguments: inout [String], verb: String) throws(Failure)
+    -> AllowedOrientations?
+  {
+    guard verb == "monitor" || verb == "hook" else { return nil }
+    var supports: AllowedOrientations?
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if verb == "hook", argument == "--" || !argument.hasPrefix("-") { break }
+      guard argument == "--supports" || argument.hasPrefix("--supports=") else {
+        // A hook's options that take a value: the value is not an option.
+        index += verb == "hook" && (argument == "--timeout" || argument == "--socket") ? 2 : 1
+        continue
+      }
+      let separate = argument == "--supports"
+      guard let list = separate ? arguments.dropFirst(index + 1).first : String(argument.dropFirst(11)),
+        !list.isEmpty
+      else {
+        throw .usage("\(verb) --supports needs a list, e.g. normal,bottom-up")
+      }
+      do {
+        supports = try AllowedOrientations.parse(list)
+      } catch {
+        throw .usage("\(verb) --supports: \(error.message)")
+      }
+      arguments.removeSubrange(index..<(index + (separate ? 2 : 1)))
+    }
+    return supports
   }
 
   /// Every command, in the order the help lists them.
-  static let commands = [
-    "get", "monitor", "lock", "unlock", "rotate", "allow", "mode", "samples", "doctor", "calibrate", "hook",
-    "help",
-  ]
+  static let commands = CommandTable.names
 
   /// The command `word` was most likely meant to be: one at most two edits away, or one it
   /// begins; nil when none is that close.
@@ -77,29 +116,31 @@ struct Invocation: Equatable {
     return previous[b.count]
   }
 
-  /// Parses `--timeout`'s value: seconds, at least a millisecond, at most a day.
-  static func timeout(_ text: String?) throws(Failure) -> Duration {
-    guard let text, let time = NumberParsing.duration(seconds: text), time >= .milliseconds(1),
-      time <= .seconds(86400)
-    else {
-      throw .usage("--timeout: expected seconds such as 5 or 0.5")
+  /// Parses `--timeout`'s value (`option` names it in messages): seconds, above 0 and at
+  /// least a millisecond, at most a day.
+  static func timeout(_ text: String?, option: String = "--timeout") throws(Failure) -> Duration {
+    guard let text, let time = NumberParsing.duration(seconds: text) else {
+      throw .usage("\(option): expected seconds such as 5 or 0.5")
+    }
+    guard time > .zero else { throw .usage("\(option): must be above 0 seconds, such as 5 or 0.5") }
+    guard time >= .milliseconds(1), time <= .seconds(86400) else {
+      throw .usage("\(option): expected seconds from 0.001 to 86400, such as 5 or 0.5")
     }
     return time
   }
 
-  /// Parses arguments; the socket defaults to `$ORIENTD_SOCKET`, then the system path.
-  static func parse(_ arguments: [String], environmentSocket: String? = Environment.value("ORIENTD_SOCKET"))
+  /// Parses arguments; the socket defaults to `SocketLocation.default`.
+  static func parse(_ arguments: [String], defaultSocket: String = SocketLocation.default())
     throws(Failure) -> Invocation
   {
-    var socket = environmentSocket.flatMap { $0.isEmpty ? nil : $0 } ?? OrientctlCommand.defaultSocket
+    var socket = defaultSocket
     var timeout = defaultTimeout
     var rest = arguments[...]
-    if rest.first == "-h" { return Invocation(socket: socket, command: .help(command: nil)) }
-    while let first = rest.first, first.hasPrefix("--") {
+    while let first = rest.first, first.hasPrefix("-"), first != "-" {
       rest = rest.dropFirst()
       switch first {
-      case "--help": return Invocation(socket: socket, command: .help(command: nil))
-      case "--version": return Invocation(socket: socket, command: .version)
+      case "--help", "-h": return Invocation(socket: socket, command: .help(command: nil))
+      case "--version", "-V": return Invocation(socket: socket, command: .version)
       case "--socket":
         guard let path = rest.first, !path.isEmpty else { throw .usage("--socket needs a path") }
         socket = path
@@ -114,7 +155,7 @@ struct Invocation: Equatable {
           socket = String(first.dropFirst("--socket=".count))
           guard !socket.isEmpty else { throw .usage("--socket needs a path") }
         } else {
-          throw .usage("unknown option '\(first)'")
+          throw .usage(CommandTable.unknownOption(first, among: CommandTable.globalNames))
         }
       }
     }
@@ -132,6 +173,8 @@ struct Invocation: Equatable {
       }
       return Invocation(socket: socket, command: .help(command: arguments.first))
     }
+    let supports = try takeSupports(from: &arguments, verb: verb)
+    let ownOptions = CommandTable.options(of: verb)
     if verb == "hook" {
       // Everything after `hook`'s own options is the hook's command line.
       if arguments.first == "--help" || arguments.first == "-h" {
@@ -154,6 +197,12 @@ struct Invocation: Equatable {
             guard !socket.isEmpty else { throw .usage("--socket needs a path") }
           } else if argument.hasPrefix("--timeout=") {
             timeout = try Self.timeout(String(argument.dropFirst("--timeout=".count)))
+          } else if argument.hasPrefix("-"), argument.count > 1, !ownOptions.contains(argument),
+            !(verb == "monitor" && argument == "--once")
+          {
+            throw .usage(
+              "\(verb): " + CommandTable.unknownOption(argument, among: ownOptions + CommandTable.globalNames)
+            )
           } else {
             operands.append(argument)
           }
@@ -172,18 +221,19 @@ struct Invocation: Equatable {
       guard fields.count <= 1, arguments.count - fields.count <= 1 else {
         throw .usage("usage: get [--json] [FIELD]")
       }
-      if let field = fields.first, field.hasPrefix("-") { throw .usage("get: unknown option '\(field)'") }
       if let field = fields.first, !StateSnapshot.fields.contains(field) {
         throw .usage("get: unknown field '\(field)' (\(StateSnapshot.fields.joined(separator: ", ")))")
       }
       command = .get(json: json, field: fields.first)
     case "monitor":
-      let once = arguments.contains("--once")
-      switch arguments.filter({ $0 != "--once" }) {
+      // `--once` is the old name of `--no-reconnect`, kept for the scripts that use it.
+      let noReconnect = ["--no-reconnect", "--once"]
+      let once = arguments.contains { noReconnect.contains($0) }
+      switch arguments.filter({ !noReconnect.contains($0) }) {
       case [] where arguments.count <= 1: command = .monitor(.text, once: once)
       case ["--json"] where arguments.count <= 2: command = .monitor(.json, once: once)
       case ["--iio-sensor-proxy"] where arguments.count <= 2: command = .monitor(.iioSensorProxy, once: once)
-      default: throw .usage("usage: monitor [--json|--iio-sensor-proxy] [--once]")
+      default: throw .usage("usage: monitor [--json|--iio-sensor-proxy] [--no-reconnect]")
       }
     case "lock" where arguments == ["--toggle"]:
       command = .toggleLock
@@ -225,9 +275,15 @@ struct Invocation: Equatable {
         throw .usage("usage: calibrate [--yes] [--json]")
       }
       command = .calibrate(automatic: flags.contains("--yes"), json: flags.contains("--json"))
+    case "completion":
+      guard arguments.count == 1, let shell = CompletionSpec.Shell(rawValue: arguments[0]) else {
+        throw .usage("usage: completion bash|zsh|fish")
+      }
+      command = .completion(shell)
     case "hook":
       var rest = arguments[...]
       var hookTimeout = Duration.seconds(5)
+      var oneshot = false
       // Options come before the command, so a mistyped one is not taken for the command;
       // `--` ends them, for a command whose name starts with '-'.
       while let option = rest.first, option.hasPrefix("-") {
@@ -235,25 +291,27 @@ struct Invocation: Equatable {
         if option == "--" { break }
         if option == "--timeout" || option.hasPrefix("--timeout=") {
           let value = option == "--timeout" ? rest.popFirst() : String(option.dropFirst("--timeout=".count))
-          guard let value, let time = NumberParsing.duration(seconds: value), time >= .milliseconds(1) else {
-            throw .usage("hook --timeout: expected seconds such as 5 or 0.5")
-          }
-          hookTimeout = time
+          hookTimeout = try Self.timeout(value, option: "hook --timeout")
+        } else if option == "--oneshot" {
+          oneshot = true
         } else if option == "--socket" || option.hasPrefix("--socket=") {
           let value = option == "--socket" ? rest.popFirst() : String(option.dropFirst("--socket=".count))
           guard let value, !value.isEmpty else { throw .usage("--socket needs a path") }
           socket = value
         } else {
+          let candidates = ownOptions + ["--socket"]
           throw .usage(
-            "hook: unknown option '\(option)' (options go before the command; "
-              + "put '--' before a command that starts with '-')")
+            "hook: \(CommandTable.unknownOption(option, among: candidates)) (options go before the command;"
+              + " put '--' before a command that starts with '-')")
         }
       }
-      guard !rest.isEmpty else { throw .usage("usage: hook [--timeout SECONDS] [--] COMMAND [ARGUMENT]...") }
-      command = .hook(command: Array(rest), timeout: hookTimeout)
+      guard !rest.isEmpty else {
+        throw .usage("usage: hook [--timeout SECONDS] [--oneshot] [--] COMMAND [ARGUMENT]...")
+      }
+      command = .hook(command: Array(rest), timeout: hookTimeout, oneshot: oneshot)
     default:
       throw .usage("unknown command '\(verb)'")
     }
-    return Invocation(socket: socket, command: command, timeout: timeout)
+    return Invocation(socket: socket, command: command, timeout: timeout, supports: supports)
   }
 }

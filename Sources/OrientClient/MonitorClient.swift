@@ -3,20 +3,32 @@ import OrientSystem
 
 /// `orientctl monitor`: prints the state and its changes, and outlives orientd restarts.
 ///
-/// When orientd closes the connection, it says so on stderr and tries again every second
-/// until orientd is back (as monitor-sensor waits for iio-sensor-proxy), unless `once`.
-/// It ends cleanly as soon as nobody reads its output, even while it waits.
+/// When orientd is not there yet, or closes the connection, it says so once on stderr and
+/// tries again every second until orientd is (back) there, as monitor-sensor waits for
+/// iio-sensor-proxy; with `once` (`--no-reconnect`) it exits 69 instead. A socket this user
+/// may not use ends it at once (77). It ends cleanly as soon as nobody reads its output, even
+/// while it waits. With `supports`, its orientation lines are worked out within those
+/// orientations (`supports LIST`).
 enum MonitorClient {
-  static func run(socket: String, style: MonitorStyle, once: Bool) -> Int32 {
+  static func run(socket: String, style: MonitorStyle, once: Bool, supports: AllowedOrientations? = nil)
+    -> Int32
+  {
     var connection: LineConnection
     do {
       connection = try LineConnection(path: socket)
     } catch {
-      return OrientctlCommand.cannotReach(socket, error)
+      guard !once, error.code != .accessDenied, error.code != .permissionDenied else {
+        return OrientctlCommand.cannotReach(socket, error)
+      }
+      StandardStream.error.report(
+        "orientctl: waiting for orientd at \(socket) (\(error.code)); trying every second\n")
+      guard let next = reconnect(socket) else { return 0 }
+      connection = next
     }
     var printed: MonitorSensorFormat.Shown?
     while true {
-      switch Session(connection: connection, socket: socket).monitor(style: style, printed: &printed) {
+      let session = Session(connection: connection, socket: socket)
+      switch session.monitor(style: style, supports: supports, printed: &printed) {
       case .outputClosed: return 0
       case .refused(let status): return status
       case .lost:

@@ -3,8 +3,6 @@ import OrientSystem
 
 /// The `orientctl` client: query, monitor and control orientd over its socket.
 public enum OrientctlCommand {
-  static let defaultSocket = "/run/orientd/orientd.sock"
-
   /// Runs orientctl with `arguments` (without the program name) and returns the exit status.
   public static func main(_ arguments: [String]) -> Int32 {
     ignoreBrokenPipes()
@@ -20,9 +18,15 @@ public enum OrientctlCommand {
     case .help(let command):
       StandardStream.output.report(command.map(help(for:)) ?? helpText)
       return 0
-    case .hook(let command, let timeout):
+    case .hook(let command, let timeout, let oneshot):
+      if oneshot {
+        return OneshotHook.run(
+          socket: invocation.socket, command: command, timeout: timeout, supports: invocation.supports)
+      }
       do {
-        return try HookClient(socket: invocation.socket, command: command, timeout: timeout).run()
+        return try HookClient(
+          socket: invocation.socket, command: command, timeout: timeout, supports: invocation.supports
+        ).run()
       } catch {
         StandardStream.error.report("orientctl: \(error)\n")
         return ExitCode.osError.rawValue
@@ -30,8 +34,12 @@ public enum OrientctlCommand {
     case .version:
       StandardStream.output.report("orientctl \(orientctlVersion)\n")
       return 0
+    case .completion(let shell):
+      StandardStream.output.report(CommandTable.completionSpec.script(for: shell))
+      return 0
     case .monitor(let style, let once):
-      return MonitorClient.run(socket: invocation.socket, style: style, once: once)
+      return MonitorClient.run(
+        socket: invocation.socket, style: style, once: once, supports: invocation.supports)
     default:
       break
     }
@@ -55,7 +63,7 @@ public enum OrientctlCommand {
     case .doctor: return session.doctor()
     case .calibrate(let automatic, let json):
       return Calibrator(session: session, automatic: automatic, json: json).run()
-    case .help, .version, .hook, .monitor: return 0
+    case .help, .version, .hook, .monitor, .completion: return 0
     }
   }
 
@@ -72,7 +80,8 @@ public enum OrientctlCommand {
     return ExitCode.noPermission.rawValue
   }
 
-  /// The help for one command: its lines from the command list, then the options.
+  /// The help for one command: its lines from the command list, then the options (not the
+  /// notes and exit statuses, which `--help` has).
   static func help(for command: String) -> String {
     let lines = helpText.split(separator: "\n", omittingEmptySubsequences: false)
     guard let start = lines.firstIndex(of: "Commands:"), let end = lines.firstIndex(of: "Options:") else {
@@ -85,8 +94,9 @@ public enum OrientctlCommand {
       if !isContinuation { inEntry = line.split(separator: " ").first == Substring(command) }
       if inEntry { entry.append(line) }
     }
+    let options = lines[end...].prefix { !$0.isEmpty }
     return "Usage: orientctl [OPTIONS] \(command) ...\n\n" + entry.joined(separator: "\n") + "\n\n"
-      + lines[end...].joined(separator: "\n")
+      + options.joined(separator: "\n") + "\n"
   }
 
   static let helpText = """
@@ -94,50 +104,73 @@ public enum OrientctlCommand {
     Queries and controls orientd over its Unix socket.
 
     Commands:
-      get [--json] [FIELD]               print the current state, as one JSON object with --json;
-                                         FIELD (sensor, device, orientation, lock, allowed,
-                                         mode, hinge) prints only that value
-      monitor [--json|--iio-sensor-proxy] [--once]
-                                         print the state and every change until interrupted;
-                                         reconnects when orientd restarts, unless --once
-      lock [ORIENTATION]                 lock the screen orientation (default: the current one)
-      lock --toggle                      lock to the current orientation, or unlock when locked
-      unlock                             follow the device again
-      rotate cw|ccw                      lock to the next orientation clockwise or counter-clockwise
-      allow LIST                         set the allowed screen orientations, e.g. normal,left-up
-      mode tablet|laptop|auto            set the mode (kept across restarts), or give it back to
-                                         the tablet-mode switch or hinge
-      samples [--raw]                    print every sample in g (corrected, or before the mount matrix)
-      doctor                             explain the sensor, its set-up, the state and the hooks
-      calibrate [--yes] [--json]         measure three poses and print the mount matrix and hwdb fix;
-                                         --yes takes each pose once steady, without Enter
-      hook [--timeout S] [--] COMMAND [ARG]...
-                                         run COMMAND on every change of the screen orientation
-                                         or the mode, with ORIENTD_* variables set (not
-                                         ORIENTD_DEVICE), killed after S s (default 5);
-                                         reconnects when orientd restarts; options go before
-                                         COMMAND
-      help [COMMAND]                     print this help, or one command's
+      get [--json] [FIELD]
+          print the current state, as one JSON object with --json; FIELD (sensor,
+          device, orientation, lock, allowed, mode, hinge) prints only that value
+      monitor [--json|--iio-sensor-proxy] [--no-reconnect] [--supports LIST]
+          print the state and every change until interrupted; waits for orientd
+          when it is not there yet and reconnects when it restarts, unless
+          --no-reconnect (then it exits 69); --supports LIST works its
+          orientation lines out within LIST only
+      lock [ORIENTATION]
+          lock the screen orientation (default: the current one)
+      lock --toggle
+          lock to the current orientation, or unlock when locked
+      unlock
+          follow the device again
+      rotate cw|ccw
+          lock to the next allowed orientation clockwise or counter-clockwise,
+          skipping those not allowed
+      allow all|LIST
+          set the allowed screen orientations, e.g. normal,left-up
+      mode tablet|laptop|auto
+          set the mode (kept across restarts), or give it back to the
+          tablet-mode switch or hinge
+      samples [--raw]
+          print every sample in g (corrected, or before the mount matrix)
+      doctor
+          explain the sensor, its set-up, the mode, D-Bus, the state and the hooks
+      calibrate [--yes] [--json]
+          measure three poses and print the mount matrix and hwdb fix; --yes
+          takes each pose once steady, without Enter
+      hook [--timeout S] [--oneshot] [--supports LIST] [--] COMMAND [ARG]...
+          run COMMAND on every change of the screen orientation or the mode, with
+          ORIENTD_* variables set (not ORIENTD_DEVICE), killed after S s (default
+          5); waits for orientd and reconnects when it restarts; --oneshot runs
+          it once for the current state and exits with its status; --supports
+          LIST runs it only for the orientations of LIST (normal,bottom-up for a
+          landscape-only app); options go before COMMAND
+      completion bash|zsh|fish
+          print the shell's completion script (make install installs them)
+      help [COMMAND]
+          print this help, or one command's
 
     Options:
-      --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else /run/orientd/orientd.sock)
-      --timeout S     give up on get, lock, unlock, rotate, allow, mode and doctor when orientd has
-                      not answered within S seconds (default 5), and exit 69
-      -h, --help      print this help (after a command: that command's)
-      --version
+      --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else
+                      $XDG_RUNTIME_DIR/orientd/orientd.sock if there is one, else
+                      /run/orientd/orientd.sock)
+      --timeout S     give up on get, lock, unlock, rotate, allow, mode and doctor
+                      when orientd has not answered within S seconds (default 5),
+                      and exit 69
+      --help, -h      print this help (after a command: that command's)
+      --version, -V   print the version
 
-    --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer: the device's
-    orientation, not the screen's.
+    --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer: the
+    device's orientation, not the screen's. monitor --once is the old name of
+    monitor --no-reconnect. See orientctl(1).
 
     Exit status:
       0   success
-      1   orientd refused the command (its error on stderr), e.g. an orientation not allowed
+      1   orientd refused the command (its error on stderr), e.g. an orientation
+          not allowed
       64  bad usage: an unknown command or option, or a bad value
-      65  calibrate: the measured poses do not fit together
-      69  orientd unreachable, gone, or silent for --timeout; hook: COMMAND could not start
-      75  calibrate: interrupted (stdin closed) or no steady pose in 2 minutes; try again
-      77  permission denied: control refused (not in orientd's control group), or the
-          socket does not let this user connect
+      65  calibrate: the measured poses do not fit together, or fit only a mirror
+      69  orientd unreachable, gone, or silent for --timeout; hook: COMMAND could
+          not start
+      75  calibrate: interrupted (stdin closed) or no steady pose in 2 minutes;
+          try again
+      77  permission denied: control refused (not in orientd's control group), or
+          the socket does not let this user connect
       127 hook: COMMAND is missing or not executable
 
     """

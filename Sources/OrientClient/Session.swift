@@ -74,17 +74,31 @@ struct Session {
 
   /// Prints every state line until interrupted, until nobody reads the output, or until the
   /// connection ends. `printed` carries what monitor-sensor's format last showed, across
-  /// reconnections.
-  func monitor(style: MonitorStyle, printed: inout MonitorSensorFormat.Shown?) -> MonitorEnd {
-    if style == .json {
-      // The state sent on connect is text; ask for it again in JSON.
-      guard connection.send("format json"), connection.send("get") else { return .lost }
+  /// reconnections. With `supports`, the orientation lines are worked out within those
+  /// orientations: the state sent on connect (the policy's) is skipped, and asked for again
+  /// once orientd has accepted the set.
+  func monitor(
+    style: MonitorStyle, supports: AllowedOrientations? = nil, printed: inout MonitorSensorFormat.Shown?
+  ) -> MonitorEnd {
+    var commands = supports.map { ["supports " + $0.listText] } ?? []
+    // The state sent on connect is text; ask for it again in JSON.
+    if style == .json { commands.append("format json") }
+    if !commands.isEmpty { commands.append("get") }
+    for command in commands {
+      guard connection.send(command) else { return .lost }
     }
+    // Until the `ok` of `supports`, the lines are the policy's, not this client's.
+    var declaring = supports != nil
     var pending: [StateChange] = []
     var greeted = false
     while let line = connection.readLine(watchingOutput: true) {
-      // orientd sends an error instead of the state when it turns the connection away.
+      // orientd sends an error instead of the state when it turns the connection away, or
+      // when none of the orientations supported is allowed.
       if line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"") { return .refused(refused(line)) }
+      if declaring {
+        declaring = line != "ok"
+        continue
+      }
       switch style {
       case .text:
         guard StateChange(line: line) != nil else { continue }

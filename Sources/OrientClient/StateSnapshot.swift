@@ -18,6 +18,18 @@ struct StateSnapshot {
   /// The lock as orientd reported it, nil when it did not.
   var lock: StateChange? { latest["lock"] }
 
+  /// The screen orientation; nil when undefined or not reported.
+  var orientation: ScreenOrientation? {
+    if case .orientation(let value) = latest["orientation"] { return value }
+    return nil
+  }
+
+  /// The mode; unknown when not reported.
+  var mode: TabletMode {
+    if case .mode(let value) = latest["mode"] { return value }
+    return .unknown
+  }
+
   /// Every field as a text protocol line, `sensor online` first.
   var lines: String {
     changes.map { ProtocolRendering.line(for: $0, format: .text) }.joined()
@@ -28,9 +40,11 @@ struct StateSnapshot {
     "{" + changes.map { "\"\($0.key)\":\(Self.jsonValue($0))" }.joined(separator: ",") + "}\n"
   }
 
-  /// One field's value: as the text protocol spells it, or as a JSON value.
+  /// One field's value: as the text protocol spells it, or as a JSON value. A hinge orientd
+  /// does not report (a machine without one) is `undefined`, null in JSON, as orientd spells
+  /// an unknown angle.
   func value(of field: String, json: Bool) -> String? {
-    guard let change = latest[field] else { return nil }
+    guard let change = latest[field] ?? (field == "hinge" ? .hinge(nil) : nil) else { return nil }
     return (json ? Self.jsonValue(change) : change.valueText) + "\n"
   }
 

@@ -18,8 +18,10 @@ public struct CommandLineArguments: Sendable {
     var sources: [String] = []
     var index = 0
     while index < arguments.count {
-      let argument = arguments[index]
+      var argument = arguments[index]
       index += 1
+      // The two short forms every program has.
+      if let long = ["-h": "--help", "-V": "--version"][argument] { argument = long }
       guard argument.hasPrefix("--"), argument.count > 2 else {
         throw .usage("unexpected argument '\(argument)'")
       }
@@ -48,6 +50,8 @@ public struct CommandLineArguments: Sendable {
       case "list":
         try flag()
         result.action = .list
+      case "completion":
+        result.action = .completion(try value())
       case "dump":
         try flag()
         result.dump = true

@@ -1,13 +1,21 @@
 import OrientCore
 
 /// The config file: `key = value` lines, keys named like the long options, `#` comments.
+///
+/// How a value is read: blanks around it are dropped; `#` after a blank starts a comment,
+/// so a value may hold `#` elsewhere (`a#b`). A value in double or single quotes, with
+/// nothing but blanks or a comment after the closing quote, is taken without the quotes and
+/// as it is between them (blanks and `#` included; there are no escapes). A value that only
+/// starts with a quote (`"my hook" --now`, as a shell command may) is taken as it is, quotes
+/// and all. A key given twice is a warning, and the later line wins; only `hook` adds up.
 public enum ConfigFile {
   /// The keys the file accepts.
   public static var keys: [String] { OptionTable.configKeys }
 
+  /// The keys whose lines add up rather than replace each other.
+  static let listKeys: Set = ["hook"]
+
   /// Splits a config file into entries, checking every key (values are checked when applied).
-  ///
-  /// `#` starts a comment at the start of a line or after a blank, so values may hold `#`.
   public static func parse(_ text: String, path: String) throws(Failure) -> [ConfigEntry] {
     var entries: [ConfigEntry] = []
     // Editors on other systems save UTF-8 with a byte order mark; it is not part of a key.
@@ -21,7 +29,6 @@ public enum ConfigFile {
         throw .config("\(location): expected 'key = value', got '\(ProtocolError.printable(line))'")
       }
       let key = String(line[..<equals].trimmingSpaces)
-      let value = String(line[line.index(after: equals)...].trimmingSpaces)
       guard !key.isEmpty else { throw .config("\(location): a line starts with '=' and has no key") }
       guard keys.contains(key) else {
         let hint = OptionTable.closest(to: key, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
@@ -30,10 +37,53 @@ public enum ConfigFile {
         throw .config(
           "\(location): unknown key '\(ProtocolError.printable(Substring(key)))'\(hint)\(extra)")
       }
+      // The comment was cut before the first `=`, so the value starts after the same `=` in
+      // the raw line, where a quoted value may still hold its `#`.
+      let rawValue = rawLine[rawLine.index(after: equals)...]
+      let value: String
+      do {
+        value = try self.value(rawValue)
+      } catch {
+        throw .config("\(location): \(key): \(error.message)")
+      }
       guard !value.isEmpty else { throw .config("\(location): \(key): the value is empty") }
       entries.append(ConfigEntry(key: key, value: value, location: location))
     }
     return entries
+  }
+
+  /// The warnings for keys given more than once: each later line names the first, and wins.
+  public static func repeatedKeyWarnings(_ entries: [ConfigEntry]) -> [String] {
+    var first: [String: String] = [:]
+    var warnings: [String] = []
+    for entry in entries where !listKeys.contains(entry.key) {
+      if let earlier = first[entry.key] {
+        warnings.append(
+          "\(entry.location): \(entry.key) is given again (first at \(earlier)); \(entry.location) wins")
+      } else {
+        first[entry.key] = entry.location
+      }
+    }
+    return warnings
+  }
+
+  /// The value in the text after `=`: unquoted when it is wholly quoted, else without its
+  /// comment and surrounding blanks.
+  private static func value(_ text: Substring) throws(ValueError) -> String {
+    let start = text.trimmingSpaces
+    guard let quote = start.first, quote == "\"" || quote == "'" else {
+      return String(stripComment(text).trimmingSpaces)
+    }
+    let inside = start.dropFirst()
+    guard let close = inside.firstIndex(of: quote) else {
+      throw ValueError("the value's \(quote) is not closed")
+    }
+    let after = inside[inside.index(after: close)...].trimmingSpaces
+    guard after.isEmpty || after.first == "#" else {
+      // Quotes inside a longer value are the value's own (a shell command's).
+      return String(stripComment(text).trimmingSpaces)
+    }
+    return String(inside[..<close])
   }
 
   private static func stripComment(_ line: Substring) -> Substring {

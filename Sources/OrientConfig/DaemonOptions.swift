@@ -10,6 +10,8 @@ public enum DaemonAction: Equatable, Sendable {
   case help
   /// Print the version and exit.
   case version
+  /// Print the completion script for a shell (named as given: checked when it is run) and exit.
+  case completion(String)
 }
 
 /// Where samples come from.
@@ -108,6 +110,20 @@ public struct DaemonOptions: Equatable, Sendable {
 
   /// Where each setting given was last set, by name: `file:line` or `--name`.
   public var origins: [String: String] = [:]
+
+  /// The directory the socket and the state file were put in because orientd does not run
+  /// as root (see `placeInUserDirectory`); nil when they are where the options say.
+  public var userDirectory: String?
+
+  /// Puts the socket and the state file that neither the config file nor the command line
+  /// places into `runtime`/orientd: a user other than root cannot create /run/orientd or
+  /// /var/lib/orientd, but has a runtime directory of their own ($XDG_RUNTIME_DIR).
+  public mutating func placeInUserDirectory(runtime: String) {
+    let directory = (runtime.hasSuffix("/") ? runtime : runtime + "/") + "orientd"
+    if origins["socket"] == nil { socketPath = directory + "/orientd.sock" }
+    if origins["state"] == nil { statePath = directory + "/state" }
+    if origins["socket"] == nil || origins["state"] == nil { userDirectory = directory }
+  }
 
   /// Whether orientd serves the socket: always, except for `--dump` without `--socket`.
   public var servesSocket: Bool { !dump || socketGiven }

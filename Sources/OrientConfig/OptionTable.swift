@@ -7,7 +7,7 @@ enum OptionSection: String, CaseIterable, Sendable {
   case socket = "Socket (served unless --dump runs without --socket)"
   case classifier = "Classifier"
   case hooks = "Hooks (run on every change of the screen orientation or the mode)"
-  case tablet = "Tablet mode (convertibles: a tablet-mode switch, or the hinge between two sensors)"
+  case tablet = "Tablet mode (convertibles: a tablet-mode switch, or the hinge of two sensors)"
   case dbus = "D-Bus (for GNOME, KDE and other iio-sensor-proxy clients)"
   case other = "Other"
 }
@@ -15,6 +15,8 @@ enum OptionSection: String, CaseIterable, Sendable {
 /// One option: its name, how `--help` shows it, and, for settings, how its value is applied.
 struct OptionSpec: Sendable {
   let name: String
+  /// The one-letter form (`-h` for `--help`), if any.
+  var short: Character?
   /// The value's placeholder in `--help` (`MS`, `auto|poll|buffer`); nil for a flag.
   let placeholder: String?
   let section: OptionSection
@@ -44,8 +46,12 @@ struct OptionSpec: Sendable {
   }
 
   /// An option of the command line only.
-  init(commandLine name: String, _ placeholder: String?, _ section: OptionSection, _ summary: String) {
+  init(
+    commandLine name: String, _ placeholder: String?, _ section: OptionSection, _ summary: String,
+    short: Character? = nil
+  ) {
     self.name = name
+    self.short = short
     self.placeholder = placeholder
     self.section = section
     self.summary = summary
@@ -64,8 +70,11 @@ enum OptionTable {
     OptionSpec(
       commandLine: "list", nil, .actions,
       "list accelerometers with scale, mount matrix and reading, then exit"),
-    OptionSpec(commandLine: "help", nil, .actions, "show this help and exit"),
-    OptionSpec(commandLine: "version", nil, .actions, "show the version and exit"),
+    OptionSpec(commandLine: "help", nil, .actions, "show this help and exit", short: "h"),
+    OptionSpec(commandLine: "version", nil, .actions, "show the version and exit", short: "V"),
+    OptionSpec(
+      commandLine: "completion", "bash|zsh|fish", .actions,
+      "print the completion script for this shell, then exit (make install installs them)"),
     OptionSpec(
       "uri", "URI", .source, "libiio context URI, e.g. ip:192.168.1.2 (default local:)",
       field: .restart(\.uri)
@@ -137,7 +146,9 @@ enum OptionTable {
       options.allowed = try AllowedOrientations.parse(value)
     },
     OptionSpec(
-      "socket", "PATH", .socket, "the Unix socket clients connect to (default /run/orientd/orientd.sock)",
+      "socket", "PATH", .socket,
+      "the Unix socket clients connect to (default /run/orientd/orientd.sock; for users other than "
+        + "root, $XDG_RUNTIME_DIR/orientd/orientd.sock)",
       field: .restart(\.socketPath)
     ) { options, value throws(ValueError) in
       options.socketPath = try nonEmpty(value, "a path")
@@ -186,7 +197,8 @@ enum OptionTable {
     },
     OptionSpec(
       "state", "PATH", .socket,
-      "where the lock, allowed set and mode persist (default /var/lib/orientd/state)",
+      "where the lock, allowed set and mode persist (default /var/lib/orientd/state; for users other "
+        + "than root, $XDG_RUNTIME_DIR/orientd/state)",
       field: .restart(\.statePath)
     ) { options, value throws(ValueError) in
       options.statePath = try nonEmpty(value, "a path")

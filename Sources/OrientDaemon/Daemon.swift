@@ -68,6 +68,8 @@ final class Daemon {
   /// Whether the sensor is read, and whether the state held is stale meanwhile.
   private let demand: SamplingDemandController
   private var sensorDescription: SensorDescription?
+  /// Why no sensor is attached, as the last look for it found.
+  private var sensorAbsence: String?
   /// What is wrong with `--hooks-dir`, as found at start or the last reload.
   private var hooksDirectoryProblem: String?
   /// Where the allowed set in force came from, for the log and `info`.
@@ -216,6 +218,8 @@ final class Daemon {
       publisher.publish(tilt)
     case .described(let description):
       sensorDescription = description
+    case .absent(let reason):
+      (sensorDescription, sensorAbsence) = (nil, reason)
     case .hinge(let status):
       hingeChanged(status)
     case .fresh:
@@ -323,7 +327,8 @@ final class Daemon {
       options: options, sensor: sensorDescription,
       allowedFrom: (describeAllowedOrigin(full: true), describeAllowedOrigin(full: false)),
       dbus: sensorProxy?.status ?? "off", mode: tracker.mode.summary, switches: tablet.summary,
-      sampling: demand.sent, hooksDirectoryProblem: hooksDirectoryProblem, configPath: configuration?.path
+      sampling: demand.sent, hooksDirectoryProblem: hooksDirectoryProblem, configPath: configuration?.path,
+      absence: sensorAbsence
     ).items(full: full)
   }
 
@@ -353,15 +358,16 @@ final class Daemon {
     sampler?.stop()
     demand.sampler = nil
     sampler = nil
+    // Removed while still listening and only while still ours (a newer orientd replaces only
+    // a socket nobody listens on), never one a newer orientd made.
+    socketFile?.removeIfStillOurs()
+    socketFile = nil
     server?.shutDown()
     publisher.server = nil
     demand.server = nil
     server = nil
     // What clients changed last is written before the exit.
     persistence?.stop()
-    // Removed only while it is still ours, not one a newer orientd made.
-    socketFile?.removeIfStillOurs()
-    socketFile = nil
   }
 
   // MARK: Service manager and reload
@@ -424,6 +430,9 @@ final class Daemon {
 
   /// The whole state, for a greeting or a `get` reply.
   var snapshot: [StateChange] { tracker.snapshot }
+
+  /// The screen policy, for the clients' own orientations.
+  var policy: ScreenPolicy { tracker.policy }
 
   /// Saves the state a control command changed; the commit its `ok` waits for, if any.
   func commit(for requester: UInt32?) -> UInt64? { persist(for: requester) }

@@ -38,20 +38,40 @@ public struct UnixListener: ~Copyable {
 }
 
 /// A socket file this process bound, in its directory held open.
+///
+/// The file itself is held open too (`O_PATH`, which neither reads nor connects): while a
+/// descriptor refers to it, its inode cannot be freed, so no other file can get its device
+/// and inode numbers. Without that, a filesystem that reuses freed inodes at once (ext4) gave
+/// the socket a newer orientd bound in its place the old one's numbers, and the leaving orientd
+/// removed it as its own.
 public final class SocketFile: Sendable {
   /// The socket's path, for messages.
   public let path: String
   private let directory: DirectoryDescriptor
   private let name: String
+  /// The bound file, held so that its identity stays its own.
+  private let pin: FileDescriptor
   private let device: UInt64
   private let inode: UInt64
 
-  init(directory: DirectoryDescriptor, name: String, status: FileStatus) {
+  /// Holds the socket file `name` in `directory`, which must be the socket just bound there.
+  init(directory: DirectoryDescriptor, name: String) throws(SystemError) {
+    let path = directory.path(of: name)
+    let pin = FileDescriptor(
+      adopting: try systemCall("open \(path)") {
+        openat(directory.rawValue, name, clinux_open_path_flag() | O_NOFOLLOW | O_CLOEXEC)
+      })
+    let status = try pin.status()
+    guard status.kind == .socket else {
+      // Not in the held directory: bound somewhere else, and nothing here is ours to remove.
+      throw SystemError("find \(path) after bind", code: .noSuchFile)
+    }
     self.directory = directory
     self.name = name
-    path = directory.path(of: name)
+    self.path = path
     device = status.device
     inode = status.inode
+    self.pin = pin
   }
 
   /// Whether the file at the socket's name is still the one this process bound.
@@ -62,6 +82,10 @@ public final class SocketFile: Sendable {
 
   /// Removes the socket file if it is still the one this process bound, not one a newer
   /// orientd made; relative to the directory, so no path swapped meanwhile redirects it.
+  ///
+  /// Call it while still listening: a newer orientd replaces only a socket nobody listens on,
+  /// so until the listener closes, nothing can take the name between this check and the
+  /// removal.
   public func removeIfStillOurs() {
     guard isStillOurs else { return }
     try? directory.remove(name)
@@ -103,18 +127,14 @@ public enum UnixSocket {
       // net/unix/af_unix.c), so the mode is set on the descriptor, never on a path.
       try socket.setPermissions(mode)
       try bind(socket, to: address, path: path)
-      guard let bound = try? directory.status(of: name), bound.kind == .socket else {
-        // Not in the held directory: bound somewhere else, and nothing here is ours to remove.
-        throw SystemError("find \(path) after bind", code: .noSuchFile)
-      }
+      let file = try SocketFile(directory: directory, name: name)
       do throws(SystemError) {
         _ = try systemCall("listen \(path)") { Glibc.listen(socket.rawValue, backlog) }
       } catch {
-        try? directory.remove(name)
+        file.removeIfStillOurs()
         throw error
       }
-      return UnixListener(
-        descriptor: socket, file: SocketFile(directory: directory, name: name, status: bound))
+      return UnixListener(descriptor: socket, file: file)
     } catch {
       if error.code == .addressInUse { throw .inUse(path: path) }
       throw .system(error)

@@ -16,4 +16,11 @@ struct AllowedOrientationsTests {
   func rejects(text: String) {
     #expect(throws: ValueError.self) { try AllowedOrientations.parse(text) }
   }
+
+  @Test("all is the four orientations, alone or in a list")
+  func all() throws {
+    #expect(try AllowedOrientations.parse("all") == .all)
+    #expect(try AllowedOrientations.parse(" all ") == .all)
+    #expect(try AllowedOrientations.parse("normal,all") == .all)
+  }
 }

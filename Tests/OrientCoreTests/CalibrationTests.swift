@@ -106,3 +106,31 @@ struct CalibrationTests {
     #expect(try MountMatrix.parse("1, 2, 3; 2, 4, 6; 0, 0, 1").inverse == nil)
   }
 }
+
+@Suite("Calibration results as people copy them")
+struct CalibrationOutputTests {
+  @Test("A rotation is not mirrored; poses with the screen down for up fit only a mirror")
+  func mirroredFit() throws {
+    let rotation = try CalibrationFit(
+      normal: Vector3(1, 0, 0), leftUp: Vector3(0, 1, 0), faceUp: Vector3(0, 0, -1))
+    #expect(!rotation.isMirrored)
+    #expect(rotation.determinant > 0.99)
+    let mirror = try CalibrationFit(
+      normal: Vector3(1, 0, 0), leftUp: Vector3(0, 1, 0), faceUp: Vector3(0, 0, 1))
+    #expect(mirror.isMirrored)
+    #expect(mirror.determinant < -0.99)
+  }
+
+  @Test("Rounded matrices have at most three decimals, no trailing zeros and no negative zero")
+  func rounded() {
+    let half = 0.7071067811865475
+    let matrix = Matrix3(rows: Vector3(-half, half, -1e-9), Vector3(-half, -half, 0), Vector3(0, 0, 1))
+    #expect(MountMatrix.formatRounded(matrix) == "-0.707, 0.707, 0; -0.707, -0.707, 0; 0, 0, 1")
+    #expect(
+      MountMatrix.formatRounded(Matrix3(rows: Vector3(0.5, 0.25, 0.1254), Vector3(0, 1, 0), Vector3(0, 0, 1)))
+        == "0.5, 0.25, 0.125; 0, 1, 0; 0, 0, 1")
+    #expect(
+      HwdbKey.entry(key: "sensor:modalias:*:dmi:*", matrix: matrix)
+        == "sensor:modalias:*:dmi:*\n ACCEL_MOUNT_MATRIX=-0.707, 0.707, 0; -0.707, -0.707, 0; 0, 0, 1\n")
+  }
+}

@@ -105,11 +105,29 @@ struct ProtocolSessionTests {
     #expect(session.subscription == .all && session.format == .text && session.sampleStream == nil)
   }
 
-  @Test("A session that ends needs nothing of the sensor")
-  func end() {
+  @Test("supports goes to the server with its set, and the session's view changes only once it is declared")
+  func supports() throws {
+    var session = ProtocolSession()
+    #expect(session.view == .policy)
+    let landscape = try AllowedOrientations.parse("normal,bottom-up")
+    #expect(handle(&session, "supports normal,bottom-up") == .supports(landscape))
+    #expect(session.view == .policy, "the server may still refuse the set")
+    let view = try ClientScreenView(supporting: landscape, under: ScreenPolicy())
+    session.declared(view)
+    #expect(session.view == view)
+    #expect(handle(&session, "supports all") == .supports(.all))
+    #expect(
+      handle(&session, "supports")
+        == .reply(.error(ProtocolError(.badArgument, "usage: supports all|LIST"))))
+  }
+
+  @Test("A session that ends needs nothing of the sensor and holds no set")
+  func end() throws {
     var session = ProtocolSession()
     _ = handle(&session, "samples raw")
+    session.declared(try ClientScreenView(supporting: AllowedOrientations(.normal), under: ScreenPolicy()))
     session.end()
     #expect(session.needs == .nothing)
+    #expect(session.view == .policy)
   }
 }

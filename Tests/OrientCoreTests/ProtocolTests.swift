@@ -51,6 +51,11 @@ struct ProtocolTests {
     #expect(
       try ClientCommand.parse("allow normal, left-up")
         == .allow(try AllowedOrientations.parse("normal,left-up")))
+    #expect(try ClientCommand.parse("allow all") == .allow(.all))
+    #expect(
+      try ClientCommand.parse("supports normal, bottom-up")
+        == .supports(try AllowedOrientations.parse("normal,bottom-up")))
+    #expect(try ClientCommand.parse("supports all") == .supports(.all))
     #expect(try ClientCommand.parse("format json") == .format(.json))
     #expect(try ClientCommand.parse("ping") == .ping)
     #expect(try ClientCommand.parse("quit") == .quit)
@@ -62,7 +67,8 @@ struct ProtocolTests {
       ("frobnicate", ProtocolError.Code.unknownCommand), ("GET", .unknownCommand), ("get now", .badArgument),
       ("lock face-up", .badArgument), ("lock a b", .badArgument), ("rotate", .badArgument),
       ("rotate left", .badArgument), ("allow", .badArgument), ("allow up", .badArgument),
-      ("format xml", .badArgument), ("ping pong", .badArgument),
+      ("format xml", .badArgument), ("ping pong", .badArgument), ("supports", .badArgument),
+      ("supports face-up", .badArgument), ("supports normal,,left-up", .badArgument),
     ])
   func badCommands(line: String, code: ProtocolError.Code) {
     #expect {

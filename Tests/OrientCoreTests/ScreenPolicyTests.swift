@@ -95,15 +95,32 @@ struct ScreenPolicyTests {
     #expect(try policy.rotate(.counterClockwise) == [.lock(.bottomUp), .orientation(.bottomUp)])
   }
 
-  @Test("Rotating to an orientation that is not allowed is refused and changes nothing")
-  func rotateNotAllowed() throws {
+  @Test("Rotating skips the orientations that are not allowed, both ways")
+  func rotateSkipsNotAllowed() throws {
     let allowed = try AllowedOrientations.parse("normal,right-up")
     var policy = ScreenPolicy(allowed: allowed)
     _ = policy.deviceChanged(to: .normal)
-    #expect(throws: PolicyError.notAllowed(.leftUp, allowed)) { try policy.rotate(.clockwise) }
-    #expect(policy.lock == nil)
-    #expect(policy.orientation == .normal)
+    // Clockwise from normal, left-up and bottom-up are not allowed: right-up is next.
+    #expect(try policy.rotate(.clockwise) == [.lock(.rightUp), .orientation(.rightUp)])
+    #expect(try policy.rotate(.clockwise) == [.lock(.normal), .orientation(.normal)])
     #expect(try policy.rotate(.counterClockwise) == [.lock(.rightUp), .orientation(.rightUp)])
+    #expect(try policy.rotate(.counterClockwise) == [.lock(.normal), .orientation(.normal)])
+  }
+
+  @Test("Locked to left-up with normal and left-up allowed, rotate cw goes back to normal, not bottom-up")
+  func rotateFromLockSkips() throws {
+    var policy = ScreenPolicy(allowed: try AllowedOrientations.parse("normal,left-up"), lock: .leftUp)
+    #expect(try policy.rotate(.clockwise) == [.lock(.normal), .orientation(.normal)])
+    #expect(try policy.rotate(.counterClockwise) == [.lock(.leftUp), .orientation(.leftUp)])
+  }
+
+  @Test("With one orientation allowed, rotating locks to it from wherever the screen was")
+  func rotateWithOneAllowed() throws {
+    var policy = ScreenPolicy(allowed: AllowedOrientations(.bottomUp))
+    #expect(policy.orientation == nil)
+    #expect(try policy.rotate(.clockwise) == [.lock(.bottomUp), .orientation(.bottomUp)])
+    #expect(try policy.rotate(.counterClockwise) == [])
+    #expect(policy.lock == .bottomUp)
   }
 
   @Test("Locking to an orientation that is not allowed is refused")
@@ -158,5 +175,31 @@ struct ScreenPolicyTests {
     let policy = ScreenPolicy(allowed: AllowedOrientations(.normal), lock: .leftUp)
     #expect(policy.lock == nil)
     #expect(policy.orientation == nil)
+  }
+
+  @Test("The rule within a set: the lock whatever the set, the latest device orientation in the set, or none")
+  func orientationWithinSet() throws {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .normal)
+    _ = policy.deviceChanged(to: .leftUp)
+    _ = policy.deviceChanged(to: .faceUp)
+    let landscape = try AllowedOrientations.parse("normal,bottom-up")
+    #expect(policy.orientation(within: .all) == .leftUp)
+    #expect(policy.orientation(within: landscape) == .normal)
+    #expect(policy.orientation(within: AllowedOrientations(.rightUp)) == nil)
+    #expect(policy.orientation(within: []) == nil)
+    _ = try policy.lock(to: .bottomUp)
+    #expect(policy.orientation(within: AllowedOrientations(.rightUp)) == .bottomUp)
+    #expect(policy.orientation(within: []) == .bottomUp)
+  }
+
+  @Test("Held upright, the rule within a set gives normal, or the set's first orientation clockwise")
+  func heldWithinSet() throws {
+    var policy = ScreenPolicy()
+    _ = policy.deviceChanged(to: .rightUp)
+    _ = policy.hold(true)
+    #expect(policy.orientation(within: .all) == .normal)
+    #expect(policy.orientation(within: try AllowedOrientations.parse("right-up,bottom-up")) == .bottomUp)
+    #expect(policy.orientation(within: []) == nil)
   }
 }

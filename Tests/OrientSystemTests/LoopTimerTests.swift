@@ -63,8 +63,9 @@ struct LoopTimerTests {
     }
     timer.schedule(after: .milliseconds(10), repeating: .milliseconds(10))
     try run(loop)
+    // Two calls, not one per period: the second counts the periods the busy first one missed.
+    // (The first may count more than one itself when a loaded machine runs the loop late.)
     #expect(calls.count == 2)
-    #expect(calls.first == 1)
     #expect((calls.last ?? 0) >= 5, "the busy handler missed five periods, got \(calls)")
   }
 

@@ -230,8 +230,9 @@ struct CalibrationTests {
     #expect(bystander.linesBeforePong() == [], "a subscriber that did not ask sees no samples")
 
     let printed = try TestProcess([TestPaths.orientctl, "--socket", socket, "samples", "--raw"])
+    // Two at least: a loaded machine may let more arrive before the test looks.
     let lines = printed.waitForLines(2)
-    #expect(lines.count == 2)
+    #expect(lines.count >= 2)
     #expect(lines.allSatisfy { $0.hasPrefix("raw ") && $0.hasSuffix(" 1.0000 0.0000 0.0000") }, "\(lines)")
     printed.signal(SIGTERM)
     #expect(printed.waitForExit() != nil)
@@ -259,7 +260,7 @@ struct CalibrationTests {
     let text = result.stdout
     #expect(text.contains("Sensor: iio:device0 (accel_3d), online."))
     #expect(text.contains("Chosen because it is the only accelerometer."))
-    #expect(text.contains("Sampling: poll every 50 ms: the device has no scan elements"))
+    #expect(text.contains("Capture: poll every 50 ms: the device has no scan elements"))
     #expect(text.contains("Scale: 0.0095 (in_accel_scale)"))
     #expect(text.contains("Live magnitude: 0.25 g. WARNING"), "\(text)")
     #expect(text.contains("wrong scale"))

@@ -266,10 +266,14 @@ struct ConfigAndServiceTests {
     #expect(mode == 0o644, "mode \(String(mode ?? 0, radix: 8))")
     _ = try policyBus(including: policy)
 
-    let verify = try runToCompletion([
-      analyze, "verify", "\(prefix)/usr/lib/systemd/system/orientd.service",
-      "\(prefix)/usr/lib/systemd/system/orientd.socket",
-    ])
+    // verify runs man for each Documentation=man: page; the installed ones are found there.
+    var manual = scratch.environment
+    manual["MANPATH"] = "\(prefix)/usr/share/man"
+    let verify = try runToCompletion(
+      [
+        analyze, "verify", "\(prefix)/usr/lib/systemd/system/orientd.service",
+        "\(prefix)/usr/lib/systemd/system/orientd.socket",
+      ], environment: manual)
     #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     // The sandbox is no weaker than before the bus: exposure 1.7 at most (the scale is x10).
     let security = try runToCompletion([
@@ -277,7 +281,7 @@ struct ConfigAndServiceTests {
       "\(prefix)/usr/lib/systemd/system/orientd.service",
     ])
     #expect(security.status == 0, "\(security.stdout.split(separator: "\n").last ?? "")\(security.stderr)")
-    var environment = scratch.environment
+    var environment = manual
     environment["XDG_RUNTIME_DIR"] = try scratch.makeDirectory("runtime")
     let verifyUser = try runToCompletion(
       [analyze, "verify", "--user", "\(prefix)/usr/lib/systemd/user/orientd-hook.service"],

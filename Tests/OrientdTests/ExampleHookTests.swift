@@ -33,15 +33,20 @@ struct DesktopStubs {
         "--outputs",
         "\\u{1b}[01;32mOutput: \\u{1b}[0;0m1 HDMI-A-1 enabled connected\\nOutput: 2 eDP-1 enabled connected priority 1\\n"
       ),
+      // wlr-randr's main.c prints each head's modes, the current one marked.
       "wlr-randr": (
-        "", "HDMI-A-1 \\\"Dell Inc.\\\"\\n  Enabled: yes\\neDP-1 \\\"BOE 0x0AF8\\\"\\n  Enabled: yes\\n"
+        "",
+        "HDMI-A-1 \\\"Dell Inc.\\\"\\n  Enabled: yes\\n  Modes:\\n    2560x1440 px, 59.951000 Hz (preferred, current)\\n"
+          + "eDP-1 \\\"BOE 0x0AF8\\\"\\n  Enabled: yes\\n  Modes:\\n    2880x1800 px, 90.001000 Hz (preferred, current)\\n"
       ),
     ]
     for (name, stub) in stubs {
+      // hyprctl prints Hyprland's reply, "ok" for a command it took.
+      let reply = name == "hyprctl" ? "\necho ok" : ""
       let script = """
         #!/bin/sh
         if [ "${1:-}" = "\(stub.query)" ]; then printf "\(stub.output)"; exit 0; fi
-        \(record)
+        \(record)\(reply)
         """
       let path = directory + "/" + name
       try script.write(toFile: path, atomically: true, encoding: .utf8)

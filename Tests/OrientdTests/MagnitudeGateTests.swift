@@ -74,7 +74,8 @@ struct MagnitudeGateTests {
     // The sensor set up again is measured afresh: its samples are used as they are at once.
     try #require(run.process.waitFor("scale 0.038307 (in_accel_scale)", inStderr: true))
     try run.setRaw(0, -256, 0)
-    #expect(monitor.waitForLines(16).suffix(2) == ["device normal", "orientation normal"])
+    // Lines 16 and 17: the device, then the screen it turns.
+    #expect(monitor.waitForLines(17).suffix(2) == ["device normal", "orientation normal"])
     let after = try #require(run.process.stderr.range(of: "scale 0.038307 (in_accel_scale)"))
     let lines = sampleLines(run.process.stderr[after.upperBound...])
     #expect(lines.contains { $0.hasSuffix("proposes normal") }, "\(lines.suffix(3))")

@@ -47,7 +47,7 @@ struct SocketProtocolTests {
     #expect(run.stop() == 0)
   }
 
-  @Test("rotate cw and ccw lock to the neighbours; a target outside the allowed set is refused")
+  @Test("rotate cw and ccw lock to the neighbours, skipping the orientations that are not allowed")
   func rotate() throws {
     let daemon = try ServedDaemon()
     let subscriber = try TestClient(path: daemon.socket)
@@ -64,16 +64,38 @@ struct SocketProtocolTests {
 
     #expect(try daemon.orientctl("allow", "normal,left-up").status == 0)
     #expect(subscriber.readLine() == "allowed normal,left-up")
-    let refused = try daemon.orientctl("rotate", "ccw")
-    #expect(refused.status == 1)
-    #expect(refused.stderr.contains("not-allowed"))
-    #expect(refused.stderr.contains("right-up"))
+    // Counter-clockwise from normal, right-up and bottom-up are not allowed: left-up is next.
+    let skipping = try daemon.orientctl("rotate", "ccw")
+    #expect(skipping.status == 0, "\(skipping.stderr)")
+    #expect(subscriber.readLines(2) == ["lock left-up", "orientation left-up"])
+    // Locked to left-up, clockwise goes round to normal (it used to fail: not-allowed bottom-up).
+    let back = try daemon.orientctl("rotate", "cw")
+    #expect(back.status == 0, "\(back.stderr)")
+    #expect(subscriber.readLines(2) == ["lock normal", "orientation normal"])
     #expect(
       completeLines(try daemon.orientctl("get").stdout) == [
         "sensor online", "device normal", "orientation normal", "lock normal", "allowed normal,left-up",
         "mode unknown",
       ])
-    #expect(subscriber.linesBeforePong() == [], "a refused rotate must change nothing")
+    #expect(subscriber.linesBeforePong() == [], "nothing else changed")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test("allow all allows the four orientations again, from the socket and from orientctl")
+  func allowAll() throws {
+    let daemon = try ServedDaemon()
+    let client = try TestClient(path: daemon.socket)
+    #expect(client.readLines(greetingLines) == normalSnapshot)
+    #expect(try daemon.orientctl("allow", "normal").status == 0)
+    #expect(client.readLine() == "allowed normal")
+    client.send("allow all\n")
+    #expect(client.readLines(through: "ok") == ["allowed normal,left-up,bottom-up,right-up", "ok"])
+    #expect(try daemon.orientctl("allow", "left-up").status == 0)
+    // The device has only been normal: no allowed orientation was seen.
+    #expect(client.readLines(2) == ["allowed left-up", "orientation undefined"])
+    let all = try daemon.orientctl("allow", "all")
+    #expect(all.status == 0, "\(all.stderr)")
+    #expect(client.readLines(2) == ["allowed normal,left-up,bottom-up,right-up", "orientation normal"])
     #expect(daemon.stop() == 0)
   }
 
@@ -133,6 +155,7 @@ struct SocketProtocolTests {
     let names = help.dropLast().map { $0.prefix { $0 != " " && $0 != ":" } }
     for command in [
       "get", "lock", "unlock", "rotate", "allow", "format", "ping", "help", "quit", "samples", "info",
+      "supports",
     ] {
       #expect(names.contains(Substring(command)), "help must list \(command): \(help)")
     }

@@ -54,7 +54,7 @@ struct TabletModeTests {
     #expect(subscriber.readLines(2) == ["mode laptop", "orientation normal"])
     subscriber.send("info\n")
     let info = subscriber.readLines(through: "ok")
-    #expect(info.contains("info mode laptop (from manual; rotate tablet, from auto)"), "\(info)")
+    #expect(info.contains("info tablet-mode laptop (from manual; rotate tablet, from auto)"), "\(info)")
     // A lock is what the user asked for: it wins over the laptop hold.
     #expect(try orientctl(socket, "lock", "right-up").status == 0)
     #expect(subscriber.readLines(2) == ["lock right-up", "orientation right-up"])

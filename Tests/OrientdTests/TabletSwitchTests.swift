@@ -260,7 +260,7 @@ struct SwitchModeTests {
     let info = subscriber.readLines(through: "ok")
     #expect(
       info.contains("info switches SW_TABLET_MODE on /dev/input/event5 (Intel Virtual Switches)"), "\(info)")
-    #expect(info.contains { $0.hasPrefix("info mode laptop (") }, "\(info)")
+    #expect(info.contains { $0.hasPrefix("info tablet-mode laptop (") }, "\(info)")
     run.send("switch laptop tablet 1")
     #expect(subscriber.readLine() == "mode tablet")
     #expect(

@@ -1,4 +1,5 @@
-# Shared by the orientd example hooks: logging and finding the built-in panel.
+# Shared by the orientd example hooks: logging, finding the built-in panel, and running a
+# compositor's tool quietly.
 
 orientd_log() {
   echo "orientd hook: $*" >&2
@@ -23,4 +24,17 @@ orientd_need() {
       exit 127
     }
   done
+}
+
+# Runs a command, keeping what it prints: nothing reaches the log when it succeeds (the
+# tools print their replies and dumps on every run); when it fails, its output and the
+# command go to stderr and the hook exits with its status.
+orientd_quiet() {
+  orientd_status=0
+  orientd_output=$("$@" 2>&1) || orientd_status=$?
+  if [ "$orientd_status" -ne 0 ]; then
+    [ -z "$orientd_output" ] || printf '%s\n' "$orientd_output" >&2
+    orientd_log "$* failed with exit status $orientd_status"
+    exit "$orientd_status"
+  fi
 }

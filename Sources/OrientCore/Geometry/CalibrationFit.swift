@@ -12,6 +12,9 @@ public struct CalibrationFit: Equatable, Sendable {
   public var isOrthonormal: Bool { matrix.isOrthonormal(tolerance: 0.05) }
   /// Its determinant: +1 for a rotation, -1 for a mirror.
   public var determinant: Double { matrix.determinant }
+  /// Whether the matrix mirrors: no sensor turned as asked gives that, since a sensor's axes
+  /// are right-handed as the contract's are; one pose was not the one asked for.
+  public var isMirrored: Bool { determinant < 0 }
 
   /// Rounding to a signed permutation is accepted up to this many degrees.
   static let roundingLimit = 20.0

@@ -16,8 +16,9 @@ public enum HwdbKey {
     return "sensor:modalias:\(device):\(machine)"
   }
 
-  /// The lines for `/etc/udev/hwdb.d/61-sensor-local.hwdb`.
+  /// The lines for `/etc/udev/hwdb.d/61-sensor-local.hwdb`, the matrix rounded as the
+  /// entries of systemd's own 60-sensor.hwdb are written.
   public static func entry(key: String, matrix: Matrix3) -> String {
-    "\(key)\n ACCEL_MOUNT_MATRIX=\(MountMatrix.format(matrix))\n"
+    "\(key)\n ACCEL_MOUNT_MATRIX=\(MountMatrix.formatRounded(matrix))\n"
   }
 }

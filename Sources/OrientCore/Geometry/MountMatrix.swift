@@ -70,6 +70,20 @@ public enum MountMatrix {
     return Matrix3(rows: parsed[0], parsed[1], parsed[2])
   }
 
+  /// Formats a matrix as systemd's hwdb entries write them: each value rounded to three
+  /// decimals without trailing zeros (`0.707`, `1`, never `-0`), for matrices people copy.
+  public static func formatRounded(_ matrix: Matrix3) -> String {
+    func number(_ value: Double) -> String {
+      var text = DecimalFormatting.fixed(value, decimals: 3)
+      while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+      if text.hasSuffix(".") { text.removeLast() }
+      return text == "-0" ? "0" : text
+    }
+    return matrix.rows.map { row in
+      "\(number(row.x)), \(number(row.y)), \(number(row.z))"
+    }.joined(separator: "; ")
+  }
+
   /// Formats a matrix in the same syntax it is parsed from, e.g. `0, 1, 0; -1, 0, 0; 0, 0, 1`.
   public static func format(_ matrix: Matrix3) -> String {
     func number(_ value: Double) -> String {

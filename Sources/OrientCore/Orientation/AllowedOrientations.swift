@@ -27,15 +27,19 @@ public struct AllowedOrientations: OptionSet, Hashable, Sendable {
     members.map(\.name).joined(separator: ",")
   }
 
-  /// Parses a non-empty comma-separated list such as `normal, left-up`.
+  /// Parses a non-empty comma-separated list such as `normal, left-up`, or `all` for the four.
   public static func parse(_ text: some StringProtocol) throws(ValueError) -> AllowedOrientations {
     var result = AllowedOrientations()
     for item in text.split(separator: ",", omittingEmptySubsequences: false) {
       let name = item.trimmingSpaces
+      if name == "all" {
+        result = .all
+        continue
+      }
       guard let orientation = ScreenOrientation(name: name) else {
         if name.isEmpty { throw ValueError("empty orientation in list '\(text)'") }
         throw ValueError(
-          "unknown screen orientation '\(name)' (expected normal, left-up, bottom-up or right-up)")
+          "unknown screen orientation '\(name)' (expected all, or normal, left-up, bottom-up or right-up)")
       }
       result.insert(AllowedOrientations(orientation))
     }

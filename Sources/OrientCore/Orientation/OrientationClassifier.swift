@@ -3,7 +3,11 @@
 ///
 /// Samples from a sensor whose steady magnitude is far from 1 g (a wrong scale) are divided
 /// by that magnitude before the gate (see `SteadyMagnitude`), so such a sensor still
-/// classifies, and shakes are still rejected in proportion.
+/// classifies, and shakes are still rejected in proportion. A sensor with no scale at all reads
+/// in units nobody knows (raw counts in the hundreds, often): until its steady magnitude is
+/// learned, its samples are classified by their direction alone, at once, as iio-sensor-proxy
+/// does with angles; only the settle time guards against shakes meanwhile, and the gate takes
+/// over, relative to the learned magnitude, once it is known.
 ///
 /// Pure: the caller passes each sample's time, so replays and tests are exact.
 public struct OrientationClassifier: Sendable {
@@ -23,11 +27,19 @@ public struct OrientationClassifier: Sendable {
   @usableFromInline var minimumSquared: Double
   @usableFromInline var maximumSquared: Double
   @usableFromInline var steady = SteadyMagnitude()
+  /// Whether the sensor's scale is unknown: samples go by their direction until `steady` has
+  /// learned their magnitude.
+  @usableFromInline var scaleUnknown = false
   /// The magnitudes in g the gate accepts.
   @usableFromInline var gate: ClosedRange<Double>
 
   /// What samples are divided by before the gate, or nil when they are used as they are.
   public var magnitudeDivisor: Double? { steady.divisor }
+
+  /// Whether samples are classified by their direction alone, with no magnitude gate: the
+  /// sensor has no scale and its steady magnitude is not learned yet.
+  @inlinable
+  public var classifiesByDirection: Bool { scaleUnknown && !steady.learned }
 
   /// The orientation proposed but not yet current: it waits for the settle time. Nil when
   /// the samples propose the current orientation (or were rejected by the gate).
@@ -99,7 +111,12 @@ public struct OrientationClassifier: Sendable {
 
   /// Forgets the steady magnitude learned so far: samples now come from another sensor (or
   /// the same one set up again, perhaps with a corrected scale), which is measured afresh.
-  public mutating func forgetSteadyMagnitude() { steady = SteadyMagnitude() }
+  /// Without `scaleKnown` (the sensor has no scale), its samples are classified by their
+  /// direction until their magnitude is learned.
+  public mutating func forgetSteadyMagnitude(scaleKnown: Bool = true) {
+    steady = SteadyMagnitude()
+    scaleUnknown = !scaleKnown
+  }
 
   /// The magnitudes (in g) the gate accepts. A tolerance that is negative or not a number
   /// (which the settings' validation refuses) gives an empty-looking range at 1 g rather than
@@ -162,13 +179,32 @@ public struct OrientationClassifier: Sendable {
       let factor = 1 / divisor
       vector = Vector3(gravity.x * factor, gravity.y * factor, gravity.z * factor)
       squared = vector.magnitudeSquared
+    } else if classifiesByDirection {
+      // No unit to judge a magnitude by: only a reading too small to have a direction is set aside.
+      let minimum = SteadyMagnitude.minimumMagnitude
+      guard squared >= minimum * minimum else {
+        pending = nil
+        return Step(
+          verdict: .rejected(magnitude: squared.squareRoot()), changed: false, magnitude: magnitudeChange)
+      }
+      let factor = 1 / squared.squareRoot()
+      vector = Vector3(gravity.x * factor, gravity.y * factor, gravity.z * factor)
+      return decide(proposal(for: vector), at: time, magnitude: magnitudeChange)
     }
     guard squared >= minimumSquared && squared <= maximumSquared else {
       pending = nil
       return Step(
         verdict: .rejected(magnitude: squared.squareRoot()), changed: false, magnitude: magnitudeChange)
     }
-    let proposed = proposal(for: vector)
+    return decide(proposal(for: vector), at: time, magnitude: magnitudeChange)
+  }
+
+  /// Takes a sample that proposed `proposed` at `time`: at once after `adoptNextProposal`,
+  /// else once it has held for the settle time.
+  @inlinable
+  mutating func decide(
+    _ proposed: DeviceOrientation?, at time: SampleTime, magnitude magnitudeChange: SteadyMagnitude.Change?
+  ) -> Step {
     if adopting {
       adopting = false
       pending = nil

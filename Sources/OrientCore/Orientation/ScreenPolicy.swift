@@ -8,11 +8,15 @@ public enum RotationDirection: Sendable {
 public enum PolicyError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The target orientation is not in the allowed set.
   case notAllowed(ScreenOrientation, AllowedOrientations)
+  /// None of the orientations a client supports (the first set) is in the allowed set.
+  case noneSupported(AllowedOrientations, AllowedOrientations)
 
   public var description: String {
     switch self {
     case .notAllowed(let target, let allowed):
       return "\(target.name) is not allowed (allowed: \(allowed.listText))"
+    case .noneSupported(let supported, let allowed):
+      return "none of \(supported.listText) is allowed (allowed: \(allowed.listText))"
     }
   }
 }
@@ -33,7 +37,7 @@ public struct ScreenPolicy: Sendable {
   /// The screen orientation; nil (undefined) until the device first takes an allowed one.
   public private(set) var orientation: ScreenOrientation?
   /// Four-way device orientations seen, most recent first, each at most once.
-  private var recent: [ScreenOrientation] = []
+  private(set) var recent: [ScreenOrientation] = []
   /// Whether the screen is held upright whatever the device does (laptop mode under the
   /// tablet policy). A lock still wins: it is what the user asked for.
   public private(set) var held = false
@@ -51,9 +55,15 @@ public struct ScreenPolicy: Sendable {
     recent.first(where: { allowed.contains($0) })
   }
 
-  /// The orientation a held screen takes: `normal`, or the first allowed one if `normal` is not.
-  var heldOrientation: ScreenOrientation {
-    allowed.contains(.normal) ? .normal : allowed.members.first ?? .normal
+  /// The orientation the policy gives a screen that may take only the orientations of `set`
+  /// (the allowed set, or its intersection with what one client supports): the lock whatever
+  /// `set` holds; held, `normal` or else the first of `set` clockwise; otherwise the most
+  /// recent four-way device orientation in `set`. Nil when the rule finds none (no device
+  /// orientation of `set` seen yet, or `set` empty).
+  func orientation(within set: AllowedOrientations) -> ScreenOrientation? {
+    if let lock { return lock }
+    if held { return set.contains(.normal) ? .normal : set.members.first }
+    return recent.first(where: { set.contains($0) })
   }
 
   /// Holds the screen upright (true), or lets it follow the device again (false); the device
@@ -88,10 +98,15 @@ public struct ScreenPolicy: Sendable {
     return [.lock(nil)] + resolve()
   }
 
-  /// Locks to the next orientation clockwise or counter-clockwise from the current one.
+  /// Locks to the next allowed orientation clockwise or counter-clockwise from the current one
+  /// (`normal` when undefined), skipping those that are not allowed; with one allowed
+  /// orientation, that one.
   public mutating func rotate(_ direction: RotationDirection) throws(PolicyError) -> [StateChange] {
-    let from = orientation ?? .normal
-    let target = direction == .clockwise ? from.clockwise : from.counterClockwise
+    var target = orientation ?? .normal
+    for _ in 0..<4 {
+      target = direction == .clockwise ? target.clockwise : target.counterClockwise
+      if allowed.contains(target) { break }
+    }
     return try lock(to: target)
   }
 
@@ -111,7 +126,7 @@ public struct ScreenPolicy: Sendable {
   }
 
   private mutating func resolve() -> [StateChange] {
-    let target = lock ?? (held ? heldOrientation : following)
+    let target = orientation(within: allowed)
     guard target != orientation else { return [] }
     orientation = target
     return [.orientation(target)]

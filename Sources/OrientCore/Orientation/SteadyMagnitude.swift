@@ -46,6 +46,11 @@ public struct SteadyMagnitude: Sendable {
   @inlinable
   public var divisor: Double? { divisorStorage }
 
+  /// Whether a steady stretch has decided what samples are divided by (even when it decided,
+  /// without a word, that they are right as they are).
+  @inlinable
+  public var learned: Bool { learnedStorage }
+
   // Inlinable, and free of square roots and divisions while a stretch goes on: the
   // classifier runs this for every sample.
   @usableFromInline var divisorStorage: Double?
@@ -55,6 +60,7 @@ public struct SteadyMagnitude: Sendable {
   @usableFromInline var stretchCount = 0.0
   @usableFromInline var stretchDecided = false
   @usableFromInline var reportedNearZero = false
+  @usableFromInline var learnedStorage = false
 
   /// `band` for squared magnitudes: (1 + band)² - 1, which also covers 1 - (1 - band)².
   @usableFromInline static let squaredBand = (1 + band) * (1 + band) - 1
@@ -100,6 +106,7 @@ public struct SteadyMagnitude: Sendable {
 
   @inlinable
   mutating func decide(steady: Double, gate: ClosedRange<Double>, material: Double) -> Change? {
+    learnedStorage = true
     if steady < Self.minimumMagnitude {
       guard !reportedNearZero else { return nil }
       reportedNearZero = true

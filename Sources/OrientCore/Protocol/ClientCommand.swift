@@ -21,6 +21,8 @@ public enum ClientCommand: Equatable, Sendable {
   case unlock
   case rotate(RotationDirection)
   case allow(AllowedOrientations)
+  /// This connection's `orientation` lines use only these orientations (`.all`: any allowed).
+  case supports(AllowedOrientations)
   /// Set the mode (tablet or laptop) until `mode auto` (nil) gives it back to its sources.
   case mode(TabletMode?)
   /// Receive only these changes from now on.
@@ -39,8 +41,9 @@ public enum ClientCommand: Equatable, Sendable {
     "get: the state lines (sensor, device, orientation, lock, allowed, mode, and hinge where there is one), then ok",
     "lock [ORIENTATION]: lock the screen to ORIENTATION, or to the current one",
     "unlock: follow the device again",
-    "rotate cw|ccw: lock to the next orientation clockwise or counter-clockwise",
-    "allow LIST: set the allowed screen orientations, e.g. allow normal,left-up",
+    "rotate cw|ccw: lock to the next allowed orientation clockwise or counter-clockwise",
+    "allow all|LIST: set the allowed screen orientations, e.g. allow normal,left-up",
+    "supports all|LIST: work this connection's orientation lines out within these, e.g. supports normal,bottom-up",
     "mode tablet|laptop|auto: set the mode until mode auto gives it back to the switch or hinge",
     "subscribe all|LIST: receive only these changes, e.g. subscribe orientation,mode",
     "format json|text: switch this connection's format",
@@ -99,14 +102,16 @@ public enum ClientCommand: Equatable, Sendable {
       case let other:
         throw ProtocolError(.badArgument, "expected cw or ccw, got '\(ProtocolError.printable(other))'")
       }
-    case "allow":
+    case "allow", "supports":
       // The list may be written with spaces after the commas.
-      guard !arguments.isEmpty else { throw ProtocolError(.badArgument, "usage: allow LIST") }
+      guard !arguments.isEmpty else { throw ProtocolError(.badArgument, "usage: \(verb) all|LIST") }
+      let set: AllowedOrientations
       do {
-        return .allow(try AllowedOrientations.parse(arguments.joined(separator: " ")))
+        set = try AllowedOrientations.parse(arguments.joined(separator: " "))
       } catch {
         throw ProtocolError(.badArgument, ProtocolError.printable(Substring(error.message)))
       }
+      return verb == "allow" ? .allow(set) : .supports(set)
     case "mode":
       switch try oneArgument("mode tablet|laptop|auto") {
       case "tablet": return .mode(.tablet)

@@ -1,5 +1,5 @@
-/// One client's side of the protocol: its settings (format, subscription, sample stream) and
-/// what each line it sends asks of the server.
+/// One client's side of the protocol: its settings (format, subscription, sample stream, the
+/// orientations it supports) and what each line it sends asks of the server.
 ///
 /// Pure: the lines come in, the steps go out; the server's session handler carries them out
 /// (it reads the state, asks whether the client may control, runs control commands).
@@ -10,6 +10,9 @@ public struct ProtocolSession: Sendable {
   public private(set) var subscription = Subscription.all
   /// The samples the client asked for, if any.
   public private(set) var sampleStream: SampleStream?
+  /// How the client's `orientation` lines are worked out: the policy's, until the server
+  /// accepts a `supports` (`declared(_:)`).
+  public private(set) var view = ClientScreenView.policy
   /// Whether the client has sent a line with anything in it.
   public private(set) var hasSentCommand = false
 
@@ -32,6 +35,9 @@ public struct ProtocolSession: Sendable {
     case close
     /// A control command, for a client that may control.
     case control(ClientCommand)
+    /// `supports`: the server checks the set against the policy, records it with
+    /// `declared(_:)` and tells the client its orientation if that changes, then `ok`.
+    case supports(AllowedOrientations)
   }
 
   /// What the client's settings ask of the sensor.
@@ -76,12 +82,20 @@ public struct ProtocolSession: Sendable {
       return .close
     case .lock, .unlock, .rotate, .allow, .mode:
       return .control(command)
+    case .supports(let set):
+      return .supports(set)
     }
   }
 
-  /// The client goes: it needs nothing more of the sensor.
+  /// The server accepted the client's `supports`: its orientation lines follow `view` now.
+  public mutating func declared(_ view: ClientScreenView) {
+    self.view = view
+  }
+
+  /// The client goes: it needs nothing more of the sensor, and holds no set.
   public mutating func end() {
     subscription = []
     sampleStream = nil
+    view = .policy
   }
 }

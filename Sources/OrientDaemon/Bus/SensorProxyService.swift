@@ -27,6 +27,9 @@ final class SensorProxyService {
   private var owned = false
   /// The last problem logged, so that a lasting one is logged once, not at every attempt.
   private var lastProblem: String?
+  /// Who owns the name while orientd waits in the bus's queue (`orientd (pid 123)`), once
+  /// the bus has said.
+  private var owner: String?
 
   /// The most clients that may hold claims at once. Each costs a match rule on the bus, and
   /// the system bus allows a connection 512 of them by default; dbus-daemon also lets one
@@ -64,7 +67,7 @@ final class SensorProxyService {
   var status: String {
     let name = SensorProxyInterface.busName
     guard connection != nil else { return "not connected to \(address)" }
-    guard owned else { return "waiting for \(name) on \(address)" }
+    guard owned else { return "waiting for \(name) on \(address)" + (owner.map { ", owned by \($0)" } ?? "") }
     let claimants = claims.claimants(of: .accelerometer)
     let who = claimants == 1 ? "1 client claims" : "\(claimants) clients claim"
     return "serving \(name) on \(address); \(who) the accelerometer"
@@ -102,6 +105,7 @@ final class SensorProxyService {
     connection?.close()
     connection = nil
     owned = false
+    owner = nil
     forgetClaims()
     let delay = retry.delayAfterFailure()
     let text = "D-Bus: \(problem); serving the socket only, retrying in \(delay.wholeSeconds) s"
@@ -119,6 +123,7 @@ final class SensorProxyService {
     switch event {
     case .name(let name, .owned):
       owned = true
+      owner = nil
       retry.reset()
       lastProblem = nil
       Log.info("D-Bus: serving \(name) on \(address)")
@@ -136,6 +141,7 @@ final class SensorProxyService {
       lastProblem = nil
       Log.info(
         "D-Bus: \(name) is owned by another process (iio-sensor-proxy?); waiting for it in the bus's queue")
+      askForOwner(of: name)
     case .name(let name, .lost):
       // Only a bus that drops queued requests (or a bus administrator) takes it: ask again later.
       fail("lost the name \(name)")
@@ -147,6 +153,17 @@ final class SensorProxyService {
       if held.contains(.accelerometer) { updateClaimed() }
     case .disconnected(let reason):
       fail("lost \(address): \(reason)")
+    }
+  }
+
+  /// Asks the bus who owns `name`, for `info` and doctor: its process's name and id.
+  private func askForOwner(of name: String) {
+    owner = nil
+    try? connection?.processID(of: name) { [unowned self] pid in
+      guard let pid, !self.owned else { return }
+      let command = ProcessName.of(pid).map { ProtocolError.printable(Substring($0)) }
+      self.owner = command.map { "\($0) (pid \(pid))" } ?? "pid \(pid)"
+      Log.info("D-Bus: \(name) is owned by \(self.owner ?? "")")
     }
   }
 

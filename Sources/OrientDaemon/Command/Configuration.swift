@@ -1,3 +1,4 @@
+import Glibc
 import OrientConfig
 import OrientCore
 import OrientSystem
@@ -19,7 +20,10 @@ struct Configuration: Sendable {
   /// Reads the file and applies the command line over it: a bad file fails with exit 78,
   /// a bad command line with exit 64.
   func load() throws(Failure) -> DaemonOptions {
-    let options = try DaemonOptions.resolve(commandLine: commandLine, config: try entries())
+    var options = try DaemonOptions.resolve(commandLine: commandLine, config: try entries())
+    if geteuid() != 0, let runtime = Environment.value("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
+      options.placeInUserDirectory(runtime: runtime)
+    }
     try checkControlGroup(of: options)
     return options
   }
@@ -50,6 +54,8 @@ struct Configuration: Sendable {
       if case .missing = error, commandLine.configPath == nil { return [] }
       throw .config("cannot read config file: \(error)")
     }
-    return try ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
+    let entries = try ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
+    for warning in ConfigFile.repeatedKeyWarnings(entries) { Log.warning(warning) }
+    return entries
   }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import OrientConfig
 import OrientCore
 import OrientSystem
@@ -24,6 +25,11 @@ public enum OrientdCommand {
       return write(DaemonHelp.text)
     case .version:
       return write("orientd \(orientdVersion)\n")
+    case .completion(let name):
+      guard let shell = CompletionSpec.Shell(rawValue: name) else {
+        return usageFailure(.usage("--completion: expected bash, zsh or fish, got '\(name)'"))
+      }
+      return write(DaemonHelp.completionSpec.script(for: shell))
     case .list, .run:
       break
     }
@@ -37,9 +43,14 @@ public enum OrientdCommand {
       return fail(error)
     }
     if options.verbose { Log.threshold = .debug }
+    if options.action == .run, options.servesSocket || options.persistsState,
+      let directory = options.userDirectory
+    {
+      Log.info("not running as root: the socket and the state file are in \(directory)")
+    }
     do {
       switch options.action {
-      case .help, .version:
+      case .help, .version, .completion:
         return 0
       case .list:
         return write(try SensorListing.run(options: options))
@@ -62,7 +73,14 @@ public enum OrientdCommand {
   }
 
   private static func fail(_ failure: Failure) -> Int32 {
-    try? StandardStream.error.write("orientd: \(failure.message)\n")
+    var message = failure.message
+    if failure.exitCode == .cannotCreate, geteuid() != 0 {
+      // A user trying orientd out: the system's paths are root's.
+      message +=
+        "; as a user other than root, give --state PATH and --socket PATH (or set XDG_RUNTIME_DIR"
+        + " for them to go there)"
+    }
+    try? StandardStream.error.write("orientd: \(message)\n")
     return failure.exitCode.rawValue
   }
 

@@ -1,8 +1,13 @@
 import OrientConfig
 import OrientCore
+import OrientSystem
 
 /// What `info` reports: the sensor, then the settings that shape what clients see; for
 /// clients that may control (`full`), also the hooks and the files orientd uses.
+///
+/// Each key has one meaning (only `hook` repeats, once per hook). `mode` and `mode-reason`
+/// are the capture's old names, kept beside `capture` and `capture-reason` for clients of
+/// earlier versions; the tablet mode is `tablet-mode`.
 struct InfoReport {
   var options: DaemonOptions
   /// The sensor attached and how it is read; nil while none is.
@@ -17,13 +22,20 @@ struct InfoReport {
   var hooksDirectoryProblem: String?
   /// The config file read, if any.
   var configPath: String?
+  /// Why no sensor is attached, as the last look for one found.
+  var absence: String?
 
   /// The lines of `info`, without the hooks and paths unless `full`.
   func items(full: Bool) -> [InfoItem] {
     var items: [InfoItem] = [InfoItem("version", orientdVersion)]
     switch options.source {
     case .iio:
-      items += sensor?.items ?? [InfoItem("sensor", "none attached")]
+      if let sensor {
+        items += sensor.items
+      } else {
+        items.append(InfoItem("sensor", "none attached"))
+        if let absence { items.append(InfoItem("sensor-problem", absence)) }
+      }
     case .demo:
       items.append(InfoItem("sensor", "the built-in demo"))
     case .replay(let path):
@@ -36,7 +48,7 @@ struct InfoReport {
       InfoItem("settle", "\(settings.settle.wholeMilliseconds) ms"),
       InfoItem("allowed-from", full ? allowedFrom.full : allowedFrom.brief),
       InfoItem("dbus", dbus),
-      InfoItem("mode", mode),
+      InfoItem("tablet-mode", mode),
       InfoItem("switches", switches),
       InfoItem("sampling", sampling == .idle ? "stopped (nothing needs the sensor)" : "on"),
     ]
@@ -47,7 +59,11 @@ struct InfoReport {
       if let problem = hooksDirectoryProblem { items.append(InfoItem("hooks-dir-problem", problem)) }
     }
     items.append(InfoItem("hook-timeout", "\(options.hookTimeout.inSeconds) s"))
-    if let configPath { items.append(InfoItem("config", configPath)) }
+    if let configPath {
+      // A default file that is missing is fine, but the user reading this should know.
+      let found = FileSystem.exists(configPath)
+      items.append(InfoItem("config", found ? configPath : "\(configPath) (absent: the defaults apply)"))
+    }
     items.append(InfoItem("state-file", options.persistsState ? options.statePath : "none"))
     return items
   }

@@ -37,6 +37,8 @@ final class AccelerometerDriver {
     var online: (_ value: Bool, _ summary: String, SampleTime) -> Void
     /// How the sensor is read, or nil once it is gone.
     var described: (SensorDescription?) -> Void
+    /// Why a look found no sensor to read (said at every failed look).
+    var absent: (String) -> Void
     /// The sensor found was set up with this calibration and matrix.
     var setUp: (SensorSetup) -> Void
     /// A look for the sensor saw these accelerometers (said before the outcome of the look).
@@ -128,8 +130,9 @@ final class AccelerometerDriver {
   private func look() {
     lookTimer = nil
     if configuration.uri == nil, !FileSystem.exists("/sys/bus/iio/devices"), !endsIfAbsent {
-      return run(
-        plan.lookFailed("no IIO devices on this machine (/sys/bus/iio/devices is missing)", backOff: .none))
+      let reason = "no IIO devices on this machine (/sys/bus/iio/devices is missing)"
+      handlers?.absent(reason)
+      return run(plan.lookFailed(reason, backOff: .none))
     }
     let context: IIOContext
     let udev: UdevProperties?
@@ -174,6 +177,7 @@ final class AccelerometerDriver {
       handlers?.failed(error)
       return
     }
+    handlers?.absent(error.description)
     run(plan.lookFailed(error.description, backOff: Self.backOff(after: error)))
   }
 
@@ -234,8 +238,8 @@ final class AccelerometerDriver {
         bufferSetup: capture?.summary ?? "",
         frequencyChanges: frequencies?.changes ?? []))
     if let line = text.logLine { Log.info(line) }
-    attached.description.mode = text.mode
-    attached.description.modeReason = text.reason
+    attached.description.capture = text.mode
+    attached.description.captureReason = text.reason
     self.attached = attached
     handlers?.described(attached.description)
   }
@@ -292,7 +296,8 @@ final class AccelerometerDriver {
       }
     } catch {
       opened.stop()
-      return run(plan.bufferFailed("\(error)", at: clock.now))
+      // epoll refuses a node that is no device's (a regular file, as in some test beds): EPERM.
+      return run(plan.bufferFailed("cannot watch its node for scans: \(error)", at: clock.now))
     }
     capture = opened
     watchRemoval(of: attached)

@@ -43,10 +43,11 @@ public final class Detector {
   private var tilt = AccelerometerTilt.undefined
   /// The sensor samples come from now; nil for replays. Setting it starts measuring the
   /// steady magnitude afresh: a divisor learned from an earlier sensor (or from before its
-  /// scale was corrected) must not hide the new one's first samples.
+  /// scale was corrected) must not hide the new one's first samples. A sensor with an axis
+  /// that has no scale is classified by direction until its magnitude is learned.
   var sensor: Sensor? {
     didSet {
-      classifier.forgetSteadyMagnitude()
+      classifier.forgetSteadyMagnitude(scaleKnown: sensor?.scales.allSatisfy { $0.file != nil } ?? true)
       tilt = .undefined
     }
   }
@@ -118,7 +119,8 @@ public final class Detector {
     let divided = divisor.map { "divided by \(Self.magnitudeText($0)) g" }
     switch verdict {
     case .proposed(let orientation):
-      return line + "proposes \(orientationName(orientation))" + (divided.map { " (\($0))" } ?? "")
+      let how = classifier.classifiesByDirection ? "by its direction alone: no scale" : divided
+      return line + "proposes \(orientationName(orientation))" + (how.map { " (\($0))" } ?? "")
     case .rejected(let magnitude):
       let measured = DecimalFormatting.fixed(g.magnitude, decimals: 3)
       let after = divided.map { ", \(DecimalFormatting.fixed(magnitude, decimals: 3)) once \($0)" } ?? ""

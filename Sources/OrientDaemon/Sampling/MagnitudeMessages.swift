@@ -12,10 +12,15 @@ extension Detector {
     switch change {
     case .dividing(let magnitude):
       let measured = Self.magnitudeText(magnitude)
+      // Without a scale they were classified by their direction meanwhile, not thrown away.
+      let meanwhile =
+        sensor?.scales.contains { $0.file == nil } == true
+        ? "; with no scale they were classified by their direction alone meanwhile"
+        : ", so each fails the magnitude gate"
       Log.warning(
-        "\(who) have held a steady \(measured) g for \(seconds) s instead of 1 g, so each fails the "
-          + "magnitude gate; \(scaleAdvice(magnitude)); classifying them divided by \(measured) g "
-          + "until they measure 1 g again")
+        "\(who) have held a steady \(measured) g for \(seconds) s instead of 1 g\(meanwhile); "
+          + "\(scaleAdvice(magnitude)); classifying them divided by \(measured) g until they measure 1 g "
+          + "again")
     case .stoppedDividing(let magnitude):
       Log.info(
         "\(who) hold a steady \(Self.magnitudeText(magnitude)) g again: the scale is right now; "

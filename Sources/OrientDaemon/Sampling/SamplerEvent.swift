@@ -10,6 +10,8 @@ enum SamplerEvent: Sendable {
   case detected(Detector.Report)
   /// The attached sensor and how it is read, or nil once it is gone.
   case described(SensorDescription?)
+  /// No sensor is attached, for this reason (a look for it failed).
+  case absent(String)
   /// The hinge between the display and base accelerometers: whether it is a mode source,
   /// the mode it gives and its angle. Sent when any of them changes.
   case hinge(HingeStatus)
@@ -52,7 +54,8 @@ extension SamplerEvent {
     case .detected(.device): return Self.deviceChanges
     case .detected(.tilt): return Self.tilt
     case .sensor: return Self.sensorStatus
-    case .described: return Self.description
+    // Either says what the sensor is now: only the newest matters.
+    case .described, .absent: return Self.description
     case .hinge: return Self.hinge
     case .fresh: return Self.fresh
     case .finished: return Self.end

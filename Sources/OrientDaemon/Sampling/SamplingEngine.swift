@@ -157,6 +157,7 @@ final class SamplingEngine {
           hinge.online(.display, value, summary: summary)
         },
         described: { [events] description in events.post(.described(description)) },
+        absent: { [events] reason in events.post(.absent(reason)) },
         setUp: { [detector] setup in detector.sensor = Detector.Sensor(setup) },
         surveyed: { [unowned self] survey in self.surveyed(survey, loop: loop) },
         failed: { [events] error in events.post(.failed(Failure(error))) }))
@@ -199,6 +200,6 @@ final class SamplingEngine {
         // The base sensor reaches the daemon only through the hinge's status, so that it never
         // passes for the sensor orientation comes from.
         online: { value, summary, _ in hinge.online(.base, value, summary: summary) },
-        described: { _ in }, setUp: { _ in }, surveyed: { _ in }, failed: { _ in }))
+        described: { _ in }, absent: { _ in }, setUp: { _ in }, surveyed: { _ in }, failed: { _ in }))
   }
 }

@@ -13,8 +13,8 @@ struct SensorDescription: Sendable {
   var reason: String
   var location: String
   var uri: String
-  var mode = "starting"
-  var modeReason = ""
+  var capture = "starting"
+  var captureReason = ""
   var scale: String
   var offset: String
   var matrix: Matrix3
@@ -30,7 +30,9 @@ struct SensorDescription: Sendable {
     [
       InfoItem("sensor", summary), InfoItem("device", id), InfoItem("chosen-because", reason),
       InfoItem("location", location),
-      InfoItem("uri", uri), InfoItem("mode", mode), InfoItem("mode-reason", modeReason),
+      InfoItem("uri", uri), InfoItem("capture", capture), InfoItem("capture-reason", captureReason),
+      // The capture's names before `tablet-mode` came: kept for clients of earlier versions.
+      InfoItem("mode", capture), InfoItem("mode-reason", captureReason),
       InfoItem("scale", scale),
       InfoItem("offset", offset), InfoItem("matrix", MountMatrix.format(matrix)),
       InfoItem("matrix-source", matrixSource.kind), InfoItem("matrix-from", matrixSource.description),

@@ -24,15 +24,18 @@ final class SessionHandler {
   /// The samples the client asked for, if any.
   var sampleStream: SampleStream? { session.sampleStream }
 
+  /// How the client's `orientation` lines are worked out.
+  var view: ClientScreenView { session.view }
+
   /// Whether the client has sent a line with anything in it.
   var hasSentCommand: Bool { session.hasSentCommand }
 
   /// What the client's settings ask of the sensor.
   var needs: ClientNeeds { session.needs }
 
-  /// The whole state in the client's format.
+  /// The whole state in the client's format, with its own orientation.
   func renderedState() -> [UInt8] {
-    Array(server.host.snapshot.map { ProtocolRendering.line(for: $0, format: format) }.joined().utf8)
+    Array(server.state(for: view).map { ProtocolRendering.line(for: $0, format: format) }.joined().utf8)
   }
 
   /// Serves one line the client sent, without its newline.
@@ -68,6 +71,23 @@ final class SessionHandler {
       connection.close()
     case .control(let command):
       control(command, from: connection)
+    case .supports(let set):
+      supports(set, from: connection)
+    }
+  }
+
+  /// Declares the orientations the client supports, if any of them is allowed: a client that
+  /// hears orientation changes is told its own orientation before the `ok` when it changes.
+  private func supports(_ set: AllowedOrientations, from connection: ClientConnection) {
+    do throws(PolicyError) {
+      let (view, told) = try server.declare(set, replacing: session.view)
+      session.declared(view)
+      if let told, session.subscription.includes(told) {
+        connection.send(Array(ProtocolRendering.line(for: told, format: format).utf8), isReply: false)
+      }
+      connection.send(.ok)
+    } catch {
+      connection.send(.error(ProtocolError(.notAllowed, error.description)))
     }
   }
 

@@ -8,6 +8,10 @@ protocol SessionHost: AnyObject {
   /// The whole state in protocol order, as a greeting or a `get` reply sends it.
   var snapshot: [StateChange] { get }
 
+  /// The screen policy, from which each client that declared the orientations it supports is
+  /// told its own orientation.
+  var policy: ScreenPolicy { get }
+
   /// Runs a control command. Its changes are published (to every socket client, the
   /// commander too) before it returns. Returns whether the saved state changed (an override
   /// can change it and nothing clients see), or the error to reply with.

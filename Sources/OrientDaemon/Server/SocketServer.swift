@@ -10,7 +10,8 @@ import OrientSystem
 /// current again or their change is saved, counts what they need of the sensor, serves those
 /// with input left over in a later round, and drops idle clients.
 ///
-/// Every client gets the state on connect and each change after it. No client can take more
+/// Every client gets the state on connect and each change after it, with its own orientation
+/// once it has declared the orientations it supports (`ClientViews`). No client can take more
 /// than its share: each gets at most `ClientConnection.linesPerRound` lines served per loop
 /// round, its queued output is bounded (`ClientConnection.outputLimit`), one user holds at
 /// most `maxClientsPerUser` connections, and a control command's sender is not served again
@@ -41,6 +42,8 @@ final class SocketServer {
   private var acceptor: ClientAcceptor?
   private var clients: [Int32: ClientConnection] = [:]
   private var counts = SubscriberCounts()
+  /// The sets of orientations clients declared with `supports`, and what each set was told.
+  private var views = ClientViews()
   /// One buffer for every client's reads: input waits in a client's own array only while it
   /// is not served yet.
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
@@ -93,20 +96,36 @@ final class SocketServer {
   /// Whether any client waits for a fresh state.
   var awaitsFreshState: Bool { clients.values.contains { $0.state.freshWait != nil } }
 
-  /// Publishes changes to every client that subscribed to them, each in its own format. A
-  /// client still waiting for its greeting gets none: the greeting it will get includes them.
+  /// Publishes changes to every client that subscribed to them, each in its own format, with
+  /// its own orientation where it declared the orientations it supports. A client still
+  /// waiting for its greeting gets none: the greeting it will get includes them.
+  ///
+  /// The changes are worked out once per declared set and rendered once per set and format,
+  /// however many clients share them.
   func publish(_ changes: [StateChange]) {
     guard !changes.isEmpty, !clients.isEmpty else { return }
-    let text = changes.map { Array(ProtocolRendering.line(for: $0, format: .text).utf8) }
-    let json = changes.map { Array(ProtocolRendering.line(for: $0, format: .json).utf8) }
+    var batches = [ClientScreenView.policy: RenderedChanges(changes)]
+    for (view, own) in views.publish(changes, under: host.policy) { batches[view] = RenderedChanges(own) }
     for client in Array(clients.values) where client.state.hearsChanges {
-      let lines = client.session.format == .json ? json : text
-      var bytes: [UInt8] = []
-      for (index, change) in changes.enumerated() where client.session.subscription.includes(change) {
-        bytes += lines[index]
-      }
-      if !bytes.isEmpty { client.send(bytes, isReply: false) }
+      let bytes = batches[client.session.view]?.bytes(
+        format: client.session.format, subscription: client.session.subscription)
+      if let bytes, !bytes.isEmpty { client.send(bytes, isReply: false) }
     }
+  }
+
+  /// The state as a client of `view` is told it (greeting, `get`, a collapsed backlog).
+  func state(for view: ClientScreenView) -> [StateChange] {
+    views.state(host.snapshot, for: view, under: host.policy)
+  }
+
+  /// A client that held `old` declares that it supports `set`; refused when none of `set`
+  /// is allowed. Returns its view and the orientation it must be told now, if that changes.
+  func declare(_ set: AllowedOrientations, replacing old: ClientScreenView) throws(PolicyError) -> (
+    ClientScreenView, StateChange?
+  ) {
+    let view =
+      set == .all ? ClientScreenView.policy : try ClientScreenView(supporting: set, under: host.policy)
+    return (view, views.declare(view, replacing: old, under: host.policy))
   }
 
   /// Sends a sample to the clients that asked for samples, and only to them.
@@ -224,6 +243,7 @@ final class SocketServer {
     // The next sweep gives the client's memory back.
     startSweeping()
     acceptor?.release(client)
+    views.leave(client.session.view)
     let needed = client.session.end()
     needsChanged(from: needed, to: .nothing)
     client.end()

@@ -231,7 +231,9 @@ final class FakeSensorRun: FakeSysfs {
     guard release >= 0 else { throw POSIXError(.EIO) }
     var steps = prepare.isEmpty ? [] : [prepare]
     if bufferFIFO, let node = devices.first?.id {
-      steps.append("rm -f \"$UMOCKDEV_DIR/dev/\(node)\" && mkfifo \"$UMOCKDEV_DIR/dev/\(node)\"")
+      steps.append(
+        "rm -f \"$UMOCKDEV_DIR/dev/\(node)\" && mkfifo \"$UMOCKDEV_DIR/dev/\(node)\" && [ -p \"$UMOCKDEV_DIR/dev/\(node)\" ]"
+          + " || echo \"testbed: cannot make the FIFO $UMOCKDEV_DIR/dev/\(node)\" >&2")
     }
     steps += [
       "printf %s \"$UMOCKDEV_DIR\" > \(directory)/testbed.tmp && mv \(directory)/testbed.tmp \(directory)/testbed",

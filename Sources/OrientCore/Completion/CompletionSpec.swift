@@ -1,0 +1,107 @@
+/// What a program's command line accepts, as shell completions need it: its options, and its
+/// commands with theirs. orientd's comes from its option table, orientctl's from its command
+/// table, so the completions say what `--help` says.
+public struct CompletionSpec: Sendable, Equatable {
+  /// What follows an option, or what a command takes as its arguments.
+  public enum Value: Sendable, Equatable {
+    /// Nothing: a flag, or a command without arguments.
+    case none
+    /// One of these words.
+    case choices([String])
+    /// A file name.
+    case file
+    /// A directory name.
+    case directory
+    /// A command line: a program, then its arguments.
+    case command
+    /// A group's name.
+    case group
+    /// Something the shell cannot guess (a number, a URI); `hint` names it.
+    case text(hint: String)
+  }
+
+  /// An option: `--name`, maybe `-x`, and what follows it.
+  public struct Option: Sendable, Equatable {
+    /// The long name, without its dashes.
+    public var name: String
+    /// The one-letter form, without its dash.
+    public var short: Character?
+    public var value: Value
+    /// One line for the shell to show beside it.
+    public var summary: String
+    /// Whether it ends the command line: nothing else is completed after `--help`.
+    public var isTerminal: Bool
+
+    /// An option called `--name` (and `-short`) taking `value`.
+    public init(
+      _ name: String, short: Character? = nil, value: Value = .none, summary: String, isTerminal: Bool = false
+    ) {
+      self.name = name
+      self.short = short
+      self.value = value
+      self.summary = summary
+      self.isTerminal = isTerminal
+    }
+  }
+
+  /// A command (`orientctl get`): its options and its arguments.
+  public struct Command: Sendable, Equatable {
+    public var name: String
+    public var summary: String
+    public var options: [Option]
+    /// What its arguments are: choices (which may be given together, `get --json mode`), a
+    /// command line (`hook`), or nothing.
+    public var arguments: Value
+
+    /// Creates a command.
+    public init(_ name: String, summary: String, options: [Option] = [], arguments: Value = .none) {
+      self.name = name
+      self.summary = summary
+      self.options = options
+      self.arguments = arguments
+    }
+  }
+
+  /// The program's name, as the shell sees it.
+  public var program: String
+  /// The options before (or, for orientctl, also after) the command.
+  public var options: [Option]
+  /// The commands; empty for a program without commands (orientd).
+  public var commands: [Command]
+
+  /// Creates a spec.
+  public init(program: String, options: [Option], commands: [Command] = []) {
+    self.program = program
+    self.options = options
+    self.commands = commands
+  }
+
+  /// The shells a completion script is written for.
+  public enum Shell: String, CaseIterable, Sendable {
+    case bash
+    case zsh
+    case fish
+  }
+
+  /// The completion script for `shell`.
+  public func script(for shell: Shell) -> String {
+    switch shell {
+    case .bash: return BashCompletion(spec: self).script
+    case .zsh: return ZshCompletion(spec: self).script
+    case .fish: return FishCompletion(spec: self).script
+    }
+  }
+
+  /// A name that is safe in a shell function's name: `orientd-bench` as `orientd_bench`.
+  var functionName: String {
+    "_" + String(program.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+  }
+}
+
+extension CompletionSpec.Option {
+  /// `--name`.
+  var long: String { "--" + name }
+
+  /// Whether a value follows it.
+  var takesValue: Bool { value != .none }
+}

@@ -1,0 +1,59 @@
+/// A fish completion script (`complete -c`) from a `CompletionSpec`.
+struct FishCompletion {
+  let spec: CompletionSpec
+
+  var script: String {
+    var lines = [
+      "# fish completion for \(spec.program), written by the program itself from its own",
+      "# option table: regenerate it rather than edit it.",
+      // No file names unless an option or command takes one.
+      "complete -c \(spec.program) -f",
+    ]
+    for option in spec.options { lines.append(line(option, when: nil)) }
+    for command in spec.commands {
+      lines.append(
+        "complete -c \(spec.program) -n __fish_use_subcommand -a \(command.name) -d \(Self.quoted(command.summary))"
+      )
+    }
+    for command in spec.commands {
+      let condition = "'__fish_seen_subcommand_from \(command.name)'"
+      for option in command.options { lines.append(line(option, when: condition)) }
+      switch command.arguments {
+      case .none, .text: break
+      case .choices(let words):
+        lines.append(
+          "complete -c \(spec.program) -n \(condition) -a \(Self.quoted(words.joined(separator: " ")))")
+      case .file: lines.append("complete -c \(spec.program) -n \(condition) -F")
+      case .directory:
+        lines.append("complete -c \(spec.program) -n \(condition) -a '(__fish_complete_directories)'")
+      case .group: lines.append("complete -c \(spec.program) -n \(condition) -a '(__fish_complete_groups)'")
+      case .command:
+        lines.append("complete -c \(spec.program) -n \(condition) -F -a '(__fish_complete_command)'")
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func line(_ option: CompletionSpec.Option, when condition: String?) -> String {
+    var words = ["complete", "-c", spec.program]
+    if let condition { words += ["-n", condition] }
+    if let short = option.short { words += ["-s", String(short)] }
+    words += ["-l", option.name]
+    switch option.value {
+    case .none: break
+    case .choices(let choices): words += ["-x", "-a", Self.quoted(choices.joined(separator: " "))]
+    case .file: words += ["-r", "-F"]
+    case .directory: words += ["-x", "-a", "'(__fish_complete_directories)'"]
+    case .group: words += ["-x", "-a", "'(__fish_complete_groups)'"]
+    case .command: words += ["-x", "-a", "'(__fish_complete_command)'"]
+    case .text: words += ["-x"]
+    }
+    words += ["-d", Self.quoted(option.summary)]
+    return words.joined(separator: " ")
+  }
+
+  /// `text` in single quotes, as fish reads them (backslash escapes `'` and itself).
+  static func quoted(_ text: String) -> String {
+    "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// orientd tried by a user who is not root, as the README's quick start does.
+@Suite("Defaults for a user who is not root", .scratch)
+struct UserDefaultsTests {
+  /// A runtime directory of nobody's own, as logind makes /run/user/UID, and the environment
+  /// of a session of nobody's without ORIENTD_SOCKET.
+  static func nobodysSession() throws -> (runtime: String, environment: [String: String]) {
+    let scratch = try Scratch.current()
+    Unprivileged.openScratch(scratch)
+    let runtime = try scratch.makeDirectory("runtime")
+    try #require(chown(runtime, Unprivileged.uid, Unprivileged.gid) == 0 && chmod(runtime, 0o700) == 0)
+    var environment = scratch.environment
+    environment["ORIENTD_SOCKET"] = nil
+    environment["XDG_RUNTIME_DIR"] = runtime
+    return (runtime, environment)
+  }
+
+  @Test(
+    "As a user, orientd --demo keeps its socket and state in $XDG_RUNTIME_DIR/orientd, says so, and orientctl finds it"
+  )
+  func socketAndStateInRuntimeDirectory() throws {
+    let (runtime, environment) = try Self.nobodysSession()
+    let config = try Scratch.current().emptyConfig()
+    chmod(config, 0o644)
+    let daemon = try TestProcess(
+      try Unprivileged.command([TestPaths.orientd, "--demo", "--config", config]), environment: environment)
+    let socket = runtime + "/orientd/orientd.sock"
+    #expect(daemon.waitFor("listening on \(socket)", inStderr: true), "\(daemon.stderr)")
+    #expect(
+      daemon.stderr.contains("not running as root: the socket and the state file are in \(runtime)/orientd"),
+      "\(daemon.stderr)")
+    let get = try runToCompletion(
+      try Unprivileged.command([TestPaths.orientctl, "get", "sensor"]), environment: environment)
+    #expect(get.status == 0, "\(get.stderr)")
+    #expect(get.stdout == "online\n")
+    let lock = try runToCompletion(
+      try Unprivileged.command([TestPaths.orientctl, "lock", "left-up"]), environment: environment)
+    #expect(lock.status == 0, "\(lock.stderr)")
+    #expect(fileText(runtime + "/orientd/state").contains("left-up"), "the state file is there")
+    daemon.signal(SIGTERM)
+    #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+  }
+
+  @Test("--help says where the socket and state go for other users than root")
+  func helpSaysSo() throws {
+    let help = try runToCompletion([TestPaths.orientd, "--help"])
+    #expect(help.stdout.contains("$XDG_RUNTIME_DIR/orientd/orientd.sock"), "\(help.stdout)")
+    #expect(help.stdout.contains("$XDG_RUNTIME_DIR/orientd/state"), "\(help.stdout)")
+    let client = try runToCompletion([TestPaths.orientctl, "--help"])
+    #expect(client.stdout.contains("$XDG_RUNTIME_DIR/orientd/orientd.sock"), "\(client.stdout)")
+  }
+
+  @Test(
+    "A user without XDG_RUNTIME_DIR who cannot create the state file is told to give --state and --socket")
+  func hintWithoutRuntimeDirectory() throws {
+    var (_, environment) = try Self.nobodysSession()
+    environment["XDG_RUNTIME_DIR"] = nil
+    let config = try Scratch.current().emptyConfig()
+    chmod(config, 0o644)
+    let result = try runToCompletion(
+      try Unprivileged.command([TestPaths.orientd, "--demo", "--config", config]), environment: environment)
+    #expect(result.status == 73, "\(result.stderr)")
+    #expect(result.stderr.contains("--state PATH and --socket PATH"), "\(result.stderr)")
+  }
+}
