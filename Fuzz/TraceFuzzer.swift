@@ -26,25 +26,32 @@ public func fuzzTrace(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   guard let first = samples.first else { return 0 }
   _ = TraceFormat.continuation(after: samples.last?.time)
 
-  // A real-time replay, starting anywhere on the monotonic clock, looping with the trace's length.
-  var start: UInt64 = 0
-  for byte in bytes.suffix(8) { start = start << 8 | UInt64(byte) }
-  let loopLength = (samples.last?.time.microseconds ?? 0) - first.time.microseconds + 1
-  let schedule = ReplaySchedule(
-    startNanoseconds: start, firstTime: first.time, loopLengthMicroseconds: loopLength)
-  var now = start
-  var lastDue = start
+  // A real-time replay looping with the trace's length; the input's last bytes say how far
+  // into the replay the clock already is when the first wait is asked for.
+  var elapsedBits: UInt64 = 0
+  for byte in bytes.suffix(8) { elapsedBits = elapsedBits << 8 | UInt64(byte) }
+  var elapsed = Duration.nanoseconds(Int64(truncatingIfNeeded: elapsedBits & UInt64(Int64.max)))
+  let loopLength = Duration.microseconds(
+    (samples.last?.time.microseconds ?? 0) &- first.time.microseconds &+ 1)
+  let schedule = ReplaySchedule(firstTime: first.time, loopLength: loopLength)
+  var lastDue = Duration.zero
   for pass: Int64 in [0, 1, 2, Int64.max / 2, Int64.max] {
     for sample in samples {
-      let due = schedule.dueNanoseconds(of: sample.time, pass: pass)
-      precondition(due >= lastDue, "a replay never schedules a sample before an earlier one")
-      lastDue = due
-      // The event loop adds a wait to the real clock: bounded, it can never overflow there.
-      if let wait = ReplaySchedule.wait(until: due, now: now) {
-        precondition(wait > 0 && wait <= ReplaySchedule.longestWaitNanoseconds)
-        now = due
+      let due = schedule.due(sample.time, pass: pass)
+      // nil is "never": later than every time that is due.
+      if let due {
+        precondition(due >= lastDue, "a replay never schedules a sample before an earlier one")
+        precondition(due >= .zero, "a replay never schedules a sample before its start")
+        lastDue = due
+      } else {
+        lastDue = .nanoseconds(Int64.max)
       }
-      _ = sample.time.advanced(byMicroseconds: schedule.passOffsetMicroseconds(pass: pass))
+      // The event loop adds a wait to the real clock: bounded, it can never overflow there.
+      if let wait = ReplaySchedule.wait(until: due, elapsed: elapsed) {
+        precondition(wait > .zero && wait <= ReplaySchedule.longestWait)
+        if let due { elapsed = due }
+      }
+      _ = sample.time.advanced(by: schedule.passOffset(pass: pass))
     }
   }
   return 0
