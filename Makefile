@@ -3,6 +3,7 @@
 #   sudo make install         install what make built, under PREFIX (default /usr/local);
 #                             DESTDIR for staging; BINPATH=DIR installs binaries built elsewhere
 #   make uninstall            remove what install put there (disable the units first)
+#   make deb                  release build, then orientd_VERSION_ARCH.deb (packaging/build-deb)
 #   make test                 the test suite
 
 PREFIX ?= /usr/local
@@ -24,6 +25,9 @@ UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,$(SYSCONFDIR
 # only, never from /usr/local, so other prefixes install into SYSCONFDIR.
 DBUSPOLICYDIR ?= $(if $(filter /usr,$(PREFIX)),$(DATADIR)/dbus-1/system.d,$(SYSCONFDIR)/dbus-1/system.d)
 SWIFT ?= swift
+# Release binaries resolve their symbols at load time and keep the GOT read-only (full RELRO),
+# as Debian builds its packages.
+RELEASEFLAGS ?= -Xlinker -z -Xlinker now
 # Where the built binaries are: swift build's link to its release directory. install never
 # builds, so it needs no toolchain.
 BINPATH ?= .build/release
@@ -37,13 +41,13 @@ SOURCES_DIGEST = find Sources Package.swift -type f | LC_ALL=C sort | xargs sha2
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@HOOKSDIR@|$(HOOKSDIR)|g' \
 	-e 's|@DOCDIR@|$(DOCDIR)|g'
 
-.PHONY: all build stamp install check-built uninstall test clean
+.PHONY: all build stamp install check-built uninstall deb test clean
 
 all: build
 
 build:
-	$(SWIFT) build -c release --product orientd
-	$(SWIFT) build -c release --product orientctl
+	$(SWIFT) build -c release $(RELEASEFLAGS) --product orientd
+	$(SWIFT) build -c release $(RELEASEFLAGS) --product orientctl
 	$(MAKE) stamp
 
 # Records the digest of the sources beside the binaries in BINPATH.
@@ -116,6 +120,11 @@ uninstall:
 	# The config file stays if it was edited; remove it by hand if you want it gone.
 	if cmp -s config/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf; rmdir $(DESTDIR)$(SYSCONFDIR)/orientd 2>/dev/null || true; fi
+
+# The Debian package of what build made: the files install puts under PREFIX=/usr, in
+# Debian 12's places, with maintainer scripts that enable orientd.socket and orientd.service.
+deb: build
+	BINPATH="$(BINPATH)" MAKE="$(MAKE)" packaging/build-deb
 
 test:
 	$(SWIFT) test

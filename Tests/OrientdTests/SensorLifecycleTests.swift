@@ -23,7 +23,7 @@ struct SensorLifecycleTests {
   }
 
   @Test(
-    "Buffer setup enables x, y and z, picks the HID trigger, raises the frequency, and restores it all on exit"
+    "Buffer setup enables x, y and z, picks the HID trigger, raises the frequency, wakes at every scan, and restores it all on exit"
   )
   func bufferSetupAndRestore() throws {
     let devices: [FakeDevice] = [
@@ -36,8 +36,14 @@ struct SensorLifecycleTests {
     #expect(run.read("buffer/enable") == "1")
     #expect(["x", "y", "z"].map { run.read("scan_elements/in_accel_\($0)_en") } == ["1", "1", "1"])
     #expect(run.read("scan_elements/in_timestamp_en") == "0")
+    // The kernel wakes a reader once `watermark` scans are in: one, so that a change is seen
+    // at the next scan (with libiio's 64 a real hub at 10 Hz woke it every 6.4 s).
+    #expect(run.read("buffer/watermark") == "1")
+    #expect(run.read("buffer/length") == "16")
     #expect(run.process.stderr.contains("trigger accel_3d-dev0, sampling_frequency 5 -> 20 Hz"))
     #expect(run.stop() == 0)
+    #expect(run.read("buffer/length") == "2")
+    #expect(run.read("buffer/watermark") == "1")
     #expect(run.read("trigger/current_trigger") == "")
     #expect(run.read("sampling_frequency") == "5")
     #expect(run.read("buffer/enable") == "0")

@@ -67,6 +67,8 @@ final class AccelerometerDriver {
   private var attached: Attached?
   private var capture: BufferCapture?
   private var captureWatch: Watch?
+  /// udev's removal event for the buffered device (the kernel never hangs up its buffer).
+  private var removal: (watch: DeviceRemovalWatch, loopWatch: Watch)?
   private var polling: PollCapture?
   private var pacer: PollPacer?
   private var probeTimer: LoopTimer?
@@ -298,10 +300,26 @@ final class AccelerometerDriver {
       return run(plan.bufferFailed("cannot watch its node for scans: \(error)", at: clock.now))
     }
     capture = opened
+    watchRemoval(of: attached)
     run(plan.bufferOpened(at: clock.now))
   }
 
+  /// Watches udev for the buffered device going away: its buffer would only fall silent.
+  private func watchRemoval(of attached: Attached) {
+    guard attached.context.isLocal, let watch = DeviceRemovalWatch(deviceID: attached.sensor.device.id),
+      let loopWatch = try? loop.watch(watch.descriptor, handler: { [unowned self] _ in self.removalReady() })
+    else { return }
+    removal = (watch, loopWatch)
+  }
+
+  private func removalReady() {
+    guard let removal, removal.watch.deviceRemoved() else { return }
+    run(plan.bufferBroke("the device was removed", at: clock.now))
+  }
+
   private func closeBuffer() {
+    if let removal { loop.unwatch(removal.loopWatch) }
+    removal = nil
     if let captureWatch { loop.unwatch(captureWatch) }
     captureWatch = nil
     capture?.stop()

@@ -5,8 +5,9 @@ import OrientSystem
 /// Buffered capture of accel x, y and z through libiio: the kernel delivers scans only
 /// when the sensor has data, and the sampling thread sleeps until then.
 ///
-/// Starting it enables the three channels and picks a trigger; stopping it restores both.
-/// The sampling frequency is raised apart (`SamplingFrequencies`), as polling needs it too.
+/// Starting it enables the three channels, picks a trigger and sizes the kernel's buffer;
+/// stopping it restores all of them. The sampling frequency is raised apart
+/// (`SamplingFrequencies`), as polling needs it too.
 public final class BufferCapture {
   private let accelerometer: Accelerometer
   private let context: IIOContext
@@ -15,16 +16,26 @@ public final class BufferCapture {
   /// Holds a scan that a refill ended inside until the next refill completes it.
   private var stream: ScanStream
   private var restoreTrigger: (() -> Void)?
-  private var restoreEnables: [(path: String, value: String)] = []
+  /// Sysfs attributes to write back on stop: the channel enables, the buffer's length and
+  /// watermark.
+  private var restoreAttributes: [(path: String, value: String)] = []
   /// The descriptor that becomes readable when scans arrive; libiio owns it.
   public private(set) var pollDescriptor: Int32 = -1
   /// What was set up, for the log.
   public private(set) var summary = ""
 
-  /// The size of libiio's buffer, in scans. libiio 0.24 writes four times this to the kernel
-  /// buffer's `length` and this to its `watermark`: the descriptor becomes readable only once
-  /// this many scans are in. The one place both are decided.
-  static let scansPerRefill = 64
+  /// The size of libiio's buffer, in scans. libiio 0.24 writes this to the kernel buffer's
+  /// `watermark` (and this times `kernelBlocks` to its `length`): the descriptor becomes
+  /// readable only once this many scans are in. One, so that every scan wakes the reader at
+  /// once: with 64 a real HID sensor hub at 10 Hz woke orientd every 6.4 s. The one place
+  /// both are decided.
+  static let scansPerRefill = 1
+  /// How many refills the kernel holds (libiio's kernel buffers count): the kernel buffer's
+  /// `length` is `scansPerRefill` times this, room for 1.6 s of scans at 10 Hz while the
+  /// sampling thread is busy elsewhere.
+  static let kernelBlocks: UInt32 = 16
+  /// At most this many refills are read at one wake-up; the rest wait for the next.
+  static let refillsPerRead = 64
 
   /// Whether accel x, y and z are scan elements of `device` (`scan_elements/in_accel_x_en`...).
   static func isSupported(by device: IIODevice) -> Bool {
@@ -63,9 +74,12 @@ public final class BufferCapture {
     }
     stream = ScanStream(decoder: decoder)
 
-    if context.isLocal { restoreEnables = Self.snapshotEnables(of: device) }
+    if context.isLocal { restoreAttributes = Self.snapshotAttributes(of: device) }
     let trigger = chooseTrigger()
     for channel in channels { iio_channel_enable(channel) }
+    if iio_device_set_kernel_buffers_count(device.pointer, Self.kernelBlocks) != 0 {
+      Log.debug("\(accelerometer.summary): cannot set libiio's kernel buffers count: \(Errno.current)")
+    }
     guard let opened = iio_device_create_buffer(device.pointer, Self.scansPerRefill, false) else {
       let code = Errno.current
       for channel in channels { iio_channel_disable(channel) }
@@ -85,21 +99,26 @@ public final class BufferCapture {
 
   deinit { stop() }
 
-  /// Reads what the kernel has and calls `body` with every whole scan's raw x, y and z.
-  /// Returns the number of scans, or the errno of a failed read.
+  /// Reads what the kernel has (refill after refill, until it has nothing more or
+  /// `refillsPerRead` were read) and calls `body` with every whole scan's raw x, y and z.
+  /// Returns the number of scans, or the errno of a failed read that came before any scan.
   public func readScans(_ body: (Int64, Int64, Int64) -> Void) -> Result<Int, SystemError> {
     guard let buffer else { return .failure(SystemError("buffer closed", code: .badDescriptor)) }
-    let count = iio_buffer_refill(buffer)
-    if count < 0 {
-      let code = Errno(libiioResult: count)
-      return code == .wouldBlock ? .success(0) : .failure(SystemError("refill", code: code))
+    var scans = 0
+    for _ in 0..<Self.refillsPerRead {
+      let count = iio_buffer_refill(buffer)
+      if count < 0 {
+        let code = Errno(libiioResult: count)
+        if code == .wouldBlock || scans > 0 { break }
+        return .failure(SystemError("refill", code: code))
+      }
+      guard count > 0, let start = iio_buffer_start(buffer), let end = iio_buffer_end(buffer) else { break }
+      scans += stream.decode(UnsafeRawBufferPointer(start: start, count: end - start), body)
     }
-    guard let start = iio_buffer_start(buffer), let end = iio_buffer_end(buffer) else { return .success(0) }
-    let data = UnsafeRawBufferPointer(start: start, count: end - start)
-    return .success(stream.decode(data, body))
+    return .success(scans)
   }
 
-  /// Closes the buffer and restores the trigger and channel enables.
+  /// Closes the buffer and restores the trigger, the channel enables and the buffer's size.
   public func stop() {
     guard let opened = buffer else { return }
     buffer = nil
@@ -110,8 +129,8 @@ public final class BufferCapture {
   private func undoSetup() {
     restoreTrigger?()
     restoreTrigger = nil
-    for (path, value) in restoreEnables { writeSysfs(path, value) }
-    restoreEnables = []
+    for (path, value) in restoreAttributes { writeSysfs(path, value) }
+    restoreAttributes = []
   }
 
   // MARK: Trigger
@@ -142,14 +161,18 @@ public final class BufferCapture {
     return chosen.name
   }
 
-  // MARK: Channel enables (local sysfs)
+  // MARK: Channel enables and the buffer's size (local sysfs)
 
-  private static func snapshotEnables(of device: IIODevice) -> [(path: String, value: String)] {
-    let directory = "/sys/bus/iio/devices/\(device.id)/scan_elements"
-    guard let names = try? FileSystem.entries(of: directory) else { return [] }
-    return names.filter { $0.hasSuffix("_en") }.compactMap { name in
-      let path = directory + "/" + name
-      return (try? FileSystem.readText(path)).map { (path, String($0.trimmingSpaces)) }
+  /// The channel enables, then the buffer's length and watermark (libiio sets both when it
+  /// opens the buffer, and leaves them set).
+  private static func snapshotAttributes(of device: IIODevice) -> [(path: String, value: String)] {
+    let directory = "/sys/bus/iio/devices/\(device.id)"
+    let names = (try? FileSystem.entries(of: directory + "/scan_elements")) ?? []
+    let paths =
+      names.filter { $0.hasSuffix("_en") }.map { directory + "/scan_elements/" + $0 }
+      + ["buffer/length", "buffer/watermark"].map { directory + "/" + $0 }
+    return paths.compactMap { path in
+      (try? FileSystem.readText(path)).map { (path, String($0.trimmingSpaces)) }
     }
   }
 

@@ -26,7 +26,8 @@ struct FakeDevice {
   }
 
   /// An accelerometer that can also capture through a buffer: s16 little-endian x, y, z at
-  /// scan indexes 0 to 2, a 5 Hz sampling frequency, and everything disabled.
+  /// scan indexes 0 to 2, a 5 Hz sampling frequency, and everything disabled; its buffer's
+  /// length and watermark are the kernel's defaults (2 and 1), as a HID sensor hub's are.
   static func bufferedAccelerometer(raw: (Int, Int, Int) = (0, -256, 0)) -> FakeDevice {
     var device = accelerometer(raw: raw)
     for (index, axis) in ["x", "y", "z"].enumerated() {
@@ -38,7 +39,8 @@ struct FakeDevice {
     device.attributes += [
       ("scan_elements/in_timestamp_en", "1"), ("scan_elements/in_timestamp_index", "3"),
       ("scan_elements/in_timestamp_type", "le:s64/64>>0"),
-      ("buffer/enable", "0"), ("buffer/length", "0"), ("trigger/current_trigger", ""),
+      ("buffer/enable", "0"), ("buffer/length", "2"), ("buffer/watermark", "1"),
+      ("trigger/current_trigger", ""),
       ("sampling_frequency", "5"), ("sampling_frequency_available", "1 5 20 50"),
     ]
     return device

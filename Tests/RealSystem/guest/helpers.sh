@@ -1,0 +1,350 @@
+# Helpers of the real-system stage's guest scripts (sourced by scenarios). They expect
+# $stage, $work, $tap and $socket, and the variables of /realsystem/config.
+
+scenario_count=0
+
+# scenario NAME FUNCTION: runs FUNCTION in a subshell with `set -e` and records the outcome.
+scenario() {
+  local name=$1 function=$2 start status elapsed
+  if [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]]; then return 0; fi
+  scenario_count=$((scenario_count + 1))
+  start=$(date +%s.%N)
+  echo "realsystem: scenario $name"
+  (
+    set -e
+    "$function"
+  ) >"$work/$name.log" 2>&1
+  status=$?
+  elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+  if [ "$status" = 0 ]; then
+    printf 'ok %d - %s (%.1f s)\n' "$scenario_count" "$name" "$elapsed" | tee -a "$tap"
+  else
+    printf 'not ok %d - %s (%.1f s)\n' "$scenario_count" "$name" "$elapsed" | tee -a "$tap"
+    {
+      sed 's/^/#   /' "$work/$name.log"
+      echo "#   --- journalctl -u orientd (last 30 lines)"
+      journalctl -u orientd.service -b --no-pager -n 30 | sed 's/^/#   /'
+    } >>"$tap"
+  fi
+}
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+expect_equal() {
+  [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
+}
+
+# wait_until SECONDS DESCRIPTION COMMAND...: until COMMAND succeeds, checked every 50 ms.
+wait_until() {
+  local seconds=$1 description=$2 deadline
+  shift 2
+  rm -f "$work/attribute.last"
+  deadline=$(($(date +%s) + seconds))
+  until "$@"; do
+    [ "$(date +%s)" -lt "$deadline" ] ||
+      fail "$description: not within ${seconds}s$(cat "$work/attribute.last" 2>/dev/null | sed 's/^/; /')"
+    sleep 0.05
+  done
+}
+
+# The lines file of a client (client NAME) or of monitor-sensor (monitor).
+lines_of() { echo "$work/$1.lines"; }
+
+# next_line NAME: the number of the line NAME's client gets next.
+next_line() { echo $(($(wc -l <"$(lines_of "$1")") + 1)); }
+
+has_line() { tail -n "+$3" "$1" | grep -qE "$2"; }
+
+# wait_line NAME REGEX SECONDS DESCRIPTION [FROM]: until a line from line FROM on matches.
+wait_line() {
+  local file
+  file=$(lines_of "$1")
+  if ! (wait_until "$3" "$4" has_line "$file" "$2" "${5:-1}") 2>/dev/null; then
+    echo "--- $file:"
+    cat "$file"
+    fail "$4: no line matching '$2' within $3 s"
+  fi
+}
+
+expect_line() {
+  grep -qE "$2" "$(lines_of "$1")" || fail "$3: no line matching '$2' in $(cat "$(lines_of "$1")")"
+}
+
+# client NAME: a socket client that only listens, its lines in $work/NAME.lines.
+client() {
+  socat -u "UNIX-CONNECT:$socket" STDOUT >"$(lines_of "$1")" 2>"$work/$1.err" &
+  echo $! >"$work/$1.pid"
+}
+
+stop_client() {
+  kill "$(cat "$work/$1.pid")" 2>/dev/null || true
+  wait "$(cat "$work/$1.pid")" 2>/dev/null || true
+}
+
+# monitor-sensor as an unprivileged user (nobody) on the system bus.
+monitor_start() {
+  setpriv --reuid=nobody --regid=nogroup --clear-groups stdbuf -oL monitor-sensor \
+    >"$(lines_of monitor)" 2>&1 &
+  echo $! >"$work/monitor.pid"
+}
+
+monitor_stop() { stop_client monitor; }
+
+# attribute_is FILE VALUE: whether FILE reads VALUE (what it read stays in $work/attribute).
+attribute_is() {
+  cat "$1" >"$work/attribute" 2>&1
+  [ "$(cat "$work/attribute")" = "$2" ] || {
+    echo "$1 reads $(cat "$work/attribute")" >"$work/attribute.last"
+    return 1
+  }
+}
+
+service_active() { [ "$(systemctl is-active orientd.service)" = active ]; }
+
+new_main_pid() {
+  local pid
+  pid=$(systemctl show -P MainPID orientd.service)
+  [ "$pid" != 0 ] && [ "$pid" != "$1" ]
+}
+
+# --- The uhid sensor hubs ------------------------------------------------------------------
+
+hub_product() {
+  case "$1" in
+  display) echo 0x0A11 ;;
+  base) echo 0xBA5E ;;
+  *) fail "no hub $1" ;;
+  esac
+}
+
+# hub_device NAME: the IIO device of hub NAME (found by its HID product id), if bound.
+hub_device() {
+  local product device
+  product=$(printf '%04X' "$(hub_product "$1")")
+  for device in /sys/bus/iio/devices/iio:device*; do
+    [ -e "$device" ] || continue
+    case "$(readlink -f "$device")" in
+    */0006:1D6B:$product.*) echo "$device" && return 0 ;;
+    esac
+  done
+  return 1
+}
+
+hub_bound() { hub_device "$1" >/dev/null; }
+hub_gone() { ! hub_device "$1" >/dev/null; }
+
+# hub_start NAME [X Y Z]: a sensor hub through /dev/uhid, values in milli-g; returns once
+# the kernel made its IIO device and udev processed it.
+hub_start() {
+  local name=$1 fifo="$work/hub-$1.ctl"
+  shift
+  [ -p "$fifo" ] || mkfifo "$fifo"
+  "$stage/uhid-sensor-hub" --control "$fifo" --product "$(hub_product "$name")" --uniq "$name" \
+    --name "orientd-realsystem $name hub" --reports "$work/hub-$name.reports" \
+    --initial "${1:-0}" "${2:--1000}" "${3:-0}" 2>>"$work/hub-$name.err" &
+  echo $! >"$work/hub-$name.pid"
+  wait_until 60 "the $name hub's IIO device" hub_bound "$name"
+  udevadm settle --timeout=60
+}
+
+hub_set() { echo "set $2 $3 $4" >"$work/hub-$1.ctl"; }
+
+hub_stop() {
+  echo quit >"$work/hub-$1.ctl"
+  wait "$(cat "$work/hub-$1.pid")" 2>/dev/null || true
+  wait_until 60 "the $1 hub's IIO device gone" hub_gone "$1"
+}
+
+# --- The configuration ---------------------------------------------------------------------
+
+# set_config "KEY = VALUE": the line in /etc/orientd/orientd.conf, replacing one for KEY.
+set_config() {
+  unset_config "${1%% *}"
+  echo "$1" >>/etc/orientd/orientd.conf
+}
+
+unset_config() { sed -i "/^$1 = /d" /etc/orientd/orientd.conf; }
+
+# rotate_through CLIENT: turns the display hub through the four orientations and face-up
+# and face-down, waiting for each device line (and orientation line) on CLIENT.
+rotate_through() {
+  local step x y z device from screen
+  screen=$(orientctl get orientation)
+  for step in "1000 0 0 left-up" "0 1000 0 bottom-up" "-1000 0 0 right-up" "0 -1000 0 normal" \
+    "0 0 -1000 face-up" "0 0 1000 face-down" "0 -1000 0 normal"; do
+    read -r x y z device <<<"$step"
+    from=$(next_line "$1")
+    hub_set display "$x" "$y" "$z"
+    wait_line "$1" "^device $device\$" 60 "device $device" "$from"
+    case "$device" in
+    face-*)
+      expect_equal "$(orientctl get orientation)" normal "the screen while $device"
+      ;;
+    *)
+      [ "$device" = "$screen" ] ||
+        wait_line "$1" "^orientation $device\$" 60 "orientation $device" "$from"
+      screen=$device
+      ;;
+    esac
+  done
+}
+
+# --- The guest as a whole ------------------------------------------------------------------
+
+prepare_guest() {
+  # iio-sensor-proxy is installed on the host (the unit suite runs it): here it would take
+  # the bus name as soon as a sensor appears. The figures start it on purpose.
+  systemctl mask --runtime --now iio-sensor-proxy.service >/dev/null 2>&1 || true
+  # The guest has no network: apt installs the local package from what the root has, with
+  # no package lists to read (reading the host's over 9p takes most of a minute under TCG).
+  # The host's dpkg database, copied: the overlay reads its lower layer as it is at each
+  # moment, and a package the host installs meanwhile would show through half done.
+  mkdir -p /run/realsystem-dpkg
+  cp -a /var/lib/dpkg/. /run/realsystem-dpkg/
+  mount --bind /run/realsystem-dpkg /var/lib/dpkg
+  if [ -n "$(ls -A /var/lib/dpkg/updates)" ]; then
+    echo "not ok 0 - the host's dpkg was busy when the guest started: run the stage again" >>"$tap"
+  fi
+  mount -t tmpfs tmpfs /var/lib/apt/lists
+  mkdir -p /var/lib/apt/lists/partial
+  rm -f /var/cache/apt/pkgcache.bin /var/cache/apt/srcpkgcache.bin
+}
+
+finish() {
+  mkdir -p /realsystem/work
+  cp "$work"/*.reports "$work"/*.err "$work"/*.timed "$work"/*.lines /realsystem/work/ 2>/dev/null || true
+  dmesg >/realsystem/dmesg.txt 2>&1 || true
+  journalctl -b --no-pager >/realsystem/journal.txt 2>&1 || true
+  systemd-analyze blame >/realsystem/blame.txt 2>&1 || true
+  echo "$scenario_count" >/realsystem/done
+}
+
+# --- uinput switches -----------------------------------------------------------------------
+
+# input_node NAME: the event node of the input device called NAME, if there is one.
+input_node() {
+  local device
+  for device in /sys/class/input/input*; do
+    [ "$(cat "$device/name" 2>/dev/null)" = "$1" ] || continue
+    for node in "$device"/event*; do
+      [ -e "$node" ] && echo "/dev/input/${node##*/}" && return 0
+    done
+  done
+  return 1
+}
+
+input_present() { input_node "$1" >/dev/null; }
+input_absent() { ! input_node "$1" >/dev/null; }
+
+# switch_start NAME SWITCHES TABLET LID: a switch device through /dev/uinput with SWITCHES
+# (tablet, lid or tablet,lid) in the given states; returns once udev processed it.
+switch_start() {
+  local fifo="$work/switch-$1.ctl"
+  [ -p "$fifo" ] || mkfifo "$fifo"
+  "$stage/uinput-switch" --control "$fifo" --name "orientd-realsystem $1" --switches "$2" \
+    --tablet "$3" --lid "$4" 2>>"$work/switch-$1.err" &
+  echo $! >"$work/switch-$1.pid"
+  wait_until 60 "the $1 switch's event node" input_present "orientd-realsystem $1"
+  udevadm settle --timeout=60
+}
+
+switch_send() { echo "$2 $3" >"$work/switch-$1.ctl"; }
+
+switch_stop() {
+  echo quit >"$work/switch-$1.ctl"
+  wait "$(cat "$work/switch-$1.pid")" 2>/dev/null || true
+  wait_until 60 "the $1 switch gone" input_absent "orientd-realsystem $1"
+}
+
+# hinge_regex DEGREES: a hinge line within 3 degrees of DEGREES.
+hinge_regex() {
+  local d alternatives=""
+  for d in $(seq $(($1 - 3)) $(($1 + 3))); do
+    alternatives="$alternatives|$(((d + 360) % 360))"
+  done
+  echo "^hinge (${alternatives#|})\$"
+}
+
+# display_at DEGREES: the display hub as a lid opened DEGREES from a base flat on a desk,
+# (0, -sin, cos) g in the flat frame of docs/hinge.md.
+display_at() {
+  local x y z
+  read -r y z < <(awk -v a="$1" 'BEGIN { r = a * atan2(0, -1) / 180; printf "%d %d\n", -1000 * sin(r), 1000 * cos(r) }')
+  hub_set display 0 "$y" "$z"
+}
+
+# line_number NAME REGEX [FROM]: the number of the first line from FROM on that matches.
+line_number() {
+  awk -v re="$2" -v from="${3:-1}" 'NR >= from && $0 ~ re { print NR; exit }' "$(lines_of "$1")"
+}
+
+# The virtual switch's SW_TABLET_MODE as evtest reads it: 1 or 0.
+virtual_switch_state() {
+  local node status=0
+  node=$(input_node "orientd tablet-mode switch") || return 1
+  evtest --query "$node" EV_SW SW_TABLET_MODE || status=$?
+  case "$status" in
+  10) echo 1 ;;
+  0) echo 0 ;;
+  *) return 1 ;;
+  esac
+}
+
+virtual_switch_is() { [ "$(virtual_switch_state 2>/dev/null)" = "$1" ]; }
+
+# timed_client NAME: a socket client whose lines carry their arrival time (timed-lines), in
+# $work/NAME.timed; its plain lines go to $work/NAME.lines as well.
+timed_client() {
+  : >"$(lines_of "$1")"
+  "$stage/timed-lines" --plain "$(lines_of "$1")" --socket "$socket" >"$work/$1.timed" &
+  echo $! >"$work/$1.pid"
+}
+
+monotonic_now() { python3 -c 'import time; print("%.6f" % time.clock_gettime(time.CLOCK_MONOTONIC))'; }
+
+# percentile P FILE: the P-th percentile (nearest rank) of the numbers in FILE.
+percentile() {
+  sort -n "$2" | awk -v p="$1" '{ v[NR] = $1 } END { i = int((p / 100) * NR + 0.999999); if (i < 1) i = 1; print v[i] }'
+}
+
+# --- Figures -------------------------------------------------------------------------------
+
+# cpu_ticks PID: user and system time of the whole process, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# wakeups PID: context switches of all the process's threads (each is a wake-up or a
+# preemption), voluntary and not.
+wakeups() {
+  cat /proc/"$1"/task/*/status | awk '/^(non)?voluntary_ctxt_switches/ { n += $2 } END { print n }'
+}
+
+# memory PID: "VmRSS Pss USS" in KiB.
+memory() {
+  local rss pss uss
+  rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$1/status")
+  pss=$(awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup")
+  uss=$(awk '/^Private_(Clean|Dirty):/ { n += $2 } END { print n }' "/proc/$1/smaps_rollup")
+  echo "$rss $pss $uss"
+}
+
+# window PID SECONDS: "CPU-percent wake-ups-a-second" over the next SECONDS.
+window() {
+  local pid=$1 seconds=$2 ticks0 wakes0 ticks1 wakes1 hz
+  hz=$(getconf CLK_TCK)
+  ticks0=$(cpu_ticks "$pid")
+  wakes0=$(wakeups "$pid")
+  sleep "$seconds" # the measurement window itself, not a wait for an event
+  ticks1=$(cpu_ticks "$pid")
+  wakes1=$(wakeups "$pid")
+  awk -v t=$((ticks1 - ticks0)) -v w=$((wakes1 - wakes0)) -v s="$seconds" -v hz="$hz" \
+    'BEGIN { printf "%.2f%% CPU, %.2f wake-ups/s (%d in %d s)\n", 100 * t / hz / s, w / s, w, s }'
+}
+
+# measure_changes NAME TIMED... : turns the display hub left-up and back COUNT times and
+# writes, for each timed lines file given as NAME:FILE:REGEX-PREFIX, the latencies.
+latency_summary() {
+  echo "median $(percentile 50 "$1") ms, p90 $(percentile 90 "$1") ms, n $(wc -l <"$1")"
+}
