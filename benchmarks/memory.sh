@@ -3,6 +3,7 @@
 # umockdev accelerometer, and where orientd's memory goes.
 #
 #   benchmarks/memory.sh [SETTLE_SECONDS]      (default 5: how long each daemon runs before it is measured)
+#   LIBRARIES=N benchmarks/memory.sh            also the N libraries with the most private kB, per row
 #
 # Rows, one after another, each with the daemon alone in its testbed:
 #   iio-sensor-proxy          on a private system bus, monitor-sensor claiming (it polls at 700 ms)
@@ -45,6 +46,14 @@ memory_of() {
   pss=$(awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup")
   uss=$(awk '/^Private_(Clean|Dirty):/ {s += $2} END {print s}' "/proc/$1/smaps_rollup")
   echo "$rss $pss $uss $(cat "$work/split")"
+}
+
+# The $LIBRARIES shared libraries of process $1 with the most private kB: "name USS Pss".
+libraries_of() {
+  awk '/^[0-9a-f]+-[0-9a-f]+ / { name = (NF >= 6 ? $6 : ""); sub(".*/", "", name) }
+    /^Private_(Clean|Dirty):/ { uss[name] += $2 } /^Pss:/ { pss[name] += $2 }
+    END { for (n in uss) if (n ~ /\.so/) printf "    %-32s %7d %7d\n", n, uss[n], pss[n] }' "/proc/$1/smaps" |
+    sort -k2 -n -r | head -n "$LIBRARIES"
 }
 
 # One row: $1 names it, $2 is the umockdev file, $3 the kind (proxy, socket, bus), $4 the
@@ -93,7 +102,7 @@ row() {
   pid=$(cat "$dir/pid")
   # shellcheck disable=SC2046 # the figures are words
   printf '%-28s %7s %7s %7s %9s %9s %9s %9s\n' "$name" $(memory_of "$pid")
-  [ -n "${MEMORY_MAPS:-}" ] && /work/mem/libs.sh "$pid"
+  [ -n "${LIBRARIES:-}" ] && libraries_of "$pid"
   touch "$dir/done"
   wait "$testbed" || true
 }

@@ -132,6 +132,7 @@ final class Daemon {
     }
     defer { shutDown() }
     MemoryRelease.mapLargeBlocks()
+    MemoryRelease.shareOneArena()
     do {
       // Signals are blocked before the sampling thread starts, so it inherits the mask.
       signals = try SignalWatcher(loop: loop, signals: [.interrupt, .terminate, .hangUp]) {

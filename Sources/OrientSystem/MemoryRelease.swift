@@ -15,4 +15,12 @@ public enum MemoryRelease {
   /// big as the bus allows (32 MiB and more); without a fixed threshold that memory can stay
   /// resident after the message is gone.
   public static func mapLargeBlocks() { _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024) }
+
+  /// Makes every thread allocate from the one main arena.
+  ///
+  /// glibc gives each new thread that allocates an arena of its own, 64 MiB of address space
+  /// with pages of its own: orientd's two worker threads held 44 kB resident in theirs, and
+  /// sharing the main heap grows it by 28 kB (smaps of a polling daemon). The threads allocate
+  /// little and seldom, so they lose nothing by sharing. Call it before any thread starts.
+  public static func shareOneArena() { _ = mallopt(M_ARENA_MAX, 1) }
 }
