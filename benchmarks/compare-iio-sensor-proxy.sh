@@ -273,33 +273,44 @@ run_one "orientd D-Bus, buffer, settle 0" bus-buffer --mode buffer --settle 0
 # every 700 ms; CPU time over the same windows.
 paired() {
   local dir="$work/paired"
+  cc -O2 -o "$work/poll-floor" benchmarks/poll-floor.c
   mkdir -p "$dir"
   {
     proxy_lines "$dir/proxy" cat
     orientd_lines "$dir/orientd" cat --mode poll --interval 700
+    # The floor: a C loop with the same wait and three preads (benchmarks/poll-floor.c).
+    echo 'raw="$UMOCKDEV_DIR/sys/devices/platform/accel/iio:device0/in_accel"'
+    echo "\"$work/poll-floor\" 700 \"\$raw\"_x_raw \"\$raw\"_y_raw \"\$raw\"_z_raw &"
+    echo "echo \$! > \"$dir/floor.pid\""
+    echo "\"$work/poll-floor\" --fstat 700 \"\$raw\"_x_raw \"\$raw\"_y_raw \"\$raw\"_z_raw &"
+    echo "echo \$! > \"$dir/floor-fstat.pid\""
   } >"$dir/body"
   start_testbed "$dir" "$dir/orientd.pid" "$dir/body"
   sleep 4
-  local proxy_pid orientd_pid sysfs
+  local proxy_pid orientd_pid floor_pid fstat_pid sysfs
+  floor_pid=$(cat "$dir/floor.pid")
+  fstat_pid=$(cat "$dir/floor-fstat.pid")
   proxy_pid=$(cat "$dir/proxy.pid")
   orientd_pid=$(cat "$dir/orientd.pid")
   sysfs="$(cat "$dir/testbed")/sys/devices/platform/accel/iio:device0"
   echo
   echo "side by side in the same windows, both polling every 700 ms: CPU in ms over ${seconds} s"
-  printf '%-8s %-8s %12s %12s %8s\n' window load iio-sensor-proxy orientd ratio
-  local window kind p0 o0 p1 o1 end state=0
+  echo "(C floor: benchmarks/poll-floor.c, the same wait and three preads; +fstat: and an fstat of each"
+  echo "file, as orientd does off sysfs; orientd/C is against the latter; orientd's us per poll at 700 ms)"
+  printf '%-8s %-8s %12s %12s %8s %9s %9s %9s %9s\n' window load iio-sensor-proxy orientd ratio "C floor" "+fstat" "orientd/C" "us/poll"
+  local window kind p0 o0 f0 s0 p1 o1 f1 s1 end state=0
   for window in $(seq "$windows"); do
     for kind in idle turning; do
-      p0=$(cpu_of "$proxy_pid"); o0=$(cpu_of "$orientd_pid")
+      p0=$(cpu_of "$proxy_pid"); o0=$(cpu_of "$orientd_pid"); f0=$(cpu_of "$floor_pid"); s0=$(cpu_of "$fstat_pid")
       if [ "$kind" = idle ]; then
         sleep "$seconds"
       else
         end=$((SECONDS + seconds))
         while [ $SECONDS -lt $end ]; do state=$((1 - state)); turn_sysfs $state "$sysfs"; sleep 1; done
       fi
-      p1=$(cpu_of "$proxy_pid"); o1=$(cpu_of "$orientd_pid")
-      awk -v w="$window" -v k="$kind" -v p=$((p1 - p0)) -v o=$((o1 - o0)) \
-        'BEGIN { printf "%-8s %-8s %12.1f %12.1f %7.2fx\n", w, k, p / 1e6, o / 1e6, o / p }'
+      p1=$(cpu_of "$proxy_pid"); o1=$(cpu_of "$orientd_pid"); f1=$(cpu_of "$floor_pid"); s1=$(cpu_of "$fstat_pid")
+      awk -v w="$window" -v k="$kind" -v p=$((p1 - p0)) -v o=$((o1 - o0)) -v f=$((f1 - f0)) -v c=$((s1 - s0)) -v s="$seconds" \
+        'BEGIN { printf "%-8s %-8s %12.1f %12.1f %7.2fx %9.1f %9.1f %8.2fx %9.0f\n", w, k, p / 1e6, o / 1e6, o / p, f / 1e6, c / 1e6, o / c, o / 1e3 / (s * 1000 / 700) }'
     done
     turn_sysfs 0 "$sysfs"; state=0; sleep 2
   done
