@@ -139,23 +139,37 @@ hub_gone() { ! hub_device "$1" >/dev/null; }
 # hub_start NAME [X Y Z]: a sensor hub through /dev/uhid, values in milli-g; returns once
 # the kernel made its IIO device and udev processed it.
 hub_start() {
-  local name=$1 fifo="$work/hub-$1.ctl"
+  local name=$1
   shift
-  [ -p "$fifo" ] || mkfifo "$fifo"
-  "$stage/uhid-sensor-hub" --control "$fifo" --product "$(hub_product "$name")" --uniq "$name" \
+  device_launch hub "$name" "$stage/uhid-sensor-hub" --product "$(hub_product "$name")" --uniq "$name" \
     --name "orientd-realsystem $name hub" --reports "$work/hub-$name.reports" \
-    --initial "${1:-0}" "${2:--1000}" "${3:-0}" 2>>"$work/hub-$name.err" &
-  echo $! >"$work/hub-$name.pid"
+    --initial "${1:-0}" "${2:--1000}" "${3:-0}"
   wait_until 60 "the $name hub's IIO device" hub_bound "$name"
   udevadm settle --timeout=60
 }
 
 hub_set() { echo "set $2 $3 $4" >"$work/hub-$1.ctl"; }
 
-hub_stop() {
-  echo quit >"$work/hub-$1.ctl"
-  wait "$(cat "$work/hub-$1.pid")" 2>/dev/null || true
-  wait_until 60 "the $1 hub's IIO device gone" hub_gone "$1"
+hub_stop() { device_stop hub "$1" "the $1 hub's IIO device gone" hub_gone "$1"; }
+
+# device_launch KIND NAME COMMAND...: runs a test device's COMMAND in the background with its
+# control FIFO (--control $work/KIND-NAME.ctl), its stderr in KIND-NAME.err and its pid in
+# KIND-NAME.pid.
+device_launch() {
+  local id="$1-$2" fifo
+  shift 2
+  fifo="$work/$id.ctl"
+  [ -p "$fifo" ] || mkfifo "$fifo"
+  "$@" --control "$fifo" 2>>"$work/$id.err" &
+  echo $! >"$work/$id.pid"
+}
+
+# device_stop KIND NAME WHAT CHECK ARG: tells the device to quit, waits for its process, then
+# until CHECK ARG succeeds (WHAT names that in a failure).
+device_stop() {
+  echo quit >"$work/$1-$2.ctl"
+  wait "$(cat "$work/$1-$2.pid")" 2>/dev/null || true
+  wait_until 60 "$3" "$4" "$5"
 }
 
 # --- The configuration ---------------------------------------------------------------------
@@ -242,22 +256,15 @@ input_absent() { ! input_node "$1" >/dev/null; }
 # switch_start NAME SWITCHES TABLET LID: a switch device through /dev/uinput with SWITCHES
 # (tablet, lid or tablet,lid) in the given states; returns once udev processed it.
 switch_start() {
-  local fifo="$work/switch-$1.ctl"
-  [ -p "$fifo" ] || mkfifo "$fifo"
-  "$stage/uinput-switch" --control "$fifo" --name "orientd-realsystem $1" --switches "$2" \
-    --tablet "$3" --lid "$4" 2>>"$work/switch-$1.err" &
-  echo $! >"$work/switch-$1.pid"
+  device_launch switch "$1" "$stage/uinput-switch" --name "orientd-realsystem $1" --switches "$2" \
+    --tablet "$3" --lid "$4"
   wait_until 60 "the $1 switch's event node" input_present "orientd-realsystem $1"
   udevadm settle --timeout=60
 }
 
 switch_send() { echo "$2 $3" >"$work/switch-$1.ctl"; }
 
-switch_stop() {
-  echo quit >"$work/switch-$1.ctl"
-  wait "$(cat "$work/switch-$1.pid")" 2>/dev/null || true
-  wait_until 60 "the $1 switch gone" input_absent "orientd-realsystem $1"
-}
+switch_stop() { device_stop switch "$1" "the $1 switch gone" input_absent "orientd-realsystem $1"; }
 
 # hinge_regex DEGREES: a hinge line within 3 degrees of DEGREES.
 hinge_regex() {
