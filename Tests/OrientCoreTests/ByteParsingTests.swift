@@ -33,4 +33,25 @@ struct ByteParsingTests {
       #expect(parse(text) == NumberParsing.finiteDouble(text), "\(text)")
     }
   }
+
+  @Test("Integers take the fast path and give exactly what the C library gives, sign of zero included")
+  func integersAgreeWithTheCLibrary() {
+    var texts = ["0", "-0", "+0", "7", "-7", "+7", "007", "-256", "999999999999999", "-999999999999999",
+      "1000000000000000", "9007199254740993", "123456789012345678"]
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for _ in 0..<2000 {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let digits = Int(seed >> 60) + 1
+      var limit: UInt64 = 1
+      for _ in 0..<min(digits, 15) { limit *= 10 }
+      let magnitude = (seed >> 8) % limit
+      texts.append((seed & 1 == 0 ? "-" : "") + String(magnitude))
+    }
+    for text in texts {
+      let parsed = parse(text + "\n")
+      let expected = Double(text)
+      #expect(parsed == expected, "\(text)")
+      #expect(parsed?.sign == expected?.sign, "the sign of \(text)")
+    }
+  }
 }
