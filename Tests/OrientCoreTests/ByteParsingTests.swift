@@ -36,8 +36,10 @@ struct ByteParsingTests {
 
   @Test("Integers take the fast path and give exactly what the C library gives, sign of zero included")
   func integersAgreeWithTheCLibrary() {
-    var texts = ["0", "-0", "+0", "7", "-7", "+7", "007", "-256", "999999999999999", "-999999999999999",
-      "1000000000000000", "9007199254740993", "123456789012345678"]
+    var texts = [
+      "0", "-0", "+0", "7", "-7", "+7", "007", "-256", "999999999999999", "-999999999999999",
+      "1000000000000000", "9007199254740993", "123456789012345678",
+    ]
     var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
     for _ in 0..<2000 {
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

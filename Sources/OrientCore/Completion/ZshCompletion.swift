@@ -73,7 +73,8 @@ struct ZshCompletion {
   /// `text` for a spec: brackets, and colons where they separate fields, escaped.
   static func escaped(_ text: String, colon: Bool) -> String {
     text.replacingCharacters { character in
-      character == "\\" || character == "[" || character == "]" || (colon && character == ":") ? "\\\(character)" : nil
+      character == "\\" || character == "[" || character == "]" || (colon && character == ":")
+        ? "\\\(character)" : nil
     }
   }
 
