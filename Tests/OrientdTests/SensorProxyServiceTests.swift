@@ -14,6 +14,23 @@ struct SensorProxyServiceTests {
     }
   }
 
+  /// What monitor-sensor prints when iio-sensor-proxy sends every property again, as one
+  /// PropertiesChanged, while monitor-sensor starts: iio-sensor-proxy's own start-up timing
+  /// (seen once in the eight runs of the suite on 2026-12-02, on a quiet machine).
+  private static let repeatedProperties = [
+    "+++ Accelerometer appeared", "Accelerometer orientation changed: undefined",
+    "--- Light sensor disappeared", "Light changed: 0.000000 (lux)",
+    "--- Proximity sensor disappeared", "Proximity value changed: 0",
+  ]
+
+  /// The peer's lines without that block, where it follows the first three lines; orientd's
+  /// lines are checked as they are, so a block like it from orientd still fails the test.
+  private func withoutRepeatedProperties(_ lines: [String]) -> [String] {
+    let block = Self.repeatedProperties
+    guard lines.count >= 3 + block.count, Array(lines[3..<(3 + block.count)]) == block else { return lines }
+    return Array(lines[..<3] + lines[(3 + block.count)...])
+  }
+
   @Test(
     "monitor-sensor prints the same lines against orientd as against iio-sensor-proxy on the same device and turns"
   )
@@ -47,7 +64,7 @@ struct SensorProxyServiceTests {
       try peer.run.setRaw(x, y, z)
       #expect(peer.run.process.waitFor("changed: \(name)"), "\(peer.run.process.stdout)")
     }
-    let fromPeer = accelerometerLines(peer.run.process)
+    let fromPeer = withoutRepeatedProperties(accelerometerLines(peer.run.process))
     #expect(fromOrientd == fromPeer)
     #expect(fromOrientd.first == "=== Has accelerometer (orientation: undefined)", "\(fromOrientd)")
     #expect(fromOrientd.count == 7, "\(fromOrientd)")
