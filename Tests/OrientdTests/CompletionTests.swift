@@ -122,14 +122,7 @@ struct CompletionTests {
 
   @Test("make install puts the completions where bash-completion, zsh and fish look")
   func installed() throws {
-    let make = try #require(TestPaths.which("make"), "make is missing")
-    let destination = try Scratch.current().makeDirectory("destdir")
-    let installed = try runToCompletion(
-      [
-        make, "-C", TestPaths.packageRoot, "install", "SWIFT=false",
-        "BINPATH=\(TestPaths.buildDirectory.path)", "PREFIX=/usr", "DESTDIR=\(destination)",
-      ], timeout: 120)
-    #expect(installed.status == 0, "\(installed.stderr)")
+    let destination = try stagedMakeInstall()
     for file in [
       "usr/share/bash-completion/completions/orientd", "usr/share/bash-completion/completions/orientctl",
       "usr/share/zsh/vendor-completions/_orientd", "usr/share/zsh/vendor-completions/_orientctl",

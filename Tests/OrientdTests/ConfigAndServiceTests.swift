@@ -324,14 +324,7 @@ extension ConfigAndServiceTests {
     arguments: [("/usr", "usr/share/dbus-1/system.d"), ("/usr/local", "etc/dbus-1/system.d")])
   func busPolicyDirectory(prefix: String, directory: String) throws {
     let make = try #require(TestPaths.which("make"), "make is missing")
-    let destination = try Scratch.current().makeDirectory("destdir")
-    let installed = try runToCompletion(
-      [
-        make, "-C", TestPaths.packageRoot, "install", "SWIFT=false",
-        "BINPATH=\(TestPaths.buildDirectory.path)",
-        "PREFIX=\(prefix)", "DESTDIR=\(destination)",
-      ], timeout: 120)
-    #expect(installed.status == 0, "\(installed.stderr)")
+    let destination = try stagedMakeInstall(prefix: prefix)
     let policy = "\(destination)/\(directory)/orientd-sensorproxy.conf"
     #expect(FileManager.default.fileExists(atPath: policy), "\(policy)")
     // Never iio-sensor-proxy's file name, which Debian installs under /etc.

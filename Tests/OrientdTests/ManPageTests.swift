@@ -73,14 +73,7 @@ struct ManPageTests {
 
   @Test("make install installs the pages, and the units' Documentation= names them")
   func installedAndLinked() throws {
-    let make = try #require(TestPaths.which("make"), "make is missing")
-    let destination = try Scratch.current().makeDirectory("destdir")
-    let installed = try runToCompletion(
-      [
-        make, "-C", TestPaths.packageRoot, "install", "SWIFT=false",
-        "BINPATH=\(TestPaths.buildDirectory.path)", "PREFIX=/usr", "DESTDIR=\(destination)",
-      ], timeout: 120)
-    #expect(installed.status == 0, "\(installed.stderr)")
+    let destination = try stagedMakeInstall()
     for page in ["man8/orientd.8", "man1/orientctl.1", "man5/orientd.conf.5"] {
       let path = destination + "/usr/share/man/" + page
       #expect(

@@ -93,14 +93,7 @@ struct ReadmeTests {
 
   @Test("Every file the installed README links to is installed beside it")
   func installedLinksResolve() throws {
-    let make = try #require(TestPaths.which("make"), "make is missing")
-    let destination = try Scratch.current().makeDirectory("destdir")
-    let installed = try runToCompletion(
-      [
-        make, "-C", TestPaths.packageRoot, "install", "SWIFT=false",
-        "BINPATH=\(TestPaths.buildDirectory.path)", "PREFIX=/usr", "DESTDIR=\(destination)",
-      ], timeout: 120)
-    #expect(installed.status == 0, "\(installed.stderr)")
+    let destination = try stagedMakeInstall()
     let documentation = destination + "/usr/share/doc/orientd"
     let readme = fileText(documentation + "/README.md")
     let expression = try NSRegularExpression(pattern: #"\]\(([^)#:]+)(#[^)]*)?\)"#)
