@@ -11,7 +11,13 @@ struct SampleClock: Sendable {
   init(origin: MonotonicInstant = .now) { self.origin = origin }
 
   /// The sample time of `instant`.
-  func time(at instant: MonotonicInstant) -> SampleTime { SampleTime(sinceOrigin: instant - origin) }
+  ///
+  /// Whole microseconds straight from the clock's nanoseconds, as `instant - origin` would give
+  /// them: every sample is timed here, and the `Duration` in between cost more than the rest.
+  func time(at instant: MonotonicInstant) -> SampleTime {
+    guard instant >= origin else { return SampleTime(sinceOrigin: instant - origin) }
+    return SampleTime(microseconds: Int64(clamping: (instant.nanoseconds - origin.nanoseconds) / 1000))
+  }
 
   /// The sample time now.
   var now: SampleTime { time(at: .now) }

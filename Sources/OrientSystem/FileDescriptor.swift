@@ -109,6 +109,15 @@ public struct FileDescriptor: ~Copyable, Sendable {
     return FileStatus(info)
   }
 
+  /// The file's count of hard links (fstat); 0 once it was removed or replaced while open.
+  ///
+  /// For a check made on every poll, which needs nothing else of the status.
+  public func linkCount() throws(SystemError) -> UInt64 {
+    var info = stat()
+    _ = try systemCall("fstat") { fstat(rawValue, &info) }
+    return UInt64(info.st_nlink)
+  }
+
   /// Sets the file's permission bits (fchmod): the file this descriptor holds, whatever its
   /// path leads to now.
   func setPermissions(_ permissions: mode_t) throws(SystemError) {

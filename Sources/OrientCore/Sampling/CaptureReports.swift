@@ -124,8 +124,11 @@ extension CapturePlan {
   /// hub that sends only on change deliver now, so a silent buffer is tried at once rather
   /// than at the end of its wait, at most once a second.
   public mutating func polled(gravity: Vector3, changePending: Bool, at time: SampleTime) -> [Action] {
-    guard case .attached(let device, .polling(.waiting)) = state,
-      retryTrigger.shouldTry(gravity: gravity, changePending: changePending, at: time)
+    // The device is bound only once a retry is due: matching it out of the state on every poll
+    // copied its summary each time.
+    guard case .attached(_, .polling(.waiting)) = state,
+      retryTrigger.shouldTry(gravity: gravity, changePending: changePending, at: time),
+      case .attached(let device, _) = state
     else { return [] }
     state = .attached(device, .opening(.retry(announced: false)))
     return [

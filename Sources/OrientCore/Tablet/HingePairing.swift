@@ -107,11 +107,14 @@ public struct HingePairing: Sendable {
     return outcome
   }
 
+  /// Whether both sensors are online. Without both there is no hinge: a reading has nothing
+  /// to pair with and is not kept.
+  public var hasBothSensors: Bool { base.summary != nil && display.summary != nil }
+
   /// A usable reading of `sensor`; `polled` says whether polling read it.
   public mutating func take(_ sample: Sample, from sensor: Sensor, polled: Bool) -> Outcome {
     var outcome = Outcome()
-    // Without both sensors online there is no hinge: nothing to pair, nothing to keep.
-    guard base.summary != nil, display.summary != nil else { return outcome }
+    guard hasBothSensors else { return outcome }
     self[sensor].latest = sample
     self[sensor].polled = polled
     self[sensor].rejectedAt = nil

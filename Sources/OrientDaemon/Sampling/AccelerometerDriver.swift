@@ -27,32 +27,64 @@ final class AccelerometerDriver {
   }
 
   /// Where a driver's readings and news go.
-  struct Handlers {
+  ///
+  /// A class: a sample is handed on at every poll, and reaching one closure of a struct held
+  /// in an optional copied all eight.
+  final class Handlers {
     /// A usable sample; `polled` says whether it came while polling ran (a polled sensor
     /// reads every interval, a buffer may deliver only when the device moves).
-    var sample: (Sample, _ polled: Bool) -> Void
+    let sample: (Sample, _ polled: Bool) -> Void
     /// A reading taken at this time was out of range; it was logged and skipped.
-    var rejected: (SampleTime) -> Void
+    let rejected: (SampleTime) -> Void
     /// The sensor (named by its summary) came online, or went offline, at this time.
-    var online: (_ value: Bool, _ summary: String, SampleTime) -> Void
+    let online: (_ value: Bool, _ summary: String, SampleTime) -> Void
     /// How the sensor is read, or nil once it is gone.
-    var described: (SensorDescription?) -> Void
+    let described: (SensorDescription?) -> Void
     /// Why a look found no sensor to read (said at every failed look).
-    var absent: (String) -> Void
+    let absent: (String) -> Void
     /// The sensor found was set up with this calibration and matrix.
-    var setUp: (SensorSetup) -> Void
+    let setUp: (SensorSetup) -> Void
     /// A look for the sensor saw these accelerometers (said before the outcome of the look).
-    var surveyed: (SensorSurvey) -> Void
+    let surveyed: (SensorSurvey) -> Void
     /// The first look failed and `endsIfAbsent` was set: the driver does nothing more.
-    var failed: (IIOError) -> Void
+    let failed: (IIOError) -> Void
+
+    init(
+      sample: @escaping (Sample, _ polled: Bool) -> Void, rejected: @escaping (SampleTime) -> Void,
+      online: @escaping (_ value: Bool, _ summary: String, SampleTime) -> Void,
+      described: @escaping (SensorDescription?) -> Void, absent: @escaping (String) -> Void,
+      setUp: @escaping (SensorSetup) -> Void, surveyed: @escaping (SensorSurvey) -> Void,
+      failed: @escaping (IIOError) -> Void
+    ) {
+      self.sample = sample
+      self.rejected = rejected
+      self.online = online
+      self.described = described
+      self.absent = absent
+      self.setUp = setUp
+      self.surveyed = surveyed
+      self.failed = failed
+    }
   }
 
   /// The sensor attached, and what it is read with.
-  private struct Attached {
+  ///
+  /// A class: every poll and scan looks at it, and a reference costs a retain where a copy of
+  /// these fields cost a retain of each of them.
+  private final class Attached {
     let context: IIOContext
     let sensor: Accelerometer
     let converter: SampleConverter
     var description: SensorDescription
+
+    init(
+      context: IIOContext, sensor: Accelerometer, converter: SampleConverter, description: SensorDescription
+    ) {
+      self.context = context
+      self.sensor = sensor
+      self.converter = converter
+      self.description = description
+    }
 
     /// The sensor's identity across set-ups: where it is read, its id and its name.
     var key: String { "\(context.uri) \(sensor.device.id) \(sensor.device.name)" }
@@ -231,7 +263,7 @@ final class AccelerometerDriver {
   }
 
   private func announce(_ announcement: CaptureAnnouncement) {
-    guard var attached else { return }
+    guard let attached else { return }
     let text = announcement.text(
       CaptureAnnouncement.Facts(
         interval: configuration.plan.interval, pollMethod: polling?.method ?? "",
@@ -240,7 +272,6 @@ final class AccelerometerDriver {
     if let line = text.logLine { Log.info(line) }
     attached.description.capture = text.mode
     attached.description.captureReason = text.reason
-    self.attached = attached
     handlers?.described(attached.description)
   }
 
@@ -358,7 +389,7 @@ final class AccelerometerDriver {
   }
 
   private func poll() {
-    guard let attached, let polling else { return }
+    guard let polling else { return }
     let time = clock.time(at: loop.now)
     // Paced after the reading, whatever became of it: the classifier says what is pending.
     defer { pacer?.paced(settlesAt: pending?.settlesAt) }
@@ -369,7 +400,8 @@ final class AccelerometerDriver {
         plan.polled(gravity: sample.gravity, changePending: pending?.fromKnownOrientation == true, at: time))
     case .failure(.garbage(let file, let value)):
       garbageWarning.warn(
-        "\(attached.sensor.summary): \(file) holds '\(value)', not a raw reading; sample skipped")
+        "\(attached?.sensor.summary ?? "the sensor"): \(file) holds '\(value)', not a raw reading; sample skipped"
+      )
     case .failure(.missing(let file)):
       run(plan.deviceGone("\(file) is gone"))
     case .failure(.noRawAttributes):

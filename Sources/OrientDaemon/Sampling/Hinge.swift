@@ -30,6 +30,8 @@ final class Hinge {
 
   /// A usable reading of `sensor`; `polled` says whether polling read it.
   func take(_ sample: Sample, from sensor: HingePairing.Sensor, polled: Bool) {
+    // The one sensor of most machines: no outcome to build and take apart for each sample.
+    guard pairing.hasBothSensors else { return }
     apply(pairing.take(sample, from: sensor, polled: polled))
   }
 

@@ -42,6 +42,9 @@ final class PollPacer {
   /// again once nothing is.
   func paced(settlesAt: SampleTime?) {
     guard let timer else { return }
+    // Nothing pending and not hurried, as after most polls: the repeating timer goes on as it
+    // is, and the clock need not be read.
+    if settlesAt == nil, !hurried { return }
     switch pace.next(now: clock.now, settlesAt: settlesAt) {
     case .interval:
       guard hurried else { return }

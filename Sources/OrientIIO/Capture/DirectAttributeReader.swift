@@ -48,7 +48,7 @@ public final class DirectAttributeReader {
     for (index, attribute) in attributes.enumerated() {
       let count: Int
       do {
-        if checksForReplacement, try attribute.file.status().linkCount == 0 {
+        if checksForReplacement, try attribute.file.linkCount() == 0 {
           // Replaced (a new file has the name) or removed (opening fails: the device is gone).
           attribute.file = try FileDescriptor.open(attribute.path, .readOnly)
         }
