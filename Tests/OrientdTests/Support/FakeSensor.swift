@@ -143,7 +143,10 @@ extension FakeSysfs {
   /// tree, which is not sysfs, through libiio, so it sees the new file at its next poll.
   func write(_ attribute: String, _ value: String, device index: Int = 0) throws {
     let path = path(attribute, device: index)
-    let fresh = path + ".new"
+    // Written beside the tree, not in the device's directory: libiio lists that directory when
+    // orientd opens its context and stats every name in it, and a new file renamed away
+    // between the two made the whole context fail (ENOENT) for a run that had just started.
+    let fresh = testbed + "/.attribute-\(index)-\(attribute).new"
     let fd = open(fresh, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     let bytes = Array((value + "\n").utf8)
