@@ -8,11 +8,13 @@
 # - user instructions per poll: callgrind counts every instruction orientd runs outside the
 #   kernel over 10 s of polls at 100 ms once it is started (its counts zeroed first), divided by
 #   the polls made (calls of the attribute reader; for the C loop, its preads over three);
+# - instructions per change on orientd's main thread (it publishes a change): orientd at its
+#   default settle, turned between normal and left-up once a second for 20 s under callgrind;
 # - pages touched per poll: orientd and the C loop poll every 700 ms; each round the pages'
 #   referenced bits are cleared (/proc/PID/clear_refs) and, 1.4 s (two polls) later, smaps
 #   says how many of the executable's pages and of the anonymous ones (heap, stacks) were used
 #   again. The median of 8 rounds is printed. Shared libraries are left out: their pages'
-#   referenced flags are set by every process that uses them.
+#   referenced flags are set by every process that uses them;
 # - what touching pages costs: the C loop touching 0, 24, 64 and 128 more pages of its memory per
 #   poll, all at once for TOUCH_SECONDS (60), CPU time per poll from /proc/PID/task/*/schedstat.
 # Every wake-up first pays for the pages and cache lines it touches (after 700 ms asleep
@@ -68,6 +70,32 @@ read -r total polls < <(instructions orientd DirectAttributeReaderC4read "$bin/o
 echo "orientd \$((total / polls)) \$polls" >"$work/instructions"
 read -r total preads < <(instructions floor pread "$work/poll-floor" --fstat 100 \$files)
 echo "floor \$((total * 3 / preads)) \$((preads / 3))" >>"$work/instructions"
+
+# A change, on the main thread (what publishes it): orientd at its default settle, polling every
+# 700 ms, turned between normal and left-up once a second for 20 s under callgrind.
+device="\$UMOCKDEV_DIR/sys/devices/platform/accel/iio:device0"
+set_raw() { echo "\$2" >"\$UMOCKDEV_DIR/.new" && mv "\$UMOCKDEV_DIR/.new" "\$device/\$1"; }
+valgrind --tool=callgrind --callgrind-out-file="$work/turn.cg" --separate-threads=yes --dump-instr=no \
+  --compress-strings=no "$bin/orientd" --socket "$work/turn.sock" --state "$work/turn.state" --config /dev/null \
+  --mode poll --interval 700 >/dev/null 2>"$work/turn.log" &
+daemon=\$!
+await "$work/turn.log" "sensor online"
+"$bin/orientctl" --socket "$work/turn.sock" monitor >"$work/turn.events" 2>&1 &
+client=\$!
+await "$work/turn.log" "device normal"
+sleep 2
+callgrind_control -z \$daemon >/dev/null 2>&1
+: >"$work/turn.events"
+for turn in \$(seq 10); do
+  set_raw in_accel_y_raw 0; set_raw in_accel_x_raw 256; sleep 1
+  set_raw in_accel_x_raw 0; set_raw in_accel_y_raw -256; sleep 1
+done
+sleep 1
+callgrind_control -d \$daemon >/dev/null 2>&1
+kill \$daemon \$client; wait \$daemon 2>/dev/null
+read -r total _ < <(count "\$(ls "$work"/turn.cg.*-01 | head -1)" none)
+changes=\$(grep -c '^orientation' "$work/turn.events")
+echo "\$((total / changes)) \$changes" >"$work/change"
 
 # Pages touched: both poll every 700 ms at once.
 "$bin/orientd" --socket "$work/pages.sock" --state "$work/pages.state" --config /dev/null --mode poll \
@@ -127,6 +155,8 @@ for who in orientd floor; do
 done
 echo "(instructions: user space, per poll at 100 ms under callgrind; kB: pages used again within two"
 echo " polls at 700 ms, median of 8 rounds)"
+read -r per changes <"$work/change"
+echo "a change: $per instructions on orientd's main thread (over $changes changes, one subscriber)"
 echo
 echo "what touching pages costs at a 700 ms poll: the C loop with fstat, touching more of its memory"
 printf '%-34s %14s\n' "pages touched per poll" "us per poll"
