@@ -2,7 +2,7 @@
 # What one poll of a still device costs orientd, in figures that do not depend on the machine's
 # noise, beside the C loop of benchmarks/poll-floor.c (the same wait, fstats and preads):
 #
-#   benchmarks/poll-cost.sh                  (about two minutes; needs valgrind and umockdev)
+#   benchmarks/poll-cost.sh                  (about a minute; needs valgrind and umockdev)
 #   ORIENTD_BIN=DIR benchmarks/poll-cost.sh  the same with the binaries in DIR
 #
 # - user instructions per poll: callgrind counts every instruction orientd runs outside the
@@ -14,11 +14,9 @@
 #   referenced bits are cleared (/proc/PID/clear_refs) and, 1.4 s (two polls) later, smaps
 #   says how many of the executable's pages and of the anonymous ones (heap, stacks) were used
 #   again. The median of 8 rounds is printed. Shared libraries are left out: their pages'
-#   referenced flags are set by every process that uses them;
-# - what touching pages costs: the C loop touching 0, 24, 64 and 128 more pages of its memory per
-#   poll, all at once for TOUCH_SECONDS (60), CPU time per poll from /proc/PID/task/*/schedstat.
-# Every wake-up first pays for the pages and cache lines it touches (after 700 ms asleep
-# little of a process is still cached): the last two say how much of a poll's cost that is.
+#   referenced flags are set by every process that uses them.
+# Every wake-up first pays for the pages and cache lines it touches (after 700 ms asleep little
+# of a process is still cached), so pages are counted beside instructions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in umockdev-run valgrind callgrind_control cc; do
@@ -121,24 +119,6 @@ for round in \$(seq 8); do
 done
 kill \$daemon \$client \$floor; wait 2>/dev/null
 
-# What touching pages costs after 700 ms asleep: the C loop touching 0, 24, 64 and 128 pages of
-# its own memory per poll, all at once, CPU time per poll over \${TOUCH_SECONDS:-60} s (schedstat).
-seconds=\${TOUCH_SECONDS:-60}
-touchers=""
-for pages in 0 24 64 128; do
-  "$work/poll-floor" --fstat --touch \$pages 700 \$files &
-  touchers="\$touchers \$pages:\$!"
-done
-sleep 2
-oncpu() { awk '{ sum += \$1 } END { print sum }' /proc/\$1/task/*/schedstat; }
-declare -A before
-for entry in \$touchers; do before[\$entry]=\$(oncpu \${entry#*:}); done
-sleep \$seconds
-for entry in \$touchers; do
-  echo "\${entry%%:*} \$(( (\$(oncpu \${entry#*:}) - \${before[\$entry]}) / 1000 * 700 / 1000 / seconds ))" >>"$work/touch"
-  kill \${entry#*:}
-done
-wait 2>/dev/null
 INSIDE
 chmod +x "$work/inside.sh"
 umockdev-run --device "$work/accel.umockdev" -- "$work/inside.sh"
@@ -157,7 +137,3 @@ echo "(instructions: user space, per poll at 100 ms under callgrind; kB: pages u
 echo " polls at 700 ms, median of 8 rounds)"
 read -r per changes <"$work/change"
 echo "a change: $per instructions on orientd's main thread (over $changes changes, one subscriber)"
-echo
-echo "what touching pages costs at a 700 ms poll: the C loop with fstat, touching more of its memory"
-printf '%-34s %14s\n' "pages touched per poll" "us per poll"
-while read -r pages cost; do printf '%-34s %14s\n' "$pages" "$cost"; done <"$work/touch"

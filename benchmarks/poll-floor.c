@@ -5,12 +5,10 @@
  *
  * With --fstat it also fstats each file before reading it, as orientd does where the files
  * are not on sysfs (a umockdev testbed renames new files over old ones; on sysfs orientd
- * only preads). With --touch PAGES it also reads one byte of each of PAGES pages of its own
- * memory every poll, 64 kB apart: what touching that many pages after a long sleep costs,
- * for comparison with the pages orientd touches in a poll (benchmarks/poll-cost.sh).
+ * only preads).
  *
  *   cc -O2 -o poll-floor benchmarks/poll-floor.c
- *   poll-floor [--fstat] [--touch PAGES] INTERVAL_MS FILE...
+ *   poll-floor [--fstat] INTERVAL_MS FILE...
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,22 +22,10 @@
 int main(int argc, char **argv) {
   int check = argc > 1 && strcmp(argv[1], "--fstat") == 0;
   if (check) { argv++; argc--; }
-  long pages = 0;
-  if (argc > 2 && strcmp(argv[1], "--touch") == 0) {
-    pages = atol(argv[2]);
-    argv += 2;
-    argc -= 2;
-  }
-  if (argc < 3 || pages < 0 || pages > 1024) {
-    fprintf(stderr, "usage: poll-floor [--fstat] [--touch PAGES (0-1024)] INTERVAL_MS FILE...\n");
+  if (argc < 3) {
+    fprintf(stderr, "usage: poll-floor [--fstat] INTERVAL_MS FILE...\n");
     return 64;
   }
-  /* Each touched page 64 kB from the next, so that no two share a fault-around or a
-   * prefetch; written once so that every page is really there. */
-  volatile char *memory = pages ? malloc(pages * 65536) : NULL;
-  if (pages && !memory) return 71;
-  for (long page = 0; page < pages; page++) memory[page * 65536] = 1;
-  long sum = 0;
   long interval = atol(argv[1]);
   int count = argc - 2;
   int files[16];
@@ -63,7 +49,6 @@ int main(int argc, char **argv) {
       if (wait <= 0) break;
       epoll_wait(loop, &event, 1, (int)wait);
     }
-    for (long page = 0; page < pages; page++) sum += memory[page * 65536];
     struct stat status;
     for (int i = 0; i < count; i++) {
       if (check && fstat(files[i], &status) < 0) return 74;
