@@ -10,13 +10,11 @@ struct SampleClock: Sendable {
   /// A clock whose time zero is `origin`.
   init(origin: MonotonicInstant = .now) { self.origin = origin }
 
-  /// The sample time of `instant`.
+  /// The sample time of `instant`, in whole microseconds straight from the clock's nanoseconds.
   ///
-  /// Whole microseconds straight from the clock's nanoseconds, as `instant - origin` would give
-  /// them: every sample is timed here, and the `Duration` in between cost more than the rest.
+  /// The wrapping difference read as signed is exact while the two are within 292 years.
   func time(at instant: MonotonicInstant) -> SampleTime {
-    guard instant >= origin else { return SampleTime(sinceOrigin: instant - origin) }
-    return SampleTime(microseconds: Int64(clamping: (instant.nanoseconds - origin.nanoseconds) / 1000))
+    SampleTime(sinceOriginNanoseconds: Int64(bitPattern: instant.nanoseconds &- origin.nanoseconds))
   }
 
   /// The sample time now.

@@ -158,8 +158,7 @@ public final class EventLoop {
       Log.debug("epoll_pwait2 is unavailable (\(code)); timers wait in whole milliseconds")
     }
     // Whole milliseconds, rounded up so a timer never fires early.
-    let milliseconds =
-      timeout.map { Int32(clamping: max(0, $0) / 1_000_000 + ($0 % 1_000_000 > 0 ? 1 : 0)) } ?? -1
+    let milliseconds = timeout.map { millisecondsRoundedUp(nanoseconds: $0) } ?? -1
     return clinux_epoll_wait(epoll.rawValue, flags.baseAddress, tokens.baseAddress, 64, milliseconds)
   }
 

@@ -103,20 +103,12 @@ public struct FileDescriptor: ~Copyable, Sendable {
   }
 
   /// The file's type, identity and link count.
-  public func status() throws(SystemError) -> FileStatus {
-    var info = stat()
-    _ = try systemCall("fstat") { fstat(rawValue, &info) }
-    return FileStatus(info)
-  }
+  public func status() throws(SystemError) -> FileStatus { FileStatus(try fileInformation(rawValue)) }
 
   /// The file's count of hard links (fstat); 0 once it was removed or replaced while open.
   ///
   /// For a check made on every poll, which needs nothing else of the status.
-  public func linkCount() throws(SystemError) -> UInt64 {
-    var info = stat()
-    _ = try systemCall("fstat") { fstat(rawValue, &info) }
-    return UInt64(info.st_nlink)
-  }
+  public func linkCount() throws(SystemError) -> UInt64 { UInt64(try fileInformation(rawValue).st_nlink) }
 
   /// Sets the file's permission bits (fchmod): the file this descriptor holds, whatever its
   /// path leads to now.
@@ -169,14 +161,17 @@ public struct StandardStream: Sendable {
   }
 
   /// The stream's type and identity (to tell whether stderr is the journal).
-  public func status() throws(SystemError) -> FileStatus {
-    var info = stat()
-    _ = try systemCall("fstat") { fstat(rawValue, &info) }
-    return FileStatus(info)
-  }
+  public func status() throws(SystemError) -> FileStatus { FileStatus(try fileInformation(rawValue)) }
 }
 
 // MARK: Shared by owned descriptors and the standard streams
+
+/// What fstat says of `fd`.
+func fileInformation(_ fd: Int32) throws(SystemError) -> stat {
+  var info = stat()
+  _ = try systemCall("fstat") { fstat(fd, &info) }
+  return info
+}
 
 func readDescriptor(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
   try systemCall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }

@@ -56,8 +56,12 @@ extension Duration {
 
   /// Whole milliseconds, rounded up (a wait must never end early), at least 0, for calls that
   /// take milliseconds.
-  var millisecondsRoundedUp: Int32 {
-    let nanoseconds = max(0, wholeNanoseconds)
-    return Int32(clamping: nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1))
-  }
+  var millisecondsRoundedUp: Int32 { OrientSystem.millisecondsRoundedUp(nanoseconds: wholeNanoseconds) }
+}
+
+/// Whole milliseconds in `nanoseconds`, rounded up (a wait must never end early), at least 0:
+/// for calls that take milliseconds, from a `Duration` or from the clock's own nanoseconds.
+func millisecondsRoundedUp(nanoseconds: Int64) -> Int32 {
+  let nanoseconds = max(0, nanoseconds)
+  return Int32(clamping: nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1))
 }
