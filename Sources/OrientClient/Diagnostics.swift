@@ -55,7 +55,7 @@ extension Session {
     var state: [String: String] = [:]
     guard connection.send("get") else { return lost() }
     while let line = connection.readLine(), line != "ok" {
-      if let change = StateChange(line: line) { state[change.key] = change.valueText }
+      if let change = StateChange(line: line) { state[change.key.rawValue] = change.valueText }
     }
     if connection.timedOut { return lost() }
     var report = "orientd \(value("version") ?? "?")\n\n"

@@ -111,7 +111,7 @@ struct Session {
         if !greeted {
           // The lines sent on connect, through `mode`, form the initial state.
           pending.append(change)
-          guard change.key == "mode" else { continue }
+          guard change.key == .mode else { continue }
           greeted = true
           let text = MonitorSensorFormat.snapshot(pending, shown: &printed)
           guard write(text) else { return .outputClosed }

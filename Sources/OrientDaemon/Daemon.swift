@@ -18,7 +18,9 @@ import OrientSystem
 //   (signalfd) and the watchdog timer.
 // - The sampling thread (`SamplingThread`, named "orientd-sensor") owns libiio and the
 //   sensors: discovery and hot-plug, polling timers or the buffer's descriptor, replay timers,
-//   the `Detector` with the display sensor's classifier, and the hinge. libiio calls may block
+//   the `Detector` with the display sensor's classifier, and the hinge; and the reading
+//   sensors (`ReadingSensors`: the light sensor, the proximity sensor and the compass, their
+//   drivers, timers, buffers, evdev switch and udev's hot-plug socket). libiio calls may block
 //   for seconds (a slow driver, a remote iiod); here they never delay a client.
 // - The state writer (`StateWriter`, "orientd-state") owns the state file's writes: open,
 //   write, fsync, rename, directory fsync, at most four coalesced writes in any second. The
@@ -30,7 +32,8 @@ import OrientSystem
 // orientation change, the tilt when D-Bus is on, the sensor's description, samples while a
 // client asks for them, the hinge's status, "the first sample after idle is in", a failure),
 // `SamplerCommand`s to the sampling thread (new classifier settings, whether to forward samples,
-// the lid switch, the sampling demand, stop), save requests to the state writer and its
+// the lid switch, the sampling demand, which reading sensors to read, whether buffers may be
+// taken, stop), save requests to the state writer and its
 // outcomes back. The main loop decides the demand; the sampling thread only obeys it. Values
 // that cross are Sendable; `TraceRecorder` is handed to the sampling thread at start and used
 // only there. The log threshold is atomic, and the log is shared: its writes are serialized and
@@ -67,6 +70,12 @@ final class Daemon {
   private let tablet: TabletInputs
   /// Whether the sensor is read, and whether the state held is stale meanwhile.
   private let demand: SamplingDemandController
+  /// The light level, proximity and heading as clients see them.
+  private var readings = SensorReadings()
+  /// Which reading sensors are read.
+  private let readingDemand: ReadingDemandController
+  /// What the last look for reading sensors found, and how each is read, for `info`.
+  private var inventory: (findings: [SensorFinding], reading: [SensorKind: String]) = ([], [:])
   private var sensorDescription: SensorDescription?
   /// Why no sensor is attached, as the last look for it found.
   private var sensorAbsence: String?
@@ -100,9 +109,12 @@ final class Daemon {
     publisher = ChangePublisher(loop: loop, state: tracker)
     tablet = TabletInputs(showsHingeMode: options.virtualTabletSwitch)
     demand = SamplingDemandController(loop: loop)
+    readingDemand = ReadingDemandController(loop: loop)
     persistence = store.map { StatePersistence(store: $0, loop: loop) }
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
     demand.needs = { [unowned self] in self.needs }
+    readingDemand.needed = { [unowned self] in self.readingNeeds }
+    readingDemand.stopped = { [unowned self] kind in self.publish(self.readings.stopped(kind), at: self.now) }
     publisher.currentState = { [unowned self] in self.tracker }
     demand.modeSummary = { [unowned self] in self.tracker.mode.summary }
     guard let persistence else { return }
@@ -161,16 +173,19 @@ final class Daemon {
         let service = SensorProxyService(
           bus: options.bus, source: options.busOrientation, state: tracker.snapshot, loop: loop)
         service.claimsChanged = { [unowned self] in self.updateDemand() }
+        service.buffersAllowedChanged = { [unowned self] allowed in self.sampler?.send(.buffersAllowed(allowed)) }
         sensorProxy = service
         publisher.sensorProxy = service
       }
-      let sampler = try SamplingThread(
-        configuration: SamplerConfiguration(
-          options: options, clock: clock, trace: trace, recorder: recorder,
-          failIfNoSensor: !options.servesSocket))
+      var configuration = SamplerConfiguration(
+        options: options, clock: clock, trace: trace, recorder: recorder, failIfNoSensor: !options.servesSocket)
+      configuration.buffersAllowed = sensorProxy?.buffersAllowed ?? true
+      let sampler = try SamplingThread(configuration: configuration)
       recorder = nil
       self.sampler = sampler
       demand.sampler = sampler
+      readingDemand.sampler = sampler
+      sensorProxy?.start()
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
       if options.source == .iio, options.uri == nil {
         tablet.watchSwitches(on: loop) { [unowned self] readings in
@@ -230,6 +245,24 @@ final class Daemon {
     case .failed(let failure):
       self.failure = failure
       loop.stop()
+    case .readings(let report):
+      readingsReported(report)
+    }
+  }
+
+  /// News of the reading sensors from the sampling thread.
+  private func readingsReported(_ report: ReadingReport) {
+    switch report {
+    case .inventory(let findings, let reading):
+      inventory = (findings, reading)
+    case .present(let kind, let present):
+      publish(readings.setPresent(kind, present), at: now)
+      server?.readingsChanged()
+    case .value(let value):
+      // A value read just before the sensor was told to stop is not current any more.
+      guard readingDemand.running.contains(value.kind) else { return }
+      publish(readings.take(value), at: now)
+      server?.readingsChanged()
     }
   }
 
@@ -278,8 +311,17 @@ final class Daemon {
     return needs
   }
 
+  /// The reading sensors something needs: a socket client that hears or waits for their
+  /// values, a D-Bus client's claim.
+  private var readingNeeds: Set<SensorKind> {
+    (server?.wantedReadings ?? []).union(sensorProxy?.claimedReadings ?? [])
+  }
+
   /// Tells the sampling thread when the demand changes.
-  private func updateDemand() { demand.update() }
+  private func updateDemand() {
+    demand.update()
+    readingDemand.update()
+  }
 
   // MARK: Socket
 
@@ -329,7 +371,7 @@ final class Daemon {
       allowedFrom: (describeAllowedOrigin(full: true), describeAllowedOrigin(full: false)),
       dbus: sensorProxy?.status ?? "off", mode: tracker.mode.summary, switches: tablet.summary,
       sampling: demand.sent, hooksDirectoryProblem: hooksDirectoryProblem, configPath: configuration?.path,
-      absence: sensorAbsence
+      absence: sensorAbsence, inventory: inventory, readingsRead: readingDemand.running
     ).items(full: full)
   }
 
@@ -431,6 +473,9 @@ final class Daemon {
 
   /// The whole state, for a greeting or a `get` reply.
   var snapshot: [StateChange] { tracker.snapshot }
+
+  /// The readings of the light sensor, the proximity sensor and the compass.
+  var sensorReadings: SensorReadings { readings }
 
   /// The screen policy, for the clients' own orientations.
   var policy: ScreenPolicy { tracker.policy }

@@ -21,6 +21,9 @@ public enum IIOError: Error, Sendable, CustomStringConvertible {
   case noBaseSensor(uri: String)
   /// `sensor` was to be polled but has no raw attributes, only scan elements.
   case notPollable(sensor: String)
+  /// `sensor` can be read only through its buffer, and the buffer is left to the daemon that
+  /// owns `net.hadess.SensorProxy` (iio-sensor-proxy) while it does.
+  case bufferLeft(sensor: String)
   /// The buffer cannot be used, for the reason given (a channel that is no scan element, a
   /// scan that cannot be laid out, a buffer libiio cannot open).
   case bufferUnusable(String)
@@ -46,6 +49,10 @@ public enum IIOError: Error, Sendable, CustomStringConvertible {
     case .notPollable(let sensor):
       return "\(sensor) cannot be polled: it has scan elements for accel x, y and z but no "
         + "in_accel_{x,y,z}_raw attributes; use mode auto or buffer to read it through its buffer"
+    case .bufferLeft(let sensor):
+      return "\(sensor) can be read only through its buffer, which is left to the owner of "
+        + "net.hadess.SensorProxy (iio-sensor-proxy?) while another process owns that name; its "
+        + "clients see the device turn, orientd's wait"
     case .bufferUnusable(let reason):
       return reason
     }

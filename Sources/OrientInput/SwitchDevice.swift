@@ -13,7 +13,8 @@ enum SwitchDrain: Equatable, Sendable {
   case failed(InputError)
 }
 
-/// An evdev device with `SW_TABLET_MODE` and/or `SW_LID`, open and read through libevdev.
+/// An evdev device with some of the switches orientd reads (`SW_TABLET_MODE`, `SW_LID`,
+/// `SW_FRONT_PROXIMITY`), open and read through libevdev.
 ///
 /// The node is opened read-only and non-blocking; the owner watches `descriptor` for
 /// readability on its loop and calls `drain` when it is ready. libevdev keeps the switches'
@@ -26,7 +27,7 @@ final class SwitchDevice {
   let syspath: String
   /// The device's name as the kernel reports it, control characters escaped.
   let name: String
-  /// The switches of interest the device has, in `InputSwitch.allCases`' order.
+  /// The switches of interest the device has, in the order they were asked for.
   let switches: [InputSwitch]
   private let file: FileDescriptor
   private let evdev: OpaquePointer
@@ -34,10 +35,10 @@ final class SwitchDevice {
   /// device cannot hold the loop.
   private static let eventsPerDrain = 256
 
-  /// Opens the node of `candidate` and reads its switches. Nil when the device has
-  /// neither `SW_TABLET_MODE` nor `SW_LID` (udev's switch tag covers every switch); throws
-  /// when it cannot be opened or is no evdev device.
-  static func open(_ candidate: SwitchCandidate) throws(InputError) -> SwitchDevice? {
+  /// Opens the node of `candidate` and reads its switches. Nil when the device has none of
+  /// `wanted` (udev's switch tag covers every switch); throws when it cannot be opened or is
+  /// no evdev device.
+  static func open(_ candidate: SwitchCandidate, wanted: [InputSwitch]) throws(InputError) -> SwitchDevice? {
     let file: FileDescriptor
     do {
       file = try FileDescriptor.open(candidate.devnode, .readOnly, options: [.nonBlocking])
@@ -52,7 +53,7 @@ final class SwitchDevice {
         "cannot read the input device \(candidate.devnode) with libevdev: \(Errno(rawValue: -result))",
         code: -result)
     }
-    let switches = InputSwitch.allCases.filter {
+    let switches = wanted.filter {
       libevdev_has_event_code(evdev, UInt32(EV_SW), $0.code) == 1
     }
     guard !switches.isEmpty else {

@@ -107,7 +107,7 @@ public final class TabletSwitchWatcher {
     }
     let device: SwitchDevice
     do {
-      guard let opened = try SwitchDevice.open(candidate) else {
+      guard let opened = try SwitchDevice.open(candidate, wanted: InputSwitch.modeSwitches) else {
         Log.debug("tablet-mode switch: \(candidate.devnode) has neither SW_TABLET_MODE nor SW_LID; ignored")
         return
       }

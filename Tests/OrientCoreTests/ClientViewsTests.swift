@@ -106,6 +106,6 @@ struct ClientViewsTests {
     let own = views.state(snapshot, for: declared[0], under: tracker.policy)
     #expect(own.map(\.key) == snapshot.map(\.key))
     #expect(own[2] == .orientation(nil) && snapshot[2] == .orientation(.leftUp))
-    #expect(own.filter { $0.key != "orientation" } == snapshot.filter { $0.key != "orientation" })
+    #expect(own.filter { $0.key != .orientation } == snapshot.filter { $0.key != .orientation })
   }
 }

@@ -69,9 +69,9 @@ struct ConnectionStateTests {
     #expect(greeting.stateIsFresh() == nil)
 
     var get = ConnectionState(linesPerRound: 16)
-    get.awaitFresh(.getReply)
+    get.awaitFresh(.getReply(nil))
     #expect(get.hearsChanges && get.isWaiting)
-    #expect(get.stateIsFresh() == .getReply)
+    #expect(get.stateIsFresh() == .getReply(nil))
 
     var committing = ConnectionState(linesPerRound: 16)
     committing.awaitCommit(1)
@@ -159,7 +159,7 @@ struct ConnectionStateTests {
   @Test("An ended client is served nothing, hears nothing and waits for nothing")
   func ended() {
     var state = ConnectionState(linesPerRound: 16)
-    state.awaitFresh(.getReply)
+    state.awaitFresh(.getReply(nil))
     state.end()
     #expect(!state.isOpen)
     #expect(!state.hearsChanges && !state.isWaiting)

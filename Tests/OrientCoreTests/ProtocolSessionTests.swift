@@ -40,7 +40,14 @@ struct ProtocolSessionTests {
   func parseErrors() {
     var session = ProtocolSession()
     #expect(
-      handle(&session, "get now") == .reply(.error(ProtocolError(.badArgument, "get takes no argument"))))
+      handle(&session, "get now")
+        == .reply(
+          .error(
+            ProtocolError(
+              .badArgument,
+              "unknown state 'now' (expected all or a list of sensor, device, orientation, lock, allowed, mode, "
+                + "hinge, light, proximity, heading)"))))
+    #expect(handle(&session, "get light,heading") == .sendState([.light, .heading]))
     #expect(
       handle(&session, "format xml")
         == .reply(.error(ProtocolError(.badArgument, "expected json or text, got 'xml'"))))
@@ -86,7 +93,7 @@ struct ProtocolSessionTests {
   @Test("get, info and help ask for their lines; ping is answered pong; quit closes")
   func queries() {
     var session = ProtocolSession()
-    #expect(handle(&session, "get") == .sendState)
+    #expect(handle(&session, "get") == .sendState(nil))
     #expect(handle(&session, "info") == .sendInfo)
     #expect(handle(&session, "help") == .sendHelp)
     #expect(handle(&session, "ping") == .reply(.pong))

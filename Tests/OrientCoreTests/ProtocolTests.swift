@@ -43,7 +43,7 @@ struct ProtocolTests {
 
   @Test("Commands parse with their arguments")
   func commands() throws {
-    #expect(try ClientCommand.parse("get") == .get)
+    #expect(try ClientCommand.parse("get") == .get(nil))
     #expect(try ClientCommand.parse("lock") == .lock(nil))
     #expect(try ClientCommand.parse("lock right-up") == .lock(.rightUp))
     #expect(try ClientCommand.parse("rotate cw") == .rotate(.clockwise))

@@ -10,7 +10,7 @@ private func apply(_ state: inout SensorProxyAccelerometer, _ change: StateChang
 }
 
 private func claim(
-  _ claims: inout SensorProxyClaims, _ sensor: SensorProxyClaims.Sensor, by client: String,
+  _ claims: inout SensorProxyClaims, _ sensor: SensorKind, by client: String,
   user: UInt32 = 1000
 )
   -> SensorProxyClaims.ClaimOutcome
@@ -18,7 +18,7 @@ private func claim(
   claims.claim(sensor, by: client, user: user)
 }
 
-private func release(_ claims: inout SensorProxyClaims, _ sensor: SensorProxyClaims.Sensor, by client: String)
+private func release(_ claims: inout SensorProxyClaims, _ sensor: SensorKind, by client: String)
   -> Bool
 {
   claims.release(sensor, by: client)

@@ -16,7 +16,10 @@ public enum SampleStream: Sendable {
 
 /// A line a client sent, parsed.
 public enum ClientCommand: Equatable, Sendable {
-  case get
+  /// The whole orientation state (nil), or the state of these keys: `get light,proximity`.
+  /// The readings' keys (`light`, `proximity`, `heading`) are read for the reply if nothing
+  /// reads them.
+  case get(Subscription?)
   case lock(ScreenOrientation?)
   case unlock
   case rotate(RotationDirection)
@@ -38,14 +41,14 @@ public enum ClientCommand: Equatable, Sendable {
 
   /// The commands and what they do, one line each, as `help` sends them.
   public static let helpLines = [
-    "get: the state lines (sensor, device, orientation, lock, allowed, mode, and hinge where there is one), then ok",
+    "get [LIST]: the state lines (sensor, device, orientation, lock, allowed, mode, and hinge where there is one), or those of LIST (e.g. get light,heading), then ok",
     "lock [ORIENTATION]: lock the screen to ORIENTATION, or to the current one",
     "unlock: follow the device again",
     "rotate cw|ccw: lock to the next allowed orientation clockwise or counter-clockwise",
     "allow all|LIST: set the allowed screen orientations, e.g. allow normal,left-up",
     "supports all|LIST: work this connection's orientation lines out within these, e.g. supports normal,bottom-up",
     "mode tablet|laptop|auto: set the mode until mode auto gives it back to the switch or hinge",
-    "subscribe all|LIST: receive only these changes, e.g. subscribe orientation,mode",
+    "subscribe all|LIST: receive only these changes, e.g. subscribe orientation,mode or subscribe all,light",
     "format json|text: switch this connection's format",
     "samples corrected|raw|off: stream this connection every sample, in g",
     "info: the sensor, how it is read, its matrix and the settings, then ok",
@@ -70,7 +73,13 @@ public enum ClientCommand: Equatable, Sendable {
       return argument
     }
     switch verb {
-    case "get": return try noArguments(.get)
+    case "get":
+      guard !arguments.isEmpty else { return .get(nil) }
+      do {
+        return .get(try Subscription.parse(arguments.joined(separator: " ")))
+      } catch {
+        throw ProtocolError(.badArgument, error.message)
+      }
     case "unlock": return try noArguments(.unlock)
     case "ping": return try noArguments(.ping)
     case "help": return try noArguments(.help)

@@ -16,15 +16,7 @@ public enum ProtocolRendering {
     case .text:
       return change.line + "\n"
     case .json:
-      let value: String
-      if case .allowed(let allowed) = change {
-        value = "[" + allowed.members.map { "\"\($0.name)\"" }.joined(separator: ",") + "]"
-      } else if case .hinge(let degrees) = change {
-        value = degrees.map(String.init) ?? "null"
-      } else {
-        value = "\"" + JSON.escape(change.valueText) + "\""
-      }
-      return "{\"event\":\"\(change.key)\",\"value\":\(value)}\n"
+      return "{\"event\":\"\(change.key.rawValue)\",\"value\":\(JSON.value(of: change))}\n"
     }
   }
 
@@ -100,6 +92,28 @@ public struct InfoItem: Equatable, Sendable {
 
 /// The little JSON orientd writes.
 public enum JSON {
+  /// A change's value as JSON: an array of names for `allowed`; a number, or null while
+  /// unknown, for `hinge` and `heading`; for `light` a number (or null) followed by its
+  /// `"unit"`; a string otherwise. A reading with no sensor is the string `"none"`.
+  public static func value(of change: StateChange) -> String {
+    switch change {
+    case .allowed(let allowed):
+      return "[" + allowed.members.map { "\"\($0.name)\"" }.joined(separator: ",") + "]"
+    case .hinge(let degrees):
+      return degrees.map(String.init) ?? "null"
+    case .heading(.value(let degrees)):
+      return DecimalFormatting.trimmed(degrees, decimals: 1)
+    case .heading(.unknown):
+      return "null"
+    case .light(.value(let level)):
+      return DecimalFormatting.trimmed(level.value, decimals: 2) + ",\"unit\":\"\(level.unit.rawValue)\""
+    case .light(.unknown):
+      return "null"
+    default:
+      return "\"" + escape(change.valueText) + "\""
+    }
+  }
+
   /// Escapes a string for use inside JSON quotes.
   public static func escape(_ text: String) -> String {
     var result = ""

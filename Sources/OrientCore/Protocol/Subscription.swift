@@ -1,36 +1,57 @@
-/// Which state changes a connection receives: `subscribe orientation,mode`. A new
-/// connection gets everything, so clients written before subscriptions keep working.
+/// Which state changes a connection receives: `subscribe orientation,mode`. A new connection
+/// gets the whole orientation state (`all`), so clients written before subscriptions keep
+/// working; the readings of the other sensors (`light`, `proximity`, `heading`) come only to a
+/// client that names them, since each keeps its sensor read while someone hears it.
 public struct Subscription: OptionSet, Equatable, Sendable {
-  public let rawValue: UInt8
+  public let rawValue: UInt16
 
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-  public static let sensor = Subscription(rawValue: 1 << 0)
-  public static let device = Subscription(rawValue: 1 << 1)
-  public static let orientation = Subscription(rawValue: 1 << 2)
-  public static let lock = Subscription(rawValue: 1 << 3)
-  public static let allowed = Subscription(rawValue: 1 << 4)
-  public static let mode = Subscription(rawValue: 1 << 5)
-  public static let hinge = Subscription(rawValue: 1 << 6)
-  public static let all: Subscription = [.sensor, .device, .orientation, .lock, .allowed, .mode, .hinge]
-
-  /// The keys in protocol order, with the member each names.
-  public static let keys: [(name: String, member: Subscription)] = [
-    ("sensor", .sensor), ("device", .device), ("orientation", .orientation), ("lock", .lock),
-    ("allowed", .allowed), ("mode", .mode), ("hinge", .hinge),
-  ]
-
-  /// The member a change belongs to.
-  public static func member(for change: StateChange) -> Subscription {
-    keys.first { $0.name == change.key }?.member ?? []
+  /// The subscription to one key.
+  public init(_ key: StateKey) {
+    rawValue = 1 << UInt16(StateKey.allCases.firstIndex(of: key)!)
   }
 
-  /// Whether a connection with this subscription receives `change`.
-  public func includes(_ change: StateChange) -> Bool { contains(Self.member(for: change)) }
+  public static let sensor = Subscription(.sensor)
+  public static let device = Subscription(.device)
+  public static let orientation = Subscription(.orientation)
+  public static let lock = Subscription(.lock)
+  public static let allowed = Subscription(.allowed)
+  public static let mode = Subscription(.mode)
+  public static let hinge = Subscription(.hinge)
+  public static let light = Subscription(.light)
+  public static let proximity = Subscription(.proximity)
+  public static let heading = Subscription(.heading)
+  /// The orientation state: what `all` names, and what a new connection receives.
+  public static let all = Subscription(keys: StateKey.orientationState)
+  /// Every reading of the other sensors.
+  public static let readings = Subscription(keys: StateKey.readings)
 
-  /// `orientation,mode`, or `all`.
+  /// The subscription to `keys`.
+  public init(keys: some Sequence<StateKey>) {
+    self = keys.reduce(into: []) { $0.insert(Subscription($1)) }
+  }
+
+  /// The member a change belongs to.
+  public static func member(for change: StateChange) -> Subscription { Subscription(change.key) }
+
+  /// Whether a connection with this subscription receives `change`.
+  public func includes(_ change: StateChange) -> Bool { contains(Subscription(change.key)) }
+
+  /// Whether it includes `key`.
+  public func includes(_ key: StateKey) -> Bool { contains(Subscription(key)) }
+
+  /// The keys it holds, in protocol order.
+  public var keys: [StateKey] { StateKey.allCases.filter(includes) }
+
+  /// The sensors whose readings it hears: each of them is read while it does.
+  public var readingKinds: [SensorKind] { keys.compactMap(\.readingKind) }
+
+  /// `orientation,mode`, `all`, or `all,light`.
   public var listText: String {
-    self == .all ? "all" : Self.keys.filter { contains($0.member) }.map(\.name).joined(separator: ",")
+    let rest = keys.filter { !Subscription.all.includes($0) || !isSuperset(of: .all) }
+    let words = (isSuperset(of: .all) ? ["all"] : []) + rest.map(\.rawValue)
+    return words.joined(separator: ",")
   }
 
   /// Parses `all`, or keys separated by commas (spaces after them allowed), at least one.
@@ -40,12 +61,12 @@ public struct Subscription: OptionSet, Equatable, Sendable {
       let name = word.trimmingSpaces
       if name == "all" {
         result.formUnion(.all)
-      } else if let key = keys.first(where: { $0.name == name }) {
-        result.insert(key.member)
+      } else if let key = StateKey(rawValue: String(name)) {
+        result.insert(Subscription(key))
       } else {
         throw ValueError(
-          "unknown state '\(ProtocolError.printable(name))' (expected all or a list of sensor, device, orientation, lock, allowed, mode, hinge)"
-        )
+          "unknown state '\(ProtocolError.printable(name))' (expected all or a list of "
+            + StateKey.allCases.map(\.rawValue).joined(separator: ", ") + ")")
       }
     }
     guard !result.isEmpty else { throw ValueError("empty list") }

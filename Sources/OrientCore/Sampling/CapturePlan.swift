@@ -190,7 +190,7 @@ public struct CapturePlan: Sendable {
   /// The wait between looks for a sensor while none is found.
   static let lookInterval = Duration.seconds(1)
 
-  let settings: Settings
+  public let settings: Settings
   var state = State.looking(paused: false, saidAbsent: nil)
   /// Tries of a silent buffer that failed in a row.
   var bufferRetries = RetrySchedule()
@@ -205,7 +205,7 @@ public struct CapturePlan: Sendable {
   public init(settings: Settings) { self.settings = settings }
 
   /// Whether nothing needs samples now.
-  var isPaused: Bool {
+  public var isPaused: Bool {
     switch state {
     case .looking(let paused, _): return paused
     case .attached(_, .paused): return true

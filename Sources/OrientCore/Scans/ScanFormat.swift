@@ -95,14 +95,14 @@ public struct ScanFormat: Equatable, Sendable {
 
 /// Where each enabled channel sits in a scan, computed as the kernel does: channels in
 /// index order, each aligned to its own size, the scan padded to the largest one.
-struct ScanLayout: Equatable, Sendable {
+public struct ScanLayout: Equatable, Sendable {
   /// Byte offset of each channel, in the order they were given.
-  let offsets: [Int]
+  public let offsets: [Int]
   /// Bytes per scan.
-  let scanSize: Int
+  public let scanSize: Int
 
   /// Lays out channels given as (scan index, format), in any order.
-  init(channels: [(index: Int, format: ScanFormat)]) {
+  public init(channels: [(index: Int, format: ScanFormat)]) {
     let order = channels.indices.sorted { channels[$0].index < channels[$1].index }
     var offsets = [Int](repeating: 0, count: channels.count)
     var size = 0

@@ -48,3 +48,53 @@ public struct ScanStream: Sendable {
     return scans
   }
 }
+
+/// Decodes one channel from a stream of scans that may end anywhere, as `ScanStream` does for
+/// x, y and z: the value sensors (light, proximity, heading) carry one channel each.
+public struct ChannelScanStream: Sendable {
+  public let format: ScanFormat
+  /// Where the channel sits in a scan, and the scan's size.
+  public let offset: Int
+  public let scanSize: Int
+  private var partial: [UInt8] = []
+
+  /// A stream of scans of `scanSize` bytes whose channel at `offset` is `format`.
+  public init(format: ScanFormat, offset: Int, scanSize: Int) throws(ValueError) {
+    guard scanSize >= 1, offset >= 0, offset <= scanSize - format.storageBits / 8 else {
+      throw ValueError("a channel at byte \(offset) does not fit a scan of \(scanSize) bytes")
+    }
+    self.format = format
+    self.offset = offset
+    self.scanSize = scanSize
+  }
+
+  /// A stream of scans that carry only this channel, laid out as the kernel does.
+  public init(format: ScanFormat) throws(ValueError) {
+    let layout = ScanLayout(channels: [(0, format)])
+    try self.init(format: format, offset: layout.offsets[0], scanSize: layout.scanSize)
+  }
+
+  /// Calls `body` with the channel's value of every scan the bytes kept from earlier blocks
+  /// and `block` complete; keeps an incomplete last scan. Returns the scans decoded.
+  @discardableResult
+  public mutating func decode(_ block: UnsafeRawBufferPointer, _ body: (Int64) -> Void) -> Int {
+    var scans = 0
+    var start = block.startIndex
+    if !partial.isEmpty {
+      let taken = min(scanSize - partial.count, block.count)
+      partial.append(contentsOf: block[start..<(start + taken)])
+      start += taken
+      guard partial.count == scanSize else { return 0 }
+      partial.withUnsafeBytes { body(format.decode(UnsafeRawBufferPointer(rebasing: $0[offset...]))) }
+      scans += 1
+      partial.removeAll(keepingCapacity: true)
+    }
+    while start + scanSize <= block.endIndex {
+      body(format.decode(UnsafeRawBufferPointer(rebasing: block[(start + offset)..<(start + scanSize)])))
+      scans += 1
+      start += scanSize
+    }
+    partial.append(contentsOf: block[start...])
+    return scans
+  }
+}

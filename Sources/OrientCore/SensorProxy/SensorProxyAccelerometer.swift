@@ -77,7 +77,7 @@ public struct SensorProxyAccelerometer: Equatable, Sendable {
         if device == .faceUp || device == .faceDown { break }
         $0.lastFourWay = device?.screen
       case .orientation(let screen): $0.lastScreen = screen
-      case .lock, .allowed, .mode, .hinge: break
+      case .lock, .allowed, .mode, .hinge, .light, .proximity, .heading: break
       }
     }
   }

@@ -12,13 +12,8 @@
 /// place from the desktop's clients. Repeated claims of one client cost nothing and are never
 /// refused.
 public struct SensorProxyClaims: Equatable, Sendable {
-  /// The sensors a client can claim.
-  public enum Sensor: String, CaseIterable, Sendable {
-    case accelerometer = "Accelerometer"
-    case light = "Light"
-    case proximity = "Proximity"
-    case compass = "Compass"
-  }
+  /// The sensors a client can claim: every kind orientd knows.
+  public typealias Sensor = SensorKind
 
   /// What a claim did.
   public enum ClaimOutcome: Equatable, Sendable {

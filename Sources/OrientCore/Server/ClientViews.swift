@@ -68,10 +68,10 @@ public struct ClientViews: Sendable {
       let now = view.orientation(under: policy)
       let own: [StateChange] = now == entry.told ? [] : [.orientation(now)]
       entries[view]?.told = now
-      if let index = changes.firstIndex(where: { $0.key == "orientation" }) {
+      if let index = changes.firstIndex(where: { $0.key == .orientation }) {
         answer[view] =
-          changes[..<index].filter { $0.key != "orientation" } + own
-          + changes[(index + 1)...].filter { $0.key != "orientation" }
+          changes[..<index].filter { $0.key != .orientation } + own
+          + changes[(index + 1)...].filter { $0.key != .orientation }
       } else {
         answer[view] = changes + own
       }
@@ -86,6 +86,6 @@ public struct ClientViews: Sendable {
   {
     guard !view.followsPolicy else { return snapshot }
     let orientation = told(view, under: policy)
-    return snapshot.map { $0.key == "orientation" ? .orientation(orientation) : $0 }
+    return snapshot.map { $0.key == .orientation ? .orientation(orientation) : $0 }
   }
 }

@@ -164,6 +164,8 @@ public struct ConnectionState: Equatable, Sendable {
 public enum FreshWait: Equatable, Sendable {
   /// The greeting of a client that connected while the state was stale.
   case greeting
-  /// The reply to a `get`.
-  case getReply
+  /// The reply to a `get` of the whole orientation state (nil), or of these keys: it waits
+  /// while the orientation state is stale (if it asks for any of it) and while a reading it
+  /// asks for is not current.
+  case getReply(Subscription?)
 }

@@ -25,8 +25,8 @@ public struct ProtocolSession: Sendable {
     case nothing
     /// Send this reply: an error, `ok` for a setting changed, `pong`.
     case reply(Reply)
-    /// `get`: send the state, then `ok`.
-    case sendState
+    /// `get`: send the state (the whole orientation state, or the keys given), then `ok`.
+    case sendState(Subscription?)
     /// `info`: send the info lines (with paths and hooks for a client that may control), then `ok`.
     case sendInfo
     /// `help`: send `ClientCommand.helpLines`, then `ok`.
@@ -42,7 +42,9 @@ public struct ProtocolSession: Sendable {
 
   /// What the client's settings ask of the sensor.
   public var needs: ClientNeeds {
-    ClientNeeds(deviceChanges: subscription.contains(.device), samples: sampleStream != nil)
+    ClientNeeds(
+      deviceChanges: subscription.contains(.device), samples: sampleStream != nil,
+      readings: Set(subscription.readingKinds))
   }
 
   /// Serves one line, without its newline: parses it, applies a setting it changes, and
@@ -60,8 +62,8 @@ public struct ProtocolSession: Sendable {
       return .reply(.error(error))
     }
     switch command {
-    case .get:
-      return .sendState
+    case .get(let keys):
+      return .sendState(keys)
     case .subscribe(let subscription):
       self.subscription = subscription
       return .reply(.ok)

@@ -22,30 +22,21 @@ enum SensorProxyInterface {
   ]
 
   /// The sensors whose Claim and Release methods live on the main object.
-  static let mainSensors: [SensorProxyClaims.Sensor] = [.accelerometer, .light, .proximity]
+  static let mainSensors: [SensorKind] = [.accelerometer, .light, .proximity]
 
   /// `ClaimAccelerometer`, `ReleaseAccelerometer`, ... for `sensors`.
-  static func methods(_ sensors: [SensorProxyClaims.Sensor]) -> [String] {
-    sensors.flatMap { ["Claim\($0.rawValue)", "Release\($0.rawValue)"] }
+  static func methods(_ sensors: [SensorKind]) -> [String] {
+    sensors.flatMap { ["Claim\($0.busName)", "Release\($0.busName)"] }
   }
 
   /// A method's meaning: whether it claims (else releases), and which sensor.
-  static func claim(_ member: String) -> (claims: Bool, sensor: SensorProxyClaims.Sensor)? {
+  static func claim(_ member: String) -> (claims: Bool, sensor: SensorKind)? {
     for (prefix, claims) in [("Claim", true), ("Release", false)] where member.hasPrefix(prefix) {
-      if let sensor = SensorProxyClaims.Sensor(rawValue: String(member.dropFirst(prefix.count))) {
+      if let sensor = SensorKind(busName: member.dropFirst(prefix.count)) {
         return (claims, sensor)
       }
     }
     return nil
   }
 
-  /// The value of a property other than the accelerometer's: orientd has no light sensor,
-  /// proximity sensor or compass, and reports them as iio-sensor-proxy does without them.
-  static func absentSensorValue(_ name: String) -> BusValue {
-    switch name {
-    case "LightLevelUnit": .string("lux")
-    case "LightLevel", "CompassHeading": .double(0)
-    default: .boolean(false)
-    }
-  }
 }

@@ -13,12 +13,17 @@ import OrientSystem
 /// iio-sensor-proxy orientd waits, and gets the name when it leaves.
 ///
 /// Claims are kept per client (`SensorProxyClaims`), at most `clientLimit` clients, each
-/// watched until it leaves the bus; while no client claims the accelerometer, what D-Bus
-/// shows of it stays still (`SensorProxyAccelerometer`).
+/// watched until it leaves the bus; while no client claims a sensor, what D-Bus shows of it
+/// stays still (`SensorProxyAccelerometer`, `SensorProxyReadings`), and a claim is what keeps
+/// the light sensor, the proximity sensor and the compass read.
+///
+/// While another process owns the name (iio-sensor-proxy), orientd takes no device's buffer
+/// from it (`buffersAllowedChanged`): that daemon's clients see the device turn.
 final class SensorProxyService {
   private let address: BusAddress
   private let loop: EventLoop
   private var accelerometer: SensorProxyAccelerometer
+  private var readings = SensorProxyReadings()
   private var claims: SensorProxyClaims
   private var connection: BusConnection?
   private var retry = RetrySchedule()
@@ -44,7 +49,7 @@ final class SensorProxyService {
   /// call kept is a small message (a call with arguments never gets here), and
   /// `ClaimantUsers` bounds how many wait.
   private var waitingCalls:
-    [String: [(claiming: Bool, sensor: SensorProxyClaims.Sensor, reply: BusPendingReply)]] = [:]
+    [String: [(claiming: Bool, sensor: SensorKind, reply: BusPendingReply)]] = [:]
 
   /// Serves `state` (the tracker's snapshot) on `bus`, with `AccelerometerOrientation`
   /// following `source`; connects at once.
@@ -53,9 +58,24 @@ final class SensorProxyService {
     self.loop = loop
     accelerometer = SensorProxyAccelerometer(source: source, claimed: false)
     claims = SensorProxyClaims(clientLimit: Self.clientLimit, clientsPerUser: Self.clientsPerUser)
-    for change in state { _ = accelerometer.apply(change) }
-    connect()
+    for change in state {
+      _ = accelerometer.apply(change)
+      _ = readings.apply(change)
+    }
   }
+
+  /// Connects to the bus; until it has said whether the name is orientd's, no buffer may be
+  /// taken (`buffersAllowedChanged`).
+  func start() { connect() }
+
+  /// Whether capture may take a device's buffer: not while the bus has not said that the name
+  /// is orientd's, nor while another process owns it. With no bus at all (none to connect to),
+  /// no other daemon can serve its clients either, and buffers may be taken.
+  private(set) var buffersAllowed = false {
+    didSet { if buffersAllowed != oldValue { buffersAllowedChanged(buffersAllowed) } }
+  }
+  /// Called when `buffersAllowed` changes.
+  var buffersAllowedChanged: (Bool) -> Void = { _ in }
 
   deinit {
     retryTimer?.cancel()
@@ -70,14 +90,23 @@ final class SensorProxyService {
     guard owned else { return "waiting for \(name) on \(address)" + (owner.map { ", owned by \($0)" } ?? "") }
     let claimants = claims.claimants(of: .accelerometer)
     let who = claimants == 1 ? "1 client claims" : "\(claimants) clients claim"
-    return "serving \(name) on \(address); \(who) the accelerometer"
+    let others = SensorKind.readingKinds.compactMap { kind -> String? in
+      let count = claims.claimants(of: kind)
+      return count == 0 ? nil : "\(count) the \(kind.noun)"
+    }
+    return "serving \(name) on \(address); \(who) the accelerometer" + others.map { ", " + $0 }.joined()
   }
 
   /// Takes published changes into account and signals what they changed.
   func publish(_ changes: [StateChange]) {
     var changed: [SensorProxyAccelerometer.Property] = []
-    for change in changes { changed += accelerometer.apply(change) }
+    var readingsChanged: [SensorProxyReadings.Property] = []
+    for change in changes {
+      changed += accelerometer.apply(change)
+      readingsChanged += readings.apply(change)
+    }
     signal(changed)
+    signal(readingsChanged)
   }
 
   /// Takes a new tilt into account.
@@ -97,6 +126,8 @@ final class SensorProxyService {
       try connection.requestName(SensorProxyInterface.busName)
     } catch {
       fail("cannot connect to \(address): \(error)")
+      // No bus: no daemon can own the name.
+      buffersAllowed = true
     }
   }
 
@@ -124,6 +155,7 @@ final class SensorProxyService {
     case .name(let name, .owned):
       owned = true
       owner = nil
+      buffersAllowed = true
       retry.reset()
       lastProblem = nil
       Log.info("D-Bus: serving \(name) on \(address)")
@@ -137,21 +169,27 @@ final class SensorProxyService {
         SensorProxyInterface.compassProperties.map(\.name))
     case .name(let name, .queued):
       owned = false
+      buffersAllowed = false
       retry.reset()
       lastProblem = nil
       Log.info(
-        "D-Bus: \(name) is owned by another process (iio-sensor-proxy?); waiting for it in the bus's queue")
+        "D-Bus: \(name) is owned by another process (iio-sensor-proxy?); waiting for it in the bus's queue, "
+          + "polling the sensors meanwhile and leaving their buffers to it")
       askForOwner(of: name)
     case .name(let name, .lost):
       // Only a bus that drops queued requests (or a bus administrator) takes it: ask again later.
+      buffersAllowed = false
       fail("lost the name \(name)")
     case .nameRequestFailed(let name, let error):
+      // Whether another process owns it cannot be told: its buffers stay untouched.
+      buffersAllowed = false
       fail("the bus refused \(name) (\(error)); is orientd's D-Bus policy file installed?")
     case .peerGone(let client):
       users.left(client)
-      let held = claims.disconnect(client)
-      if held.contains(.accelerometer) { updateClaimed() }
+      for kind in claims.disconnect(client) { updateClaimed(kind) }
     case .disconnected(let reason):
+      // No bus: nobody owns the name.
+      buffersAllowed = true
       fail("lost \(address): \(reason)")
     }
   }
@@ -180,7 +218,7 @@ final class SensorProxyService {
       BusObject(
         path: SensorProxyInterface.compassPath, interface: SensorProxyInterface.compassInterface,
         methods: SensorProxyInterface.methods([.compass]), properties: SensorProxyInterface.compassProperties,
-        value: SensorProxyInterface.absentSensorValue, call: call))
+        value: { [unowned self] in self.value(of: $0) }, call: call))
   }
 
   // MARK: Serving
@@ -211,10 +249,20 @@ final class SensorProxyService {
 
   private func value(of property: String) -> BusValue {
     switch SensorProxyAccelerometer.Property(rawValue: property) {
-    case .hasAccelerometer: .boolean(accelerometer.hasAccelerometer)
-    case .accelerometerOrientation: .string(accelerometer.orientationText)
-    case .accelerometerTilt: .string(accelerometer.tilt.rawValue)
-    case nil: SensorProxyInterface.absentSensorValue(property)
+    case .hasAccelerometer: return .boolean(accelerometer.hasAccelerometer)
+    case .accelerometerOrientation: return .string(accelerometer.orientationText)
+    case .accelerometerTilt: return .string(accelerometer.tilt.rawValue)
+    case nil: break
+    }
+    switch SensorProxyReadings.Property(rawValue: property) {
+    case .hasAmbientLight: return .boolean(readings.hasAmbientLight)
+    case .lightLevelUnit: return .string(readings.lightLevel.unit.rawValue)
+    case .lightLevel: return .double(readings.lightLevel.value)
+    case .hasProximity: return .boolean(readings.hasProximity)
+    case .proximityNear: return .boolean(readings.proximityNear)
+    case .hasCompass: return .boolean(readings.hasCompass)
+    case .compassHeading: return .double(readings.compassHeading)
+    case nil: return .boolean(false)
     }
   }
 
@@ -273,7 +321,7 @@ final class SensorProxyService {
     askAboutWaitingClients()
   }
 
-  private func claim(_ sensor: SensorProxyClaims.Sensor, by client: String, user: UInt32) -> BusReply {
+  private func claim(_ sensor: SensorKind, by client: String, user: UInt32) -> BusReply {
     guard let connection else { return .empty }
     switch claims.claim(sensor, by: client, user: user) {
     case .refused(let refusal):
@@ -291,15 +339,15 @@ final class SensorProxyService {
             name: "org.freedesktop.DBus.Error.Failed", message: "orientd cannot record the claim: \(error)")
         }
       }
-      if sensor == .accelerometer { updateClaimed() }
+      updateClaimed(sensor)
       return .empty
     }
   }
 
-  private func release(_ sensor: SensorProxyClaims.Sensor, by client: String) -> BusReply {
+  private func release(_ sensor: SensorKind, by client: String) -> BusReply {
     claims.release(sensor, by: client)
     if !claims.holdsClaims(client) { connection?.forgetPeer(client) }
-    if sensor == .accelerometer { updateClaimed() }
+    updateClaimed(sensor)
     return .empty
   }
 
@@ -318,19 +366,27 @@ final class SensorProxyService {
     name: "org.freedesktop.DBus.Error.LimitsExceeded",
     message: "orientd has too many claims to check; try again")
 
-  private func updateClaimed() {
-    let claimed = needsSamples
-    signal(accelerometer.setClaimed(claimed))
-    if claimed != lastClaimed {
-      lastClaimed = claimed
+  /// `kind`'s claims changed: what is shown of it follows, and the daemon hears of a first
+  /// claim or a last release.
+  private func updateClaimed(_ kind: SensorKind) {
+    let claimed = claims.claimants(of: kind) > 0
+    if kind == .accelerometer {
+      signal(accelerometer.setClaimed(claimed))
+    } else {
+      signal(readings.setClaimed(kind, claimed))
+    }
+    if claimed != lastClaimed.contains(kind) {
+      if claimed { lastClaimed.insert(kind) } else { lastClaimed.remove(kind) }
       claimsChanged()
     }
   }
 
   /// Whether a client claims the accelerometer, so its readings must stay current.
-  var needsSamples: Bool { claims.claimants(of: .accelerometer) > 0 }
-  private var lastClaimed = false
-  /// Called when the accelerometer gets its first claim or loses its last.
+  var needsSamples: Bool { lastClaimed.contains(.accelerometer) }
+  /// The reading sensors some client claims, which must be read.
+  var claimedReadings: Set<SensorKind> { lastClaimed.subtracting([.accelerometer]) }
+  private var lastClaimed: Set<SensorKind> = []
+  /// Called when a sensor gets its first claim or loses its last.
   var claimsChanged: () -> Void = {}
 
   /// The bus connection went: every client's claims went with it, and clients of the next
@@ -340,14 +396,23 @@ final class SensorProxyService {
     users.removeAll()
     waitingCalls = [:]
     accelerometer.restart()
-    if lastClaimed {
-      lastClaimed = false
+    readings.forgetClaims()
+    if !lastClaimed.isEmpty {
+      lastClaimed = []
       claimsChanged()
     }
   }
 
   private func signal(_ changed: [SensorProxyAccelerometer.Property]) {
     emit(SensorProxyInterface.path, SensorProxyInterface.interface, changed.map(\.rawValue))
+  }
+
+  private func signal(_ changed: [SensorProxyReadings.Property]) {
+    emit(
+      SensorProxyInterface.path, SensorProxyInterface.interface, changed.filter { !$0.onCompass }.map(\.rawValue))
+    emit(
+      SensorProxyInterface.compassPath, SensorProxyInterface.compassInterface,
+      changed.filter(\.onCompass).map(\.rawValue))
   }
 
   private func emit(_ path: String, _ interface: String, _ names: [String]) {

@@ -51,19 +51,26 @@ final class ChangePublisher {
     // Hooks run once per batch that turns the screen, and for a mode that held (a desktop may
     // turn its on-screen keyboard on in tablet mode).
     if hooks != nil {
-      if changes.contains(where: { $0.key == "orientation" }) {
+      if changes.contains(where: { $0.key == .orientation }) {
         runHooks(for: state)
-      } else if changes.contains(where: { $0.key == "mode" }) {
+      } else if changes.contains(where: { $0.key == .mode }) {
         let wait = modeHookWait ?? LoopTimer(loop: loop) { [unowned self] _ in self.modeHeld() }
         wait.schedule(after: Self.modeHookSettle)
         modeHookWait = wait
       }
     }
+    // The readings (light, proximity, heading) change all the time and only while someone
+    // needs them: they are logged with --verbose only, and `--dump` prints the orientation.
+    let state = changes.filter { $0.key.readingKind == nil }
+    if state.count < changes.count {
+      Log.debug(changes.filter { $0.key.readingKind != nil }.map(\.line).joined(separator: ", "))
+    }
+    guard !state.isEmpty else { return }
     // One write for the whole batch: a change of device and screen orientation is one wake-up.
     if let dump {
-      dump.write(changes, at: time)
+      dump.write(state, at: time)
     } else {
-      changeLog.write(.info, lines: changes.map(\.line))
+      changeLog.write(.info, lines: state.map(\.line))
     }
   }
 

@@ -24,6 +24,10 @@ struct InfoReport {
   var configPath: String?
   /// Why no sensor is attached, as the last look for one found.
   var absence: String?
+  /// What the last look for reading sensors found, and how each one read is read.
+  var inventory: (findings: [SensorFinding], reading: [SensorKind: String]) = ([], [:])
+  /// The reading sensors read now.
+  var readingsRead: Set<SensorKind> = []
 
   /// The lines of `info`, without the hooks and paths unless `full`.
   func items(full: Bool) -> [InfoItem] {
@@ -52,6 +56,7 @@ struct InfoReport {
       InfoItem("switches", switches),
       InfoItem("sampling", sampling == .idle ? "stopped (nothing needs the sensor)" : "on"),
     ]
+    items += readingItems
     guard full else { return items }
     items += options.hooks.map { InfoItem("hook", $0) }
     if let directory = options.hooksDirectory {
@@ -65,6 +70,29 @@ struct InfoReport {
       items.append(InfoItem("config", found ? configPath : "\(configPath) (absent: the defaults apply)"))
     }
     items.append(InfoItem("state-file", options.persistsState ? options.statePath : "none"))
+    return items
+  }
+
+  /// `light-sensor`, `proximity-sensor` and `compass`: the device read and how, whether it is
+  /// read now, or `none`; then a `sensor-skipped` line for each device found that cannot be
+  /// read, and why.
+  private var readingItems: [InfoItem] {
+    var items: [InfoItem] = []
+    for kind in SensorKind.readingKinds {
+      let key = kind == .compass ? "compass" : "\(kind.rawValue)-sensor"
+      guard let finding = inventory.findings.first(where: { $0.kind == kind && $0.chosen }),
+        let how = inventory.reading[kind]
+      else {
+        items.append(InfoItem(key, "none"))
+        continue
+      }
+      let state = readingsRead.contains(kind) ? "read now" : "resting (nothing needs it)"
+      items.append(InfoItem(key, "\(finding.device.label): \(how); \(state)"))
+    }
+    for finding in inventory.findings where finding.problem != nil {
+      items.append(
+        InfoItem("sensor-skipped", "\(finding.device.label) as the \(finding.kind.noun): \(finding.problem ?? "")"))
+    }
     return items
   }
 }

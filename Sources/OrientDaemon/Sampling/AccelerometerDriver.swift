@@ -24,6 +24,8 @@ final class AccelerometerDriver {
     /// Whether the first look ends the run when it finds no sensor to read (`--dump`),
     /// instead of looking again.
     var endsIfAbsent = false
+    /// Whether capture may take the buffer at start (`setBuffersAllowed` changes it).
+    var buffersAllowed = true
   }
 
   /// Where a driver's readings and news go.
@@ -116,13 +118,19 @@ final class AccelerometerDriver {
   private var pending: PendingChange?
   private var garbageWarning = RateLimitedWarning()
   private var readWarning = RateLimitedWarning()
+  /// Whether capture may take the device's buffer: not while another daemon owns
+  /// `net.hadess.SensorProxy` (`setBuffersAllowed`).
+  private var buffersAllowed: Bool
 
   /// A driver for the sensor `configuration` names, on `loop`; `clock` times its samples.
   init(configuration: Configuration, loop: EventLoop, clock: SampleClock) {
     self.configuration = configuration
     self.loop = loop
     self.clock = clock
-    plan = CapturePlan(settings: configuration.plan)
+    buffersAllowed = configuration.buffersAllowed
+    var settings = configuration.plan
+    if !buffersAllowed { settings.mode = .poll }
+    plan = CapturePlan(settings: settings)
     endsIfAbsent = configuration.endsIfAbsent
   }
 
@@ -146,13 +154,36 @@ final class AccelerometerDriver {
   /// Stops looking and reading, and puts back what capture changed on the device.
   func close() { run(plan.stop()) }
 
+  /// Whether capture may take the device's buffer. Not while another daemon owns
+  /// `net.hadess.SensorProxy`: an IIO device has one buffer, and that daemon's clients need it;
+  /// the sensor is polled meanwhile, which takes nothing from anyone. When this changes how
+  /// the sensor may be read, capture starts again the new way (without going offline).
+  func setBuffersAllowed(_ allowed: Bool) {
+    guard allowed != buffersAllowed else { return }
+    buffersAllowed = allowed
+    guard configuration.plan.mode != .poll else { return }
+    let paused = plan.isPaused
+    run(plan.stop())
+    plan = CapturePlan(settings: planSettings)
+    if paused { run(plan.pause(at: clock.now)) }
+    look()
+  }
+
+  /// The plan's settings as buffers are allowed now: polling only while they are not.
+  private var planSettings: CapturePlan.Settings {
+    var settings = configuration.plan
+    if !buffersAllowed { settings.mode = .poll }
+    return settings
+  }
+
   /// How long to wait before the next look after `error`: a context refused for what it would
   /// cost, and a sensor that cannot be read at all, are looked for further apart each time.
   static func backOff(after error: IIOError) -> CapturePlan.BackOff {
     switch error {
     case .contextRefused: return .refused
     case .bufferUnusable: return .unusable
-    case .contextUnavailable, .noIIODevices, .noSuchSensor, .noUsableSensor, .noBaseSensor, .notPollable:
+    case .contextUnavailable, .noIIODevices, .noSuchSensor, .noUsableSensor, .noBaseSensor, .notPollable,
+      .bufferLeft:
       return .none
     }
   }
@@ -181,7 +212,10 @@ final class AccelerometerDriver {
         throw error
       }
       handlers?.surveyed(SensorSurvey(sensors: sensors, chosen: sensor))
-      if configuration.plan.mode == .poll, let why = sensor.whyNotPollable { throw why }
+      if planSettings.mode == .poll, let why = sensor.whyNotPollable {
+        guard buffersAllowed else { throw .bufferLeft(sensor: sensor.summary) }
+        throw why
+      }
     } catch {
       return lookFailed(error)
     }

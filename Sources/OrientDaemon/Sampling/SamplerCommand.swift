@@ -12,6 +12,11 @@ enum SamplerCommand: Sendable {
   case lid(closed: Bool?)
   /// Whether anything needs samples now.
   case demand(SamplingDemand)
+  /// The reading sensors (light, proximity, compass) to read now; the others rest.
+  case readingNeeds(Set<SensorKind>)
+  /// Whether capture may take a device's buffer: not while another daemon owns
+  /// `net.hadess.SensorProxy` (it needs the buffers for its clients).
+  case buffersAllowed(Bool)
   /// Restore what was changed on the device and end the thread.
   case stop
 }
@@ -27,6 +32,8 @@ extension SamplerCommand {
     case .forwardSamples: return MailboxKind("sample forwarding", limit: 1)
     case .lid: return MailboxKind("lid switch", limit: 1)
     case .demand: return MailboxKind("sampling demand", limit: 1)
+    case .readingNeeds: return MailboxKind("reading demand", limit: 1)
+    case .buffersAllowed: return MailboxKind("buffer permission", limit: 1)
     case .stop: return MailboxKind("stop", limit: 1)
     }
   }

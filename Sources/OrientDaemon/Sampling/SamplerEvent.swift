@@ -22,6 +22,18 @@ enum SamplerEvent: Sendable {
   case finished
   /// Sampling cannot go on; the daemon exits with this failure.
   case failed(Failure)
+  /// News of the reading sensors (light, proximity, compass).
+  case readings(ReadingReport)
+}
+
+/// What the sampling thread tells the daemon of the reading sensors.
+enum ReadingReport: Sendable {
+  /// What the last look found, and how each sensor read is read (`info`, doctor).
+  case inventory([SensorFinding], reading: [SensorKind: String])
+  /// A sensor of this kind is there now (true), or no more (false).
+  case present(SensorKind, Bool)
+  /// A value to publish.
+  case value(ReadingValue)
 }
 
 // The mailboxes between the threads are bounded (see `Mailbox`): what a kind may lose when the
@@ -46,6 +58,14 @@ extension SamplerEvent {
   static let hinge = MailboxKind("hinge status", limit: 1)
   static let fresh = MailboxKind("fresh sample", limit: 1)
   static let failure = MailboxKind("failure", limit: 1)
+  /// Only the newest inventory matters.
+  static let inventory = MailboxKind("sensor inventory", limit: 1)
+  /// Each sensor's presence, in order.
+  static let readingPresence = MailboxKind("reading sensor presence", limit: 16)
+  /// Only a sensor's newest value matters: it is what the sensor says now.
+  static let lightValue = MailboxKind("light level", limit: 1)
+  static let proximityValue = MailboxKind("proximity", limit: 1)
+  static let headingValue = MailboxKind("heading", limit: 1)
 
   /// The kind this event is bounded with.
   var mailboxKind: MailboxKind {
@@ -60,6 +80,11 @@ extension SamplerEvent {
     case .fresh: return Self.fresh
     case .finished: return Self.end
     case .failed: return Self.failure
+    case .readings(.inventory): return Self.inventory
+    case .readings(.present): return Self.readingPresence
+    case .readings(.value(.light)): return Self.lightValue
+    case .readings(.value(.proximity)): return Self.proximityValue
+    case .readings(.value(.heading)): return Self.headingValue
     }
   }
 }

@@ -19,6 +19,10 @@ final class SamplingEngine {
   private var display: AccelerometerDriver?
   private var base: AccelerometerDriver?
   private var hinge: Hinge?
+  /// The light sensor, the proximity sensor and the compass.
+  private var readings: ReadingSensors?
+  /// Whether capture may take buffers (not while another daemon owns the bus name).
+  private var buffersAllowed: Bool
   /// Kept alive until the loop ends.
   private var replay: ReplaySource?
   /// Sensors' location problems already logged: the display's driver looks again every second
@@ -33,6 +37,7 @@ final class SamplingEngine {
     self.configuration = configuration
     self.events = events
     self.commands = commands
+    buffersAllowed = configuration.buffersAllowed
     var behind = RateLimitedWarning()
     detector = Detector(settings: configuration.settings.classifier, recorder: configuration.recorder) {
       [events] report in
@@ -68,6 +73,7 @@ final class SamplingEngine {
     }
     display?.close()
     base?.close()
+    readings?.stop()
     if let commandWatch { loop.unwatch(commandWatch) }
   }
 
@@ -94,6 +100,12 @@ final class SamplingEngine {
         display?.resume()
         base?.resume()
       }
+    case .readingNeeds(let kinds): readings?.setNeeded(kinds)
+    case .buffersAllowed(let allowed):
+      buffersAllowed = allowed
+      display?.setBuffersAllowed(allowed)
+      base?.setBuffersAllowed(allowed)
+      readings?.setBuffersAllowed(allowed)
     case .stop: loop.stop()
     }
   }
@@ -102,6 +114,12 @@ final class SamplingEngine {
     switch settings.source {
     case .iio:
       startSensors(on: loop)
+      let readings = ReadingSensors(
+        settings: ReadingSensors.Settings(uri: settings.uri, mode: settings.mode), loop: loop
+      ) { [events] report in events.post(.readings(report)) }
+      readings.setBuffersAllowed(buffersAllowed)
+      readings.start()
+      self.readings = readings
     case .demo:
       Log.info("playing the built-in demo through all six orientations, looping")
       events.post(.sensor(online: true, time: .zero))
@@ -141,7 +159,7 @@ final class SamplingEngine {
         choice: .named(settings.device), uri: settings.uri, matrixOption: settings.mountMatrix,
         plan: CapturePlan.Settings(
           mode: settings.mode, interval: settings.interval, whileAbsent: "serving 'sensor offline'"),
-        endsIfAbsent: configuration.failIfNoSensor),
+        endsIfAbsent: configuration.failIfNoSensor, buffersAllowed: buffersAllowed),
       loop: loop, clock: configuration.clock)
     display = driver
     driver.open(
@@ -188,7 +206,7 @@ final class SamplingEngine {
         choice: .base(besides: settings.device), uri: settings.uri, matrixOption: nil,
         plan: CapturePlan.Settings(
           mode: settings.mode, interval: settings.interval, offlinePrefix: "the base accelerometer ",
-          whileAbsent: "no hinge angle meanwhile")),
+          whileAbsent: "no hinge angle meanwhile"), buffersAllowed: buffersAllowed),
       loop: loop, clock: configuration.clock)
     base = driver
     // Found while nothing needs samples: set up, but not read until `resume`.

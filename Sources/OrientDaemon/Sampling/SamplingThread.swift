@@ -13,6 +13,9 @@ struct SamplerConfiguration: Sendable {
   var recorder: TraceRecorder?
   /// Whether a missing sensor at start ends the run (`--dump`) instead of being waited for.
   var failIfNoSensor: Bool
+  /// Whether capture may take buffers at start: not while D-Bus is on and the bus has not
+  /// yet said that `net.hadess.SensorProxy` is orientd's (another daemon may own it).
+  var buffersAllowed = true
 
   /// The configuration for a run with `options`.
   init(

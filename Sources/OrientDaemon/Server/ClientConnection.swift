@@ -186,11 +186,18 @@ final class ClientConnection {
   /// The greeting or a `get` reply waits for a current state; nothing is served meanwhile.
   func awaitFresh(_ wait: FreshWait) {
     state.awaitFresh(wait)
+    if case .getReply(let keys?) = wait, !keys.readingKinds.isEmpty { readingWaitSince = loop.now }
     updateInterest()
   }
 
+  /// When the `get` waiting now started to wait for a reading, if it does.
+  private(set) var readingWaitSince: MonotonicInstant?
+
   /// The state is current again: what waited for it, if anything did.
-  func stateIsFresh() -> FreshWait? { state.stateIsFresh() }
+  func stateIsFresh() -> FreshWait? {
+    readingWaitSince = nil
+    return state.stateIsFresh()
+  }
 
   /// The server forgot the client: nothing more is watched. The socket closes when the last
   /// reference to the connection goes.

@@ -33,14 +33,16 @@ final class SessionHandler {
   /// What the client's settings ask of the sensor.
   var needs: ClientNeeds { session.needs }
 
-  /// The whole state in the client's format, with its own orientation.
-  func renderedState() -> [UInt8] {
-    Array(server.state(for: view).map { ProtocolRendering.line(for: $0, format: format) }.joined().utf8)
+  /// The whole state in the client's format, with its own orientation; with `keys`, the lines
+  /// of those keys.
+  func renderedState(keys: Subscription? = nil) -> [UInt8] {
+    Array(server.state(for: view, keys: keys).map { ProtocolRendering.line(for: $0, format: format) }.joined().utf8)
   }
 
   /// Serves one line the client sent, without its newline.
   func handle(_ line: [UInt8], from connection: ClientConnection) {
     let before = session.needs
+    let heard = session.subscription
     let step = session.handle(line)
     // The server counts what clients need before the client hears its `ok`.
     if session.needs != before { server.needsChanged(from: before, to: session.needs) }
@@ -48,14 +50,23 @@ final class SessionHandler {
     case .nothing:
       return
     case .reply(let reply):
+      // A client that starts to hear a reading is told its value first, where it is current;
+      // otherwise the sensor's first value reaches it as a change.
+      let added = session.subscription.readingKinds.filter { !heard.readingKinds.contains($0) }
+      if !added.isEmpty {
+        let lines = server.currentReadingLines(added, format: format)
+        if !lines.isEmpty { connection.send(lines, isReply: false) }
+      }
       connection.send(reply)
-    case .sendState:
-      // Nothing stale is sent as current: the reply waits for the sensor's next sample.
-      if server.holdsStaleState {
-        connection.awaitFresh(.getReply)
+    case .sendState(let keys):
+      // Nothing stale is sent as current: the reply waits for the sensor's next sample, and
+      // for a reading's value while its sensor starts.
+      if !server.mayAnswer(keys, waitingSince: nil) {
+        connection.awaitFresh(.getReply(keys))
+        if connection.readingWaitSince != nil { server.awaitsReadings() }
         return server.host.needsChanged()
       }
-      connection.send(renderedState(), isReply: true)
+      connection.send(renderedState(keys: keys), isReply: true)
       connection.send(.ok)
     case .sendInfo:
       // Hook command lines and file paths are for those who may change the state.

@@ -8,6 +8,9 @@ protocol SessionHost: AnyObject {
   /// The whole state in protocol order, as a greeting or a `get` reply sends it.
   var snapshot: [StateChange] { get }
 
+  /// The readings of the light sensor, the proximity sensor and the compass.
+  var sensorReadings: SensorReadings { get }
+
   /// The screen policy, from which each client that declared the orientations it supports is
   /// told its own orientation.
   var policy: ScreenPolicy { get }

@@ -60,6 +60,8 @@ final class SocketServer {
   private var droppedSinceTrim = 0
   private var resume: LoopTimer?
   private var idleSweep: LoopTimer?
+  /// Answers the `get`s that waited `readingWait` for a reading.
+  private var readingWaitTimer: LoopTimer?
   /// Whether the idle sweep is armed: only while there is something for it to do, so that a
   /// daemon without clients never wakes for it.
   private var sweeping = false
@@ -74,6 +76,7 @@ final class SocketServer {
     self.permission = permission
     self.host = host
     resume = LoopTimer(loop: loop) { [unowned self] _ in self.serveBacklog() }
+    readingWaitTimer = LoopTimer(loop: loop) { [unowned self] _ in self.answerWaiting() }
     idleSweep = LoopTimer(loop: loop) { [unowned self] _ in self.dropIdleClients() }
     let admission = Admission(
       maxClients: limits.maxClients, maxClientsPerUser: limits.maxClientsPerUser,
@@ -94,7 +97,56 @@ final class SocketServer {
   var wantsSamples: Bool { counts.wantsSamples }
 
   /// Whether any client waits for a fresh state.
-  var awaitsFreshState: Bool { clients.values.contains { $0.state.freshWait != nil } }
+  var awaitsFreshState: Bool {
+    clients.values.contains { client in
+      switch client.state.freshWait {
+      case .greeting?: true
+      case .getReply(let keys)?: keys.map { !$0.intersection(.all).isEmpty } ?? true
+      case nil: false
+      }
+    }
+  }
+
+  /// The reading sensors some client hears, or waits for a value of.
+  var wantedReadings: Set<SensorKind> {
+    var kinds = counts.wantedReadings
+    for client in clients.values {
+      if case .getReply(let keys?)? = client.state.freshWait { kinds.formUnion(keys.readingKinds) }
+    }
+    return kinds
+  }
+
+  /// How long a `get` waits for a reading sensor's value before it is answered with what is
+  /// known (`undefined`): a sensor that sends only when its value changes may send nothing.
+  static let readingWait = Duration.seconds(2)
+
+  /// Whether a `get` of `keys` (nil: the whole orientation state) may be answered now: the
+  /// orientation state it asks for is current, and so are the readings it asks for, unless it
+  /// has waited `readingWait` for them since `waitingSince`.
+  func mayAnswer(_ keys: Subscription?, waitingSince: MonotonicInstant?) -> Bool {
+    let asksOrientation = keys.map { !$0.intersection(.all).isEmpty } ?? true
+    if asksOrientation, holdsStaleState { return false }
+    let readings = host.sensorReadings
+    if (keys?.readingKinds ?? []).allSatisfy(readings.isCurrent) { return true }
+    guard let waitingSince else { return false }
+    return loop.now - waitingSince >= Self.readingWait
+  }
+
+  /// A client's `get` started waiting for readings: it is answered within `readingWait`.
+  func awaitsReadings() { armReadingWait() }
+
+  /// Arms the timer for the earliest `get` that waits for readings, or disarms it.
+  private func armReadingWait() {
+    let earliest = clients.values.compactMap { $0.state.freshWait != nil ? $0.readingWaitSince : nil }.min()
+    if let earliest {
+      readingWaitTimer?.schedule(at: earliest + Self.readingWait)
+    } else {
+      readingWaitTimer?.cancel()
+    }
+  }
+
+  /// A reading sensor came, went or delivered: clients waiting for its value get their answer.
+  func readingsChanged() { answerWaiting() }
 
   /// Publishes changes to every client that subscribed to them, each in its own format, with
   /// its own orientation where it declared the orientations it supports. A client still
@@ -113,9 +165,14 @@ final class SocketServer {
     }
   }
 
-  /// The state as a client of `view` is told it (greeting, `get`, a collapsed backlog).
-  func state(for view: ClientScreenView) -> [StateChange] {
-    views.state(host.snapshot, for: view, under: host.policy)
+  /// The state as a client of `view` is told it (greeting, `get`, a collapsed backlog): the
+  /// whole orientation state, or the lines of `keys` (readings included).
+  func state(for view: ClientScreenView, keys: Subscription? = nil) -> [StateChange] {
+    let orientation = views.state(host.snapshot, for: view, under: host.policy)
+    guard let keys else { return orientation }
+    let readings = host.sensorReadings
+    // A hinge is stated only where there is one, as in the whole state.
+    return orientation.filter(keys.includes) + keys.keys.compactMap(readings.change(for:))
   }
 
   /// A client that held `old` declares that it supports `set`; refused when none of `set`
@@ -140,14 +197,44 @@ final class SocketServer {
 
   /// The state is current again: clients waiting for it get their greeting or their `get`
   /// reply, and are served again.
-  func stateIsFresh() {
+  func stateIsFresh() { answerWaiting() }
+
+  /// Answers every client whose greeting or `get` reply may be answered now.
+  private func answerWaiting() {
+    var answered = false
     for client in Array(clients.values) {
-      guard let wait = client.stateIsFresh() else { continue }
-      client.send(client.session.renderedState(), isReply: wait == .getReply)
-      if wait == .getReply { client.send(.ok) }
+      guard let wait = client.state.freshWait else { continue }
+      let keys: Subscription?
+      switch wait {
+      case .greeting:
+        guard !holdsStaleState else { continue }
+        keys = nil
+      case .getReply(let asked):
+        guard mayAnswer(asked, waitingSince: client.readingWaitSince) else { continue }
+        keys = asked
+      }
+      _ = client.stateIsFresh()
+      answered = true
+      if case .getReply = wait {
+        client.send(client.session.renderedState(keys: keys), isReply: true)
+        client.send(.ok)
+      } else {
+        client.send(client.session.renderedState(), isReply: false)
+      }
       guard client.state.isOpen else { continue }
       client.serve()
     }
+    armReadingWait()
+    // The clients answered may need nothing more of the sensors.
+    if answered { host.needsChanged() }
+  }
+
+  /// The lines of the readings of `kinds` that are current now, for a client that starts to
+  /// hear them.
+  func currentReadingLines(_ kinds: [SensorKind], format: MessageFormat) -> [UInt8] {
+    let readings = host.sensorReadings
+    let lines = kinds.filter(readings.isCurrent).compactMap { readings.change($0) }
+    return Array(lines.map { ProtocolRendering.line(for: $0, format: format) }.joined().utf8)
   }
 
   /// Every commit up to `generation` is durable, or failed with `failure`: the clients
@@ -172,6 +259,7 @@ final class SocketServer {
     acceptor?.stop()
     resume = nil
     idleSweep = nil
+    readingWaitTimer = nil
   }
 
   // MARK: What the acceptor, the connections and the sessions ask

@@ -1,0 +1,80 @@
+/// A reading sensor's pure model: the raw readings its driver captures go in, the values to
+/// publish come out. One per kind (`LightModel`, `ProximityModel`, `CompassModel`), whatever
+/// the capture path.
+public protocol ReadingModel: Sendable {
+  /// Takes one raw reading: the value to publish now, nil when it changes nothing clients
+  /// should hear of, or why the reading is unusable (logged, naming the device; the sensor
+  /// goes on being read).
+  mutating func take(raw: Double) -> Result<ReadingValue?, ValueError>
+  /// The sensor stopped: its next reading is published whatever it is.
+  mutating func reset()
+}
+
+/// The ambient light sensor: a reading becomes a level (`LightConversion`), and only levels
+/// beyond the sensor's noise are published (`LightFilter`).
+public struct LightModel: ReadingModel {
+  public let conversion: LightConversion
+  private var filter: LightFilter
+
+  public init(conversion: LightConversion) {
+    self.conversion = conversion
+    filter = LightFilter(resolution: conversion.resolution)
+  }
+
+  public mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
+    conversion.level(raw: raw).map { take(level: $0) }
+  }
+
+  /// Takes a level already worked out (hwmon's light file).
+  public mutating func take(level: LightLevel) -> ReadingValue? { filter.take(level).map { .light($0) } }
+
+  public mutating func reset() { filter.reset() }
+}
+
+/// The proximity sensor: near or far (`ProximityDetector`), published when it changes.
+public struct ProximityModel: ReadingModel {
+  private var detector: ProximityDetector
+  private var published: Bool?
+
+  public init(rule: ProximityDetector.Rule) { detector = ProximityDetector(rule: rule) }
+
+  public mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
+    guard raw.isFinite else { return .failure(ValueError("reading \(raw) is not a number")) }
+    return .success(take(near: detector.take(raw)))
+  }
+
+  /// Takes whether something is near, as a switch says it.
+  public mutating func take(near: Bool) -> ReadingValue? {
+    guard near != published else { return nil }
+    published = near
+    return .proximity(near: near)
+  }
+
+  public mutating func reset() {
+    detector.reset()
+    published = nil
+  }
+}
+
+/// The compass: a reading is degrees through its scale and offset, `(raw + offset) * scale`,
+/// published when it moves by a degree or more (`HeadingFilter`).
+public struct CompassModel: ReadingModel {
+  public let scale: Double
+  public let offset: Double
+  private var filter = HeadingFilter()
+
+  public init(scale: Double = 1, offset: Double = 0) {
+    self.scale = scale
+    self.offset = offset
+  }
+
+  public mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
+    let degrees = (raw + offset) * scale
+    guard HeadingFilter.normalized(degrees) != nil else {
+      return .failure(ValueError("reading \(raw) is not a heading"))
+    }
+    return .success(filter.take(degrees).map { .heading($0) })
+  }
+
+  public mutating func reset() { filter.reset() }
+}

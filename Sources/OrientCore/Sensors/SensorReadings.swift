@@ -1,0 +1,96 @@
+/// A value a reading sensor delivered, past its filter: what crosses from the sampling
+/// thread to the main loop.
+public enum ReadingValue: Equatable, Sendable {
+  case light(LightLevel)
+  case proximity(near: Bool)
+  case heading(Double)
+
+  /// The sensor it comes from.
+  public var kind: SensorKind {
+    switch self {
+    case .light: .light
+    case .proximity: .proximity
+    case .heading: .compass
+    }
+  }
+}
+
+/// The readings clients see of the light sensor, the proximity sensor and the compass: for
+/// each, whether there is one, and its value while it is read.
+///
+/// A value is shown only while it is current: when its sensor stops (nothing needs it) the
+/// reading becomes `unknown`, so no stale value reaches a socket client as current, and the
+/// first value after the sensor starts again is always published. Pure: every input returns
+/// the changes it made, for the one fan-out.
+public struct SensorReadings: Equatable, Sendable {
+  public private(set) var light = Reading<LightLevel>.absent
+  public private(set) var proximity = Reading<Bool>.absent
+  public private(set) var heading = Reading<Double>.absent
+
+  public init() {}
+
+  /// The change that states `kind`'s reading now.
+  public func change(_ kind: SensorKind) -> StateChange? {
+    switch kind {
+    case .light: .light(light)
+    case .proximity: .proximity(proximity)
+    case .compass: .heading(heading)
+    case .accelerometer: nil
+    }
+  }
+
+  /// The change that states the reading of `key`, for the readings' keys.
+  public func change(for key: StateKey) -> StateChange? { key.readingKind.flatMap(change) }
+
+  /// Whether `kind` has a sensor.
+  public func isPresent(_ kind: SensorKind) -> Bool { change(kind).map(Self.present) ?? false }
+
+  /// Whether `kind`'s reading says what is true now: a value, or no sensor at all.
+  public func isCurrent(_ kind: SensorKind) -> Bool {
+    switch change(kind) {
+    case .light(.unknown)?, .proximity(.unknown)?, .heading(.unknown)?: false
+    default: true
+    }
+  }
+
+  /// A sensor of `kind` was found (true) or went away (false).
+  public mutating func setPresent(_ kind: SensorKind, _ present: Bool) -> [StateChange] {
+    guard isPresent(kind) != present else { return [] }
+    return set(kind, value: nil, present: present)
+  }
+
+  /// `kind`'s sensor stopped being read: its value is not current any more.
+  public mutating func stopped(_ kind: SensorKind) -> [StateChange] {
+    guard isPresent(kind) else { return [] }
+    return set(kind, value: nil, present: true)
+  }
+
+  /// A value delivered by a sensor that is present.
+  public mutating func take(_ value: ReadingValue) -> [StateChange] {
+    set(value.kind, value: value, present: true)
+  }
+
+  private mutating func set(_ kind: SensorKind, value: ReadingValue?, present: Bool) -> [StateChange] {
+    let before = change(kind)
+    switch (kind, value) {
+    case (.light, .light(let level)?): light = .value(level)
+    case (.light, _): light = present ? .unknown : .absent
+    case (.proximity, .proximity(let near)?): proximity = .value(near)
+    case (.proximity, _): proximity = present ? .unknown : .absent
+    case (.compass, .heading(let degrees)?): heading = .value(degrees)
+    case (.compass, _): heading = present ? .unknown : .absent
+    case (.accelerometer, _): return []
+    }
+    let after = change(kind)
+    return after != before ? after.map { [$0] } ?? [] : []
+  }
+
+  private static func present(_ change: StateChange) -> Bool {
+    switch change {
+    case .light(let reading): reading.isPresent
+    case .proximity(let reading): reading.isPresent
+    case .heading(let reading): reading.isPresent
+    default: false
+    }
+  }
+}

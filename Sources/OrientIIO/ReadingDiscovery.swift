@@ -1,0 +1,71 @@
+import CIIO
+import CUdev
+import OrientCore
+import OrientSystem
+
+/// Finds the devices that may carry readings (light, proximity, heading): IIO devices with
+/// the channels `ReadingChannels` names, and hwmon devices with Apple's `light` file. What it
+/// finds are facts; `SensorInventory` decides what they are.
+public enum ReadingDiscovery {
+  /// One IIO device's facts, with the device to open.
+  public struct Found {
+    public var facts: SensorDeviceFacts
+    public var device: IIODevice?
+  }
+
+  /// The IIO devices of `context` that have a reading's attribute or scan element, in libiio's
+  /// order, with what `udev` says of them (local contexts only).
+  public static func iioDevices(in context: IIOContext, udev: UdevProperties?) -> [Found] {
+    let devices = context.devices
+    let triggers = Set(devices.filter(\.isTrigger).map(\.name))
+    let files = Set(
+      SensorKind.readingKinds.flatMap { ReadingChannels.polled($0).map(\.file) })
+    let scans = Set(SensorKind.readingKinds.flatMap(ReadingChannels.scanned))
+    return devices.compactMap { device in
+      guard !device.isTrigger else { return nil }
+      var facts = SensorDeviceFacts(source: .iio(id: device.id, name: device.name))
+      facts.files = Set(device.attributeFiles.filter(files.contains))
+      facts.scanElements = Set(device.scanElementIDs.filter(scans.contains))
+      guard !facts.files.isEmpty || !facts.scanElements.isEmpty else { return nil }
+      if let own = device.ownTriggerName, triggers.contains(own) { facts.ownTrigger = own }
+      if facts.files.contains(where: { $0.hasPrefix("in_proximity") }) {
+        facts.nearLevelProperty = udev?.value("PROXIMITY_NEAR_LEVEL", ofIIODevice: device.id)
+        if case .text(let text) = device.read("in_proximity_nearlevel") { facts.nearLevelAttribute = text }
+      }
+      return Found(facts: facts, device: device)
+    }
+  }
+
+  /// The hwmon devices with a `light` file (Apple's SMC), through udev: the file sits in the
+  /// hwmon device's directory or in its parent's (`applesmc.768/light`).
+  public static func hwmonLightSensors() -> [SensorDeviceFacts] {
+    guard let udev = udev_new() else { return [] }
+    defer { udev_unref(udev) }
+    guard let enumerate = udev_enumerate_new(udev) else { return [] }
+    defer { udev_enumerate_unref(enumerate) }
+    udev_enumerate_add_match_subsystem(enumerate, "hwmon")
+    guard udev_enumerate_scan_devices(enumerate) >= 0 else { return [] }
+    var found: [SensorDeviceFacts] = []
+    var entry = udev_enumerate_get_list_entry(enumerate)
+    while let current = entry {
+      defer { entry = udev_list_entry_get_next(current) }
+      guard let path = udev_list_entry_get_name(current).map({ String(cString: $0) }) else { continue }
+      guard let file = [path + "/light", path + "/device/light"].first(where: FileSystem.exists) else { continue }
+      let name = (try? FileSystem.readText(path + "/name", limit: 256)).map { String($0.trimmingSpaces) } ?? ""
+      found.append(SensorDeviceFacts(source: .hwmon(lightFile: file, name: name.escapingControlCharacters)))
+    }
+    return found
+  }
+}
+
+extension IIODevice {
+  /// The ids of the input channels that are scan elements (`intensity_both`).
+  var scanElementIDs: [String] {
+    (0..<iio_device_get_channels_count(pointer)).compactMap { index in
+      guard let channel = iio_device_get_channel(pointer, index), iio_channel_is_scan_element(channel),
+        !iio_channel_is_output(channel), let id = iio_channel_get_id(channel)
+      else { return nil }
+      return String(cString: id)
+    }
+  }
+}
