@@ -28,7 +28,7 @@ enum CommandTable {
       "monitor", summary: "print the state and every change",
       options: [
         .init("json", summary: "as JSON objects"),
-        .init("iio-sensor-proxy", summary: "as monitor-sensor prints the accelerometer"),
+        .init("iio-sensor-proxy", summary: "as monitor-sensor prints the sensors"),
         .init("no-reconnect", summary: "exit 69 when orientd is not there or goes, instead of waiting"),
         supports,
       ]),

@@ -106,11 +106,14 @@ public enum OrientctlCommand {
     Commands:
       get [--json] [FIELD]
           print the current state, as one JSON object with --json; FIELD (sensor,
-          device, orientation, lock, allowed, mode, hinge) prints only that value
+          device, orientation, lock, allowed, mode, hinge) prints only that value;
+          light, proximity and heading print a reading (the sensor is read for it;
+          none without one)
       monitor [--json|--iio-sensor-proxy] [--no-reconnect] [--supports LIST]
-          print the state and every change until interrupted; waits for orientd
-          when it is not there yet and reconnects when it restarts, unless
-          --no-reconnect (then it exits 69); --supports LIST works its
+          print the state, the light level, proximity and heading, and every
+          change until interrupted (the sensors are read meanwhile); waits for
+          orientd when it is not there yet and reconnects when it restarts,
+          unless --no-reconnect (then it exits 69); --supports LIST works its
           orientation lines out within LIST only
       lock [ORIENTATION]
           lock the screen orientation (default: the current one)
@@ -155,8 +158,9 @@ public enum OrientctlCommand {
       --help, -h      print this help (after a command: that command's)
       --version, -V   print the version
 
-    --iio-sensor-proxy prints what monitor-sensor prints for the accelerometer: the
-    device's orientation, not the screen's. monitor --once is the old name of
+    --iio-sensor-proxy prints what monitor-sensor prints: the device's orientation,
+    not the screen's, the light level, proximity and the heading. The heading is
+    for root, orientd's user and geoclue only. monitor --once is the old name of
     monitor --no-reconnect. See orientctl(1).
 
     Exit status:

@@ -9,7 +9,9 @@ struct Session {
   /// Prints the state once `get` is answered: every field (as lines, or as one JSON object),
   /// or only `field`'s value.
   func get(json: Bool, field: String?) -> Int32 {
-    guard let snapshot = state() else { return lost() }
+    // A reading is asked for by name: orientd reads its sensor for the answer if nobody does.
+    let reading = field.flatMap(StateKey.init(rawValue:)).map { $0.readingKind != nil } ?? false
+    guard let snapshot = state(keys: reading ? field : nil) else { return lost() }
     if let field {
       guard let value = snapshot.value(of: field, json: json) else {
         StandardStream.error.report("orientctl: orientd did not report \(field)\n")
@@ -22,10 +24,10 @@ struct Session {
     return 0
   }
 
-  /// Sends `get` and collects the state up to its `ok`; nil when the connection ended or
-  /// orientd refused (the reason is then left for `lost()` or printed).
-  func state() -> StateSnapshot? {
-    guard connection.send("get") else { return nil }
+  /// Sends `get` (`get KEYS` with `keys`) and collects the state up to its `ok`; nil when the
+  /// connection ended or orientd refused (the reason is then left for `lost()` or printed).
+  func state(keys: String? = nil) -> StateSnapshot? {
+    guard connection.send("get" + (keys.map { " " + $0 } ?? "")) else { return nil }
     var snapshot = StateSnapshot()
     while let line = connection.readLine() {
       if let change = StateChange(line: line) {
@@ -80,31 +82,64 @@ struct Session {
   func monitor(
     style: MonitorStyle, supports: AllowedOrientations? = nil, printed: inout MonitorSensorFormat.Shown?
   ) -> MonitorEnd {
-    var commands = supports.map { ["supports " + $0.listText] } ?? []
-    // The state sent on connect is text; ask for it again in JSON.
-    if style == .json { commands.append("format json") }
-    if !commands.isEmpty { commands.append("get") }
-    for command in commands {
-      guard connection.send(command) else { return .lost }
+    // The commands sent, whose replies come back in this order.
+    var awaited: [MonitorRequest] = []
+    func send(_ request: MonitorRequest) -> Bool {
+      awaited.append(request)
+      return connection.send(request.line)
     }
-    // Until the `ok` of `supports`, the lines are the policy's, not this client's.
-    var declaring = supports != nil
+    var requests: [MonitorRequest] = supports.map { [.supports($0.listText)] } ?? []
+    // The state sent on connect is text: it is asked for again in JSON, or within `supports`.
+    if style == .json { requests.append(.format) }
+    if supports != nil || style == .json { requests.append(.state) }
+    // The readings too, as monitor-sensor claims every sensor; the heading only where this
+    // user may have it (orientd keeps it for root, its own user and geoclue, as on D-Bus).
+    requests.append(.subscribe(Self.everything))
+    // monitor-sensor's lines start with the readings' first values.
+    if style == .iioSensorProxy { requests.append(.readings(Self.readingKeys)) }
+    for request in requests {
+      guard send(request) else { return .lost }
+    }
     var pending: [StateChange] = []
     var greeted = false
+    // The readings printed a value of: only these print `none` or `undefined` after, so that a
+    // machine without those sensors shows the orientation state as before.
+    var readingsShown: Set<StateKey> = []
+    // The readings `get` answered (monitor-sensor's format), until its `ok`.
+    var firstReadings: [StateChange] = []
     while let line = connection.readLine(watchingOutput: true) {
-      // orientd sends an error instead of the state when it turns the connection away, or
-      // when none of the orientations supported is allowed.
-      if line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"") { return .refused(refused(line)) }
-      if declaring {
-        declaring = line != "ok"
+      let isError = line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"")
+      if isError || line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("{\"reply\"") {
+        // orientd sends an error instead of the state when it turns the connection away.
+        guard !awaited.isEmpty else { return isError ? .refused(refused(line)) : .lost }
+        let request = awaited.removeFirst()
+        switch (request, isError) {
+        case (.subscribe, true) where line.hasPrefix("error permission-denied"):
+          // No heading for this user: everything else, and the readings' values without it.
+          guard send(.subscribe(Self.everythingButHeading)) else { return .lost }
+          if style == .iioSensorProxy, !send(.readings(Self.readingKeysButHeading)) { return .lost }
+        case (.readings, true) where line.hasPrefix("error permission-denied"):
+          break
+        case (_, true):
+          // None of the orientations supported is allowed, or orientd refused otherwise.
+          return .refused(refused(line))
+        case (.readings, false):
+          guard write(printed?.readingsSnapshot(firstReadings) ?? "") else { return .outputClosed }
+          firstReadings = []
+        default:
+          break
+        }
         continue
       }
+      // Until the `ok` of `supports`, the lines are the policy's, not this client's.
+      if case .supports? = awaited.first { continue }
       switch style {
-      case .text:
-        guard StateChange(line: line) != nil else { continue }
-        guard write(line + "\n") else { return .outputClosed }
-      case .json:
-        guard line.hasPrefix("{\"event\"") else { continue }
+      case .text, .json:
+        guard style == .text ? StateChange(line: line) != nil : line.hasPrefix("{\"event\"") else { continue }
+        if let (key, hasValue) = Self.reading(line, json: style == .json) {
+          guard hasValue || readingsShown.contains(key) else { continue }
+          readingsShown.insert(key)
+        }
         guard write(line + "\n") else { return .outputClosed }
       case .iioSensorProxy:
         guard let change = StateChange(line: line) else { continue }
@@ -115,6 +150,11 @@ struct Session {
           greeted = true
           let text = MonitorSensorFormat.snapshot(pending, shown: &printed)
           guard write(text) else { return .outputClosed }
+          continue
+        }
+        // A reading before its first value was printed is part of that first value.
+        if change.key.readingKind != nil, awaited.contains(where: \.asksReadings) {
+          firstReadings.append(change)
           continue
         }
         if let text = printed?.record(change) {
@@ -134,6 +174,57 @@ struct Session {
   func write(_ text: String) -> Bool {
     (try? StandardStream.output.write(text)) != nil
   }
+
+  /// The reading an event line is about, and whether it carries a value (not `none` or
+  /// `undefined`); nil for the orientation state's lines.
+  static func reading(_ line: String, json: Bool) -> (key: StateKey, hasValue: Bool)? {
+    guard json else {
+      guard let change = StateChange(line: line), change.key.readingKind != nil else { return nil }
+      let words = change.valueText
+      return (change.key, words != "none" && words != "undefined")
+    }
+    let prefix = "{\"event\":\""
+    guard line.hasPrefix(prefix) else { return nil }
+    let rest = line.dropFirst(prefix.count)
+    let marker = "\"value\":"
+    guard let quote = rest.firstIndex(of: "\""), let key = StateKey(rawValue: String(rest[..<quote])),
+      key.readingKind != nil, let value = rest.indices.first(where: { rest[$0...].hasPrefix(marker) })
+    else { return nil }
+    let text = rest[value...].dropFirst(marker.count)
+    return (key, !(text.hasPrefix("null") || text.hasPrefix("\"none\"") || text.hasPrefix("\"undefined\"")))
+  }
+
+  /// A command `monitor` sends, whose reply it waits for.
+  enum MonitorRequest {
+    case supports(String)
+    case format
+    /// `get`: the orientation state again.
+    case state
+    case subscribe(String)
+    /// `get` of the readings, for monitor-sensor's first lines.
+    case readings(String)
+
+    var line: String {
+      switch self {
+      case .supports(let list): "supports " + list
+      case .format: "format json"
+      case .state: "get"
+      case .subscribe(let keys): "subscribe " + keys
+      case .readings(let keys): "get " + keys
+      }
+    }
+
+    var asksReadings: Bool {
+      if case .readings = self { return true }
+      return false
+    }
+  }
+
+  /// What `monitor` subscribes to: the orientation state and every reading.
+  static let everything = "all,light,proximity,heading"
+  static let everythingButHeading = "all,light,proximity"
+  static let readingKeys = "light,proximity,heading"
+  static let readingKeysButHeading = "light,proximity"
 
   func refused(_ reply: String) -> Int32 {
     let detail = reply.hasPrefix("error ") ? String(reply.dropFirst(6)) : reply
@@ -161,18 +252,29 @@ struct Session {
   }
 }
 
-/// The accelerometer lines monitor-sensor (from iio-sensor-proxy) prints.
+/// The lines monitor-sensor (from iio-sensor-proxy) prints, for the accelerometer, the light
+/// sensor, the proximity sensor and the compass.
 ///
-/// monitor-sensor shows iio-sensor-proxy's properties, which `SensorProxyAccelerometer` works
-/// out from orientd's state (the device's four-way orientation: a lock changes nothing, lying
-/// flat keeps the last value). It prints an orientation only while there is an
-/// accelerometer, and only when it differs from the last one it printed.
+/// monitor-sensor shows iio-sensor-proxy's properties, which `SensorProxyAccelerometer` and
+/// `SensorProxyReadings` work out from orientd's state (the device's four-way orientation: a
+/// lock changes nothing, lying flat keeps the last value; the readings of claimed sensors). It
+/// prints an orientation only while there is an accelerometer, and only when it differs from
+/// the last one it printed; a reading when its property changes.
 enum MonitorSensorFormat {
-  /// What the output last said: whether there is an accelerometer, and its orientation.
+  /// What the output last said: whether there is an accelerometer, and its orientation, and
+  /// what was shown of the readings.
   struct Shown: Equatable {
     private var state = SensorProxyAccelerometer(source: .device)
+    private var readings: SensorProxyReadings = {
+      // monitor-sensor claims every sensor it shows.
+      var readings = SensorProxyReadings()
+      for kind in SensorKind.readingKinds { _ = readings.setClaimed(kind, true) }
+      return readings
+    }()
     /// The orientation last printed; nil is `undefined`.
     private(set) var orientation: ScreenOrientation?
+    /// Whether the readings' first lines were printed (on an earlier connection).
+    private var readingsShown = false
 
     var online: Bool { state.hasAccelerometer }
 
@@ -183,6 +285,10 @@ enum MonitorSensorFormat {
     /// Takes `change` into account and returns the lines monitor-sensor prints for it, nil
     /// when what it shows stays the same.
     mutating func record(_ change: StateChange) -> String? {
+      guard change.key.readingKind == nil else {
+        let text = readings.apply(change).compactMap(line).joined()
+        return text.isEmpty ? nil : text
+      }
       var text = ""
       if state.apply(change).contains(.hasAccelerometer) {
         text += online ? "+++ Accelerometer appeared\n" : "--- Accelerometer disappeared\n"
@@ -192,6 +298,63 @@ enum MonitorSensorFormat {
         text += "    Accelerometer orientation changed: \(state.orientationText)\n"
       }
       return text.isEmpty ? nil : text
+    }
+
+    /// The line monitor-sensor prints when `property` changes, if any.
+    private func line(_ property: SensorProxyReadings.Property) -> String? {
+      switch property {
+      case .hasAmbientLight:
+        return readings.hasAmbientLight ? "+++ Light sensor appeared\n" : "--- Light sensor disappeared\n"
+      case .lightLevel:
+        let level = readings.lightLevel
+        return "    Light changed: \(DecimalFormatting.fixed(level.value, decimals: 6)) (\(level.unit.rawValue))\n"
+      case .hasProximity:
+        return readings.hasProximity ? "+++ Proximity sensor appeared\n" : "--- Proximity sensor disappeared\n"
+      case .proximityNear:
+        return "    Proximity value changed: \(readings.proximityNear ? 1 : 0)\n"
+      case .hasCompass:
+        return readings.hasCompass ? "+++ Compass appeared\n" : "--- Compass disappeared\n"
+      case .compassHeading:
+        return "    Compass heading changed: \(DecimalFormatting.fixed(readings.compassHeading, decimals: 6))\n"
+      case .lightLevelUnit:
+        return nil
+      }
+    }
+
+    /// The first lines of the readings, from their first values (`readings` is what `get`
+    /// answered; a kind it left out is not shown, as monitor-sensor shows the compass only
+    /// to geoclue). Later changes of them print as changes.
+    mutating func readingsSnapshot(_ first: [StateChange]) -> String {
+      // After a reconnection, only what changed while orientd was away.
+      guard !readingsShown else { return first.compactMap { record($0) }.joined() }
+      readingsShown = true
+      for change in first { _ = readings.apply(change) }
+      // Once per sensor, in the order they came (a value may have come twice: as the first
+      // value of a subscription and in the reply).
+      var said: Set<StateKey> = []
+      var text = ""
+      for change in first where said.insert(change.key).inserted {
+        switch change {
+        case .light:
+          let level = readings.lightLevel
+          text +=
+            readings.hasAmbientLight
+            ? "=== Has ambient light sensor (value: \(DecimalFormatting.fixed(level.value, decimals: 6)), unit: \(level.unit.rawValue))\n"
+            : "=== No ambient light sensor\n"
+        case .proximity:
+          text +=
+            readings.hasProximity
+            ? "=== Has proximity sensor (near: \(readings.proximityNear ? 1 : 0))\n" : "=== No proximity sensor\n"
+        case .heading:
+          text +=
+            readings.hasCompass
+            ? "=== Has compass (heading: \(DecimalFormatting.fixed(readings.compassHeading, decimals: 6)))\n"
+            : "=== No compass\n"
+        default:
+          break
+        }
+      }
+      return text
     }
   }
 

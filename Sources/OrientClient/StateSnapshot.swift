@@ -50,6 +50,12 @@ struct StateSnapshot {
     return (json ? Self.jsonValue(change) : change.valueText) + "\n"
   }
 
-  /// As orientd's JSON events write it (`JSON.value(of:)`).
-  private static func jsonValue(_ change: StateChange) -> String { JSON.value(of: change) }
+  /// As orientd's JSON events write it (`JSON.value(of:)`); a light level, which carries its
+  /// unit, as an object of its own: `{"level":350.5,"unit":"lux"}`.
+  private static func jsonValue(_ change: StateChange) -> String {
+    if case .light(.value(let level)) = change {
+      return "{\"level\":\(DecimalFormatting.trimmed(level.value, decimals: 2)),\"unit\":\"\(level.unit.rawValue)\"}"
+    }
+    return JSON.value(of: change)
+  }
 }

@@ -187,6 +187,8 @@ final class Daemon {
       readingDemand.sampler = sampler
       sensorProxy?.start()
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
+      // The demo and replays have no light sensor, proximity sensor or compass.
+      if options.source != .iio { publish(readings.noSensors(), at: now) }
       if options.source == .iio, options.uri == nil {
         tablet.watchSwitches(on: loop) { [unowned self] readings in
           self.switchesChanged(tablet: readings.tablet, lidClosed: readings.lid)

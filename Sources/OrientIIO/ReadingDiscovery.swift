@@ -18,9 +18,9 @@ public enum ReadingDiscovery {
   public static func iioDevices(in context: IIOContext, udev: UdevProperties?) -> [Found] {
     let devices = context.devices
     let triggers = Set(devices.filter(\.isTrigger).map(\.name))
-    let files = Set(
-      SensorKind.readingKinds.flatMap { ReadingChannels.polled($0).map(\.file) })
-    let scans = Set(SensorKind.readingKinds.flatMap(ReadingChannels.scanned))
+    // The magnetometer's own channels too, to say why one without a heading is no compass.
+    let files = Set(SensorKind.readingKinds.flatMap { ReadingChannels.polled($0).map(\.file) } + ["in_magn_x_raw"])
+    let scans = Set(SensorKind.readingKinds.flatMap(ReadingChannels.scanned) + ["magn_x"])
     return devices.compactMap { device in
       guard !device.isTrigger else { return nil }
       var facts = SensorDeviceFacts(source: .iio(id: device.id, name: device.name))
@@ -28,7 +28,9 @@ public enum ReadingDiscovery {
       facts.scanElements = Set(device.scanElementIDs.filter(scans.contains))
       guard !facts.files.isEmpty || !facts.scanElements.isEmpty else { return nil }
       if let own = device.ownTriggerName, triggers.contains(own) { facts.ownTrigger = own }
-      if facts.files.contains(where: { $0.hasPrefix("in_proximity") }) {
+      if facts.files.contains(where: { $0.hasPrefix("in_proximity") })
+        || facts.scanElements.contains(where: { $0.hasPrefix("proximity") })
+      {
         facts.nearLevelProperty = udev?.value("PROXIMITY_NEAR_LEVEL", ofIIODevice: device.id)
         if case .text(let text) = device.read("in_proximity_nearlevel") { facts.nearLevelAttribute = text }
       }
@@ -49,8 +51,14 @@ public enum ReadingDiscovery {
     var entry = udev_enumerate_get_list_entry(enumerate)
     while let current = entry {
       defer { entry = udev_list_entry_get_next(current) }
-      guard let path = udev_list_entry_get_name(current).map({ String(cString: $0) }) else { continue }
-      guard let file = [path + "/light", path + "/device/light"].first(where: FileSystem.exists) else { continue }
+      guard let path = udev_list_entry_get_name(current).map({ String(cString: $0) }),
+        let device = udev_device_new_from_syspath(udev, path)
+      else { continue }
+      defer { udev_device_unref(device) }
+      // The parent's own, for a driver that registers hwmon on its platform device (applesmc).
+      let parent = udev_device_get_parent(device).flatMap { udev_device_get_syspath($0) }.map { String(cString: $0) }
+      guard let file = ([path] + (parent.map { [$0] } ?? [])).map({ $0 + "/light" }).first(where: FileSystem.exists)
+      else { continue }
       let name = (try? FileSystem.readText(path + "/name", limit: 256)).map { String($0.trimmingSpaces) } ?? ""
       found.append(SensorDeviceFacts(source: .hwmon(lightFile: file, name: name.escapingControlCharacters)))
     }
@@ -59,13 +67,23 @@ public enum ReadingDiscovery {
 }
 
 extension IIODevice {
-  /// The ids of the input channels that are scan elements (`intensity_both`).
-  var scanElementIDs: [String] {
+  /// The input channels that are scan elements, by the name their sysfs files carry after
+  /// `in_` (`intensity_both`, `rot_from_north_magnetic_tilt_comp`). libiio 0.24 splits a
+  /// modifier it does not know off the id as the channel's name (`rot_from_north_magnetic`
+  /// and `tilt_comp`); put back together, they are what the kernel wrote.
+  var scanElements: [(name: String, channel: OpaquePointer)] {
     (0..<iio_device_get_channels_count(pointer)).compactMap { index in
       guard let channel = iio_device_get_channel(pointer, index), iio_channel_is_scan_element(channel),
         !iio_channel_is_output(channel), let id = iio_channel_get_id(channel)
       else { return nil }
-      return String(cString: id)
+      let name = iio_channel_get_name(channel).map { "_" + String(cString: $0) } ?? ""
+      return (String(cString: id) + name, channel)
     }
   }
+
+  /// The ids of the input channels that are scan elements, as `scanElements` names them.
+  var scanElementIDs: [String] { scanElements.map(\.name) }
+
+  /// The scan element `name` names (see `scanElements`).
+  func scanElement(_ name: String) -> OpaquePointer? { scanElements.first { $0.name == name }?.channel }
 }

@@ -6,17 +6,24 @@ import Testing
 struct SensorReadingsTests {
   static let lux350 = LightLevel(350.5, unit: .lux)
 
-  @Test("No sensor at first: each reading is none, which is current")
+  @Test("Before discovery has said anything, each reading is undefined and not current; its first word is always published")
   func initial() {
-    let readings = SensorReadings()
-    #expect(readings.change(.light) == .light(.absent))
-    #expect(readings.change(.proximity) == .proximity(.absent))
-    #expect(readings.change(.compass) == .heading(.absent))
+    var readings = SensorReadings()
+    #expect(readings.change(.light) == .light(.unknown))
+    #expect(readings.change(.proximity) == .proximity(.unknown))
+    #expect(readings.change(.compass) == .heading(.unknown))
     #expect(readings.change(.accelerometer) == nil)
     for kind in SensorKind.readingKinds {
       #expect(!readings.isPresent(kind))
-      #expect(readings.isCurrent(kind), "no sensor is a known state")
+      #expect(!readings.isCurrent(kind), "a client waits for discovery rather than hear none too early")
     }
+    #expect(readings.take(.light(Self.lux350)).isEmpty, "no value before discovery found the sensor")
+    #expect(readings.setPresent(.light, false) == [.light(.absent)])
+    #expect(readings.isCurrent(.light), "no sensor is a known state")
+    // Found at once: the reading stays undefined, and is said all the same, so that every
+    // sink hears that there is a sensor.
+    #expect(readings.setPresent(.proximity, true) == [.proximity(.unknown)])
+    #expect(readings.noSensors() == [.proximity(.absent), .heading(.absent)])
   }
 
   @Test("A sensor that appears is undefined until its first value")
@@ -73,6 +80,7 @@ struct SensorReadingsTests {
   @Test("The kinds are independent")
   func independent() {
     var readings = SensorReadings()
+    _ = readings.noSensors()
     _ = readings.setPresent(.light, true)
     #expect(readings.change(.proximity) == .proximity(.absent))
     #expect(readings.setPresent(.proximity, true) == [.proximity(.unknown)])
@@ -91,6 +99,7 @@ struct SensorReadingsTests {
   @Test("A change is found by its state key, for the readings' keys only")
   func byKey() {
     var readings = SensorReadings()
+    _ = readings.noSensors()
     _ = readings.setPresent(.proximity, true)
     _ = readings.take(.proximity(near: true))
     #expect(readings.change(for: .proximity) == .proximity(.value(true)))

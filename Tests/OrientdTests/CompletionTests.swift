@@ -96,7 +96,8 @@ struct CompletionTests {
     }
     #expect(
       try Self.bash(TestPaths.orientctl, "get ") == [
-        "--json", "sensor", "device", "orientation", "lock", "allowed", "mode", "hinge",
+        "--json", "sensor", "device", "orientation", "lock", "allowed", "mode", "hinge", "light", "proximity",
+        "heading",
       ])
     #expect(try Self.fish(TestPaths.orientctl, "rotate ") == ["cw", "ccw"])
     #expect(

@@ -19,7 +19,11 @@ public struct LightConversion: Equatable, Sendable {
   public func level(raw: Double) -> Result<LightLevel, ValueError> {
     guard raw.isFinite else { return .failure(ValueError("reading \(raw) is not a number")) }
     let value = processed ? raw : (raw + offset) * scale
-    guard value.isFinite, value >= 0 else {
+    guard value.isFinite else {
+      return .failure(
+        ValueError("reading \(DecimalFormatting.trimmed(raw, decimals: 6)) gives no finite light level"))
+    }
+    guard value >= 0 else {
       return .failure(
         ValueError("reading \(DecimalFormatting.trimmed(raw, decimals: 6)) gives a negative light level"))
     }

@@ -1,11 +1,14 @@
 /// Tells from a proximity sensor's readings whether something is near.
 ///
 /// A sensor with a near level (udev's `PROXIMITY_NEAR_LEVEL` from systemd's hwdb, or the
-/// driver's `in_proximity_nearlevel`) is near above it, with iio-sensor-proxy's margins so
-/// that a reading hovering at the level does not flap: once the last reading was above the
-/// level, near holds down to 90 % of it; otherwise near starts above 110 % of it. A human
-/// presence sensor (the HID sensor hub's `prox`) reads 1 while someone is there: near.
-/// Pure: readings in, whether near out.
+/// driver's `in_proximity_nearlevel`) is near above it, with iio-sensor-proxy's margins,
+/// exactly as that daemon applies them so that both tell a client the same: the margin is
+/// chosen by the reading before, not by the state. After a reading above the level, near
+/// holds down to 90 % of it; after one at or below it, near starts only above 110 %. A
+/// reading that stays between the two settles on the level itself one reading late (129 after
+/// 0 is far, then near); readings that alternate around the level within the band flip with
+/// them, as they do in iio-sensor-proxy. A human presence sensor (the HID sensor hub's `prox`)
+/// reads 1 while someone is there: near. Pure: readings in, whether near out.
 public struct ProximityDetector: Equatable, Sendable {
   /// How readings are told apart.
   public enum Rule: Equatable, Sendable {

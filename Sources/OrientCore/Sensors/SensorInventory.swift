@@ -61,8 +61,8 @@ public struct ReadingPlan: Equatable, Sendable {
 
   public init() {}
 
-  /// The ways it is read, for `--list` and `info`: `buffer intensity_both (trigger als-dev3)
-  /// or poll in_illuminance_raw`.
+  /// The ways it is read, for `--list` and `info`: `buffer intensity_both (trigger als-dev3),
+  /// poll in_illuminance_raw`.
   public var description: String {
     var ways: [String] = []
     if let (channel, trigger) = scan { ways.append("buffer \(channel) (trigger \(trigger))") }
@@ -122,7 +122,19 @@ public enum SensorInventory {
       plan.proximity = .presence
       return [SensorFinding(kind: .proximity, device: device, plan: plan)]
     case .iio(_, let name):
-      return SensorKind.readingKinds.compactMap { kind in iioFinding(kind, device, name: name) }
+      var found = SensorKind.readingKinds.compactMap { kind in iioFinding(kind, device, name: name) }
+      // A magnetometer that gives no heading is said, not passed over in silence: a compass
+      // needs the tilt-compensated heading its driver works out (HID `magn_3d`).
+      if !found.contains(where: { $0.kind == .compass }),
+        device.files.contains("in_magn_x_raw") || device.scanElements.contains("magn_x")
+      {
+        var finding = SensorFinding(kind: .compass, device: device)
+        finding.problem =
+          "a magnetometer without a tilt-compensated heading (in_rot_from_north_magnetic_tilt_comp): "
+          + "orientd does not work a heading out of raw magnetic fields"
+        found.append(finding)
+      }
+      return found
     }
   }
 

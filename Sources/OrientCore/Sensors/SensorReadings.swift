@@ -20,12 +20,16 @@ public enum ReadingValue: Equatable, Sendable {
 ///
 /// A value is shown only while it is current: when its sensor stops (nothing needs it) the
 /// reading becomes `unknown`, so no stale value reaches a socket client as current, and the
-/// first value after the sensor starts again is always published. Pure: every input returns
-/// the changes it made, for the one fan-out.
+/// first value after the sensor starts again is always published. Until discovery has said
+/// whether a kind has a sensor, its reading is `unknown` too, and not current: a client asking
+/// for it waits for the answer rather than hear `none` from a daemon that has not looked yet.
+/// Pure: every input returns the changes it made, for the one fan-out.
 public struct SensorReadings: Equatable, Sendable {
-  public private(set) var light = Reading<LightLevel>.absent
-  public private(set) var proximity = Reading<Bool>.absent
-  public private(set) var heading = Reading<Double>.absent
+  public private(set) var light = Reading<LightLevel>.unknown
+  public private(set) var proximity = Reading<Bool>.unknown
+  public private(set) var heading = Reading<Double>.unknown
+  /// The kinds discovery has said something of.
+  private var reported: Set<SensorKind> = []
 
   public init() {}
 
@@ -42,21 +46,35 @@ public struct SensorReadings: Equatable, Sendable {
   /// The change that states the reading of `key`, for the readings' keys.
   public func change(for key: StateKey) -> StateChange? { key.readingKind.flatMap(change) }
 
-  /// Whether `kind` has a sensor.
-  public func isPresent(_ kind: SensorKind) -> Bool { change(kind).map(Self.present) ?? false }
+  /// Whether `kind` has a sensor, as discovery said.
+  public func isPresent(_ kind: SensorKind) -> Bool {
+    reported.contains(kind) && (change(kind).map(Self.present) ?? false)
+  }
 
   /// Whether `kind`'s reading says what is true now: a value, or no sensor at all.
   public func isCurrent(_ kind: SensorKind) -> Bool {
+    guard reported.contains(kind) else { return false }
     switch change(kind) {
-    case .light(.unknown)?, .proximity(.unknown)?, .heading(.unknown)?: false
-    default: true
+    case .light(.unknown)?, .proximity(.unknown)?, .heading(.unknown)?: return false
+    default: return true
     }
   }
 
-  /// A sensor of `kind` was found (true) or went away (false).
+  /// A sensor of `kind` was found (true) or went away (false). The first word of discovery
+  /// on a kind is always published, so that every sink hears whether there is one.
   public mutating func setPresent(_ kind: SensorKind, _ present: Bool) -> [StateChange] {
+    guard kind != .accelerometer else { return [] }
+    if reported.insert(kind).inserted {
+      _ = set(kind, value: nil, present: present)
+      return change(kind).map { [$0] } ?? []
+    }
     guard isPresent(kind) != present else { return [] }
     return set(kind, value: nil, present: present)
+  }
+
+  /// Every kind has no sensor: a source that is not a machine's sensors (the demo, a replay).
+  public mutating func noSensors() -> [StateChange] {
+    SensorKind.readingKinds.flatMap { setPresent($0, false) }
   }
 
   /// `kind`'s sensor stopped being read: its value is not current any more.
@@ -67,7 +85,8 @@ public struct SensorReadings: Equatable, Sendable {
 
   /// A value delivered by a sensor that is present.
   public mutating func take(_ value: ReadingValue) -> [StateChange] {
-    set(value.kind, value: value, present: true)
+    guard isPresent(value.kind) else { return [] }
+    return set(value.kind, value: value, present: true)
   }
 
   private mutating func set(_ kind: SensorKind, value: ReadingValue?, present: Bool) -> [StateChange] {

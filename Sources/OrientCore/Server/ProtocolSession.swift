@@ -15,6 +15,9 @@ public struct ProtocolSession: Sendable {
   public private(set) var view = ClientScreenView.policy
   /// Whether the client has sent a line with anything in it.
   public private(set) var hasSentCommand = false
+  /// Why the client may not hear the compass heading, or nil when it may (the server
+  /// decides from who connected).
+  public var headingRefusal: String?
 
   /// A new client's session: text, every change, no samples.
   public init() {}
@@ -63,8 +66,10 @@ public struct ProtocolSession: Sendable {
     }
     switch command {
     case .get(let keys):
+      if let refusal = refusal(keys) { return refusal }
       return .sendState(keys)
     case .subscribe(let subscription):
+      if let refusal = refusal(subscription) { return refusal }
       self.subscription = subscription
       return .reply(.ok)
     case .format(let format):
@@ -87,6 +92,12 @@ public struct ProtocolSession: Sendable {
     case .supports(let set):
       return .supports(set)
     }
+  }
+
+  /// The error for a client that asks for the heading and may not hear it.
+  private func refusal(_ keys: Subscription?) -> Step? {
+    guard let headingRefusal, keys?.includes(.heading) == true else { return nil }
+    return .reply(.error(ProtocolError(.permissionDenied, headingRefusal)))
   }
 
   /// The server accepted the client's `supports`: its orientation lines follow `view` now.

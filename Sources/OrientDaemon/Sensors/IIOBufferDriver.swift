@@ -11,7 +11,7 @@ import OrientSystem
 /// hub sends nothing.
 final class IIOBufferDriver: SensorDriver {
   let kind: SensorKind
-  private(set) var summary: String
+  let summary: String
   private let device: IIODevice
   private let context: IIOContext
   private let channelID: String
@@ -68,7 +68,6 @@ final class IIOBufferDriver: SensorDriver {
       return unusable("its buffer's node cannot be watched for scans: \(error)")
     }
     capture = opened
-    summary = "buffer: \(opened.summary)"
     if let initialFile, let raw = IIOPollDriver.readOnce(device: device, file: initialFile) { take(raw) }
   }
 

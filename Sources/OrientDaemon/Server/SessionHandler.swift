@@ -10,9 +10,10 @@ final class SessionHandler {
   private var mayControl: Bool?
   private unowned let server: SocketServer
 
-  /// A handler with a new session: text, every change, no samples.
-  init(server: SocketServer) {
+  /// A handler with a new session (text, every change, no samples) for `peer`.
+  init(server: SocketServer, peer: PeerCredentials?) {
     self.server = server
+    if !server.headingPermission.allows(peer) { session.headingRefusal = server.headingPermission.requirement }
   }
 
   /// The format of everything the client is sent.

@@ -37,6 +37,8 @@ final class SocketServer {
   unowned let host: SessionHost
   /// Who may run control commands.
   let permission: ControlPermission
+  /// Who may hear the compass heading.
+  let headingPermission = HeadingPermission()
   private let loop: EventLoop
   private let limits: Limits
   private var acceptor: ClientAcceptor?

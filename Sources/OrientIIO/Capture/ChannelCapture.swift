@@ -19,7 +19,7 @@ public final class ChannelCapture {
 
   /// Opens `device`'s buffer for the scan element `channelID`, filled by `trigger`.
   public init(device: IIODevice, context: IIOContext, channelID: String, trigger: String) throws(IIOError) {
-    guard let channel = device.channel(channelID), iio_channel_is_scan_element(channel) else {
+    guard let channel = device.scanElement(channelID) else {
       throw .bufferUnusable("\(channelID) is not a scan element")
     }
     let format: ScanFormat

@@ -218,7 +218,7 @@ final class FakeSensorRun: FakeSysfs {
   /// device's node with a FIFO that `writeScans` feeds.
   init(
     devices: [FakeDevice], arguments: [String], prepare: String = "", bufferFIFO: Bool = false,
-    executable: String = TestPaths.orientd
+    fifoDevices: [Int] = [], executable: String = TestPaths.orientd
   ) throws {
     let umockdev = try #require(
       TestPaths.which("umockdev-run"), "umockdev-run is missing: apt-get install umockdev")
@@ -233,7 +233,8 @@ final class FakeSensorRun: FakeSysfs {
     release = open(directory + "/release", O_RDWR | O_CLOEXEC)
     guard release >= 0 else { throw POSIXError(.EIO) }
     var steps = prepare.isEmpty ? [] : [prepare]
-    if bufferFIFO, let node = devices.first?.id {
+    let fifos = (bufferFIFO && !devices.isEmpty ? [0] : []) + fifoDevices
+    for node in Set(fifos).sorted().map({ devices[$0].id }) {
       steps.append(
         "rm -f \"$UMOCKDEV_DIR/dev/\(node)\" && mkfifo \"$UMOCKDEV_DIR/dev/\(node)\" && [ -p \"$UMOCKDEV_DIR/dev/\(node)\" ]"
           + " || echo \"testbed: cannot make the FIFO $UMOCKDEV_DIR/dev/\(node)\" >&2")
@@ -278,6 +279,7 @@ final class FakeSensorRun: FakeSysfs {
 
   deinit {
     if scanWriter >= 0 { close(scanWriter) }
+    for writer in nodeWriters.values { close(writer) }
     if exitStatus == nil {
       self.signal(SIGKILL)
       if waitForExit() == nil {
@@ -322,6 +324,21 @@ final class FakeSensorRun: FakeSysfs {
       }
     }
     _ = bytes.withUnsafeBytes { Glibc.write(scanWriter, $0.baseAddress, $0.count) }
+  }
+
+  private var nodeWriters: [Int: Int32] = [:]
+
+  /// Writes `bytes` to the FIFO that stands for device `index`'s node (`fifoDevices`), as the
+  /// kernel's buffer would deliver scans. The writer stays open for the rest of the run, so
+  /// orientd never sees a hang-up.
+  func writeNode(_ bytes: [UInt8], device index: Int) throws {
+    if nodeWriters[index] == nil {
+      let writer = open(testbed + "/dev/" + devices[index].id, O_RDWR | O_CLOEXEC)
+      guard writer >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      nodeWriters[index] = writer
+    }
+    let written = bytes.withUnsafeBytes { Glibc.write(nodeWriters[index]!, $0.baseAddress, $0.count) }
+    guard written == bytes.count else { throw POSIXError(.EIO) }
   }
 
   /// Removes device `index` as umockdev does (its files deleted), keeping a copy for `plug`.
