@@ -485,7 +485,7 @@ struct IIOSensorProxyScenarioTests {
       TestPaths.orientctl, "--socket", daemon.socket, "monitor", "--iio-sensor-proxy",
     ])
     #expect(
-      proxyStyle.waitForLines(1).last?.hasPrefix("=== Has accelerometer") == true, "\(proxyStyle.stdout)")
+      proxyStyle.waitForLines(1).first?.hasPrefix("=== Has accelerometer") == true, "\(proxyStyle.stdout)")
     try daemon.run.unplug()
     #expect(daemon.waitFor("sensor", "offline"))
     #expect(proxyStyle.waitFor("--- Accelerometer disappeared"))
