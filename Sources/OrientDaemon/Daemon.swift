@@ -185,7 +185,17 @@ final class Daemon {
       self.sampler = sampler
       demand.sampler = sampler
       readingDemand.sampler = sampler
-      sensorProxy?.start()
+      // On the bus once the sensors have been looked for (their first inventory), as
+      // iio-sensor-proxy takes its name only after finding its sensors: a client that comes
+      // with the name never sees a sensor as missing that is there. A look that takes longer
+      // (a remote iiod) holds the bus back for `busWait` at most.
+      if options.source == .iio, sensorProxy != nil {
+        let wait = LoopTimer(loop: loop) { [unowned self] _ in self.startBus() }
+        wait.schedule(after: Self.busWait)
+        busWaitTimer = wait
+      } else {
+        startBus()
+      }
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
       // The demo and replays have no light sensor, proximity sensor or compass.
       if options.source != .iio { publish(readings.noSensors(), at: now) }
@@ -252,11 +262,25 @@ final class Daemon {
     }
   }
 
+  /// The longest the bus waits for the first look for sensors.
+  static let busWait = Duration.seconds(2)
+  private var busWaitTimer: LoopTimer?
+
+  /// Connects to the bus and asks for the name, once.
+  private func startBus() {
+    busWaitTimer = nil
+    guard let sensorProxy, !busStarted else { return }
+    busStarted = true
+    sensorProxy.start()
+  }
+  private var busStarted = false
+
   /// News of the reading sensors from the sampling thread.
   private func readingsReported(_ report: ReadingReport) {
     switch report {
     case .inventory(let findings, let reading):
       inventory = (findings, reading)
+      startBus()
     case .present(let kind, let present):
       publish(readings.setPresent(kind, present), at: now)
       server?.readingsChanged()

@@ -9,8 +9,9 @@
 #   call MEMBER SIGNATURE ARG        a raw call, for wrong signatures and unknown methods
 #   quit
 # and prints, one line each: "ready NAME" once connected (NAME: its unique name), "changed
-# Name=value ..." for every PropertiesChanged of the main object (only the properties it
-# carries, in name order), and "reply ..." or "error NAME" for each command.
+# Name=value ..." for every PropertiesChanged of the main object and of the compass object
+# (only the properties it carries, in name order), and "reply ..." or "error NAME" for each
+# command. `get` of HasCompass or CompassHeading asks the compass object.
 # The bus is the one DBUS_SYSTEM_BUS_ADDRESS names.
 import sys
 
@@ -40,7 +41,7 @@ loop = GLib.MainLoop()
 
 def on_signal(connection, sender, path, interface, member, parameters):
     changed_interface, changed, _invalidated = parameters.unpack()
-    if changed_interface != NAME:
+    if changed_interface not in (NAME, NAME + ".Compass"):
         return
     values = parameters.get_child_value(1)
     items = []
@@ -54,9 +55,10 @@ def on_signal(connection, sender, path, interface, member, parameters):
     say("changed " + " ".join(sorted(items)))
 
 
-bus.signal_subscribe(
-    NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged", PATH, None,
-    Gio.DBusSignalFlags.NONE, on_signal)
+for signal_path in (PATH, PATH + "/Compass"):
+    bus.signal_subscribe(
+        NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged", signal_path, None,
+        Gio.DBusSignalFlags.NONE, on_signal)
 
 
 def interface_of(member):
@@ -124,8 +126,9 @@ def on_input(channel, condition):
     elif command == "flood":
         flood(words[1], int(words[2]))
     elif command == "get":
-        call("Get", GLib.Variant("(ss)", (NAME, words[1])), interface="org.freedesktop.DBus.Properties",
-             path=PATH)
+        compass = words[1] in ("HasCompass", "CompassHeading")
+        call("Get", GLib.Variant("(ss)", (NAME + (".Compass" if compass else ""), words[1])),
+             interface="org.freedesktop.DBus.Properties", path=PATH + ("/Compass" if compass else ""))
     elif command == "call":
         parameters = GLib.Variant("(" + words[2] + ")", (words[3],)) if len(words) > 3 else None
         call(words[1], parameters)

@@ -179,7 +179,10 @@ final class SensorProxyPeer {
   /// said whether iio-sensor-proxy has an accelerometer: a slow start (iio-sensor-proxy under
   /// umockdev on a loaded machine) is waited for here, with `startupPatience`, so the test's own
   /// waits measure only the behaviour they check.
-  init(_ devices: [FakeDevice], sharedBus: TestBus? = nil, monitorOnceNamed: Bool? = nil) throws {
+  init(
+    _ devices: [FakeDevice], sharedBus: TestBus? = nil, monitorOnceNamed: Bool? = nil, fifoDevices: [Int] = [],
+    withMonitor: Bool = true
+  ) throws {
     let monitorOnceNamed = monitorOnceNamed ?? (sharedBus == nil)
     try Self.requireInstalled()
     let directory = try Scratch.current().makeDirectory("proxy")
@@ -212,9 +215,9 @@ final class SensorProxyPeer {
       export DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(bus)
       \(startProxy) & proxy=$!
       \(monitorOnceNamed ? "gdbus wait --system --timeout \(Int(startupPatience)) net.hadess.SensorProxy" : "")
-      monitor-sensor & monitor=$!
+      \(withMonitor ? "monitor-sensor & monitor=$!" : "monitor=")
       trap 'kill $monitor $proxy $bus 2>/dev/null; wait; exit 0' TERM
-      wait $monitor
+      \(withMonitor ? "wait $monitor" : "wait $proxy")
       kill $proxy $bus 2>/dev/null
       wait
 
@@ -222,7 +225,7 @@ final class SensorProxyPeer {
     let scriptPath = directory + "/peer.sh"
     try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
     guard chmod(scriptPath, 0o755) == 0 else { throw POSIXError(.EPERM) }
-    run = try FakeSensorRun(devices: devices, arguments: [], executable: scriptPath)
+    run = try FakeSensorRun(devices: devices, arguments: [], fifoDevices: fifoDevices, executable: scriptPath)
     guard sharedBus == nil else { return }
     let serving = waitUntil(timeout: startupPatience) { hasAccelerometer != nil }
     let proxyLog = (try? String(contentsOfFile: directory + "/proxy.log", encoding: .utf8)) ?? ""
