@@ -120,12 +120,54 @@ extension Session {
         report += "  WARNING: hooks-dir \(directory) is \(problem); no hooks run from it until it is one.\n"
       }
     }
+    report += readingSensors(items)
     if let bus = value("dbus") { report += "D-Bus: \(bus).\n" }
+    report += IIOSensorProxyService.summary
     report +=
       "Classifier: threshold \(value("threshold") ?? "?") g, hysteresis \(value("hysteresis") ?? "?") g, "
       + "shake tolerance \(value("shake-tolerance") ?? "?") g, settle \(value("settle") ?? "?").\n"
     _ = write(report)
     return 0
+  }
+}
+
+extension Session {
+  /// The light sensor, the proximity sensor and the compass, as `info` says how each is read,
+  /// and the devices found that are not used, with why.
+  func readingSensors(_ items: [InfoItem]) -> String {
+    func value(_ key: String) -> String? { items.first { $0.key == key }?.value }
+    var report = "Other sensors (read only while a D-Bus client claims them or a socket client hears them):\n"
+    for (key, name) in [("light-sensor", "Ambient light"), ("proximity-sensor", "Proximity"), ("compass", "Compass")] {
+      report += "  \(name): \(value(key) ?? "unknown (an orientd without them)").\n"
+    }
+    for skipped in items.filter({ $0.key == "sensor-skipped" }) { report += "  Not used: \(skipped.value).\n" }
+    return report
+  }
+}
+
+/// iio-sensor-proxy's service on this machine, as doctor tells it: the other daemon that
+/// serves `net.hadess.SensorProxy`.
+enum IIOSensorProxyService {
+  static let binary = "/usr/sbin/iio-sensor-proxy"
+  static let dropIn = "/lib/systemd/system/iio-sensor-proxy.service.d/orientd.conf"
+  static let masks = ["/etc/systemd/system/iio-sensor-proxy.service", "/run/systemd/system/iio-sensor-proxy.service"]
+
+  /// One paragraph, or nothing when iio-sensor-proxy is not installed.
+  static var summary: String {
+    guard FileSystem.exists(binary) else { return "" }
+    if masks.contains(where: { (try? FileSystem.resolvedPath($0)) == "/dev/null" }) {
+      return "iio-sensor-proxy: installed and masked. "
+        + (FileSystem.exists(dropIn)
+          ? "orientd's package keeps it from starting already; 'sudo systemctl unmask iio-sensor-proxy' lets it "
+            + "serve again when orientd is removed.\n"
+          : "Unmask it ('sudo systemctl unmask iio-sensor-proxy') to have it serve when orientd does not.\n")
+    }
+    if FileSystem.exists(dropIn) {
+      return "iio-sensor-proxy: installed; orientd's package keeps its service from starting "
+        + "('systemctl cat iio-sensor-proxy' shows how), and removing orientd gives it back.\n"
+    }
+    return "iio-sensor-proxy: installed, and nothing keeps it from starting: whichever of the two asks for "
+      + "net.hadess.SensorProxy first serves it (orientd waits in the bus's queue behind it).\n"
   }
 }
 

@@ -291,4 +291,63 @@ struct ReadingSensorTests {
     #expect(next(client, "heading ") == "heading 270")
     #expect(run.stop() == 0)
   }
+
+  @Test("orientd --list and orientctl doctor show each sensor found, how it is read, and why one is not used")
+  func listAndDoctor() throws {
+    let devices: [FakeDevice] = [
+      .accelerometer(), .rawLightSensor(raw: "100", scale: "0.5"), .proximitySensor(raw: "0"),
+      .presenceSensor(raw: 0),
+    ]
+    let listing = try runWithFakeDevices(devices, ["--list"])
+    #expect(listing.status == 0, "\(listing.stderr)")
+    #expect(listing.stdout.contains("* ambient light sensor: iio:device1 (ltr-test)  (would be used)"), "\(listing.stdout)")
+    #expect(listing.stdout.contains("poll in_illuminance_raw"), "\(listing.stdout)")
+    #expect(
+      listing.stdout.contains("  proximity sensor: iio:device2 (IIO Test Proximity Sensor)  (not used)"),
+      "\(listing.stdout)")
+    #expect(listing.stdout.contains("no near level"), "\(listing.stdout)")
+    #expect(
+      listing.stdout.contains("* proximity sensor: iio:device3 (prox)  (would be used)"), "\(listing.stdout)")
+    #expect(listing.stdout.contains("near while someone is present"), "\(listing.stdout)")
+    #expect(listing.stdout.contains("  compass: none"), "\(listing.stdout)")
+
+    let (run, socket) = try daemon(devices)
+    let doctor = try runToCompletion([TestPaths.orientctl, "--socket", socket, "doctor"])
+    #expect(doctor.status == 0, "\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains(
+        "  Ambient light: iio:device1 (ltr-test): poll in_illuminance_raw every 100 ms; resting (nothing needs it)."),
+      "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("  Proximity: iio:device3 (prox): poll in_proximity_raw every 500 ms;"))
+    #expect(doctor.stdout.contains("  Compass: none."))
+    #expect(
+      doctor.stdout.contains(
+        "  Not used: iio:device2 (IIO Test Proximity Sensor) as the proximity sensor: no near level"),
+      "\(doctor.stdout)")
+    // Debian's iio-sensor-proxy is installed where the tests run (the peer they compare with).
+    #expect(doctor.stdout.contains("iio-sensor-proxy: installed"), "\(doctor.stdout)")
+    #expect(run.stop() == 0)
+  }
+
+  @Test("The heading is kept for root, orientd's user and geoclue: another user's subscription and get are refused")
+  func headingPermission() throws {
+    let (run, socket) = try daemon(
+      [.hubCompass(heading: 90), .accelerometer(path: "/devices/platform/accel/iio:device1", id: "iio:device1"),
+       .trigger("magn_3d-dev0", number: 0)],
+      fifoDevices: [0])
+    // Other users may reach the socket (its mode lets them connect).
+    Unprivileged.openScratch(try Scratch.current())
+    chmod((socket as NSString).deletingLastPathComponent, 0o755)
+    let nobody = try runToCompletion(
+      try Unprivileged.command([TestPaths.orientctl, "--socket", socket, "get", "heading"]))
+    #expect(nobody.status == 77, "\(nobody)")
+    #expect(nobody.stderr.contains("the compass heading is for root, orientd's user and geoclue"), "\(nobody.stderr)")
+    let light = try runToCompletion(
+      try Unprivileged.command([TestPaths.orientctl, "--socket", socket, "get", "light"]))
+    #expect(light.status == 0 && light.stdout == "none\n", "other readings are anyone's: \(light)")
+    // The premise: root gets the heading from the same daemon.
+    let root = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get", "heading"])
+    #expect(root.stdout == "90\n", "\(root)")
+    #expect(run.stop() == 0)
+  }
 }

@@ -1,6 +1,7 @@
 import OrientConfig
 import OrientCore
 import OrientIIO
+import OrientInput
 import OrientSystem
 
 /// The `--list` report: every accelerometer with its calibration, matrix and live reading.
@@ -46,6 +47,36 @@ enum SensorListing {
       report += "    " + reading(of: setup, settings: options.settings) + "\n"
     }
     for warning in warnings { Log.warning(warning) }
+    return report + readingSensors(in: context, udev: udev)
+  }
+
+  /// The light sensors, proximity sensors and compasses found, how each would be read, and
+  /// why one that cannot be is not used.
+  private static func readingSensors(in context: IIOContext, udev: UdevProperties?) -> String {
+    var facts = ReadingDiscovery.iioDevices(in: context, udev: udev).map(\.facts)
+    if context.isLocal {
+      facts += ReadingDiscovery.hwmonLightSensors()
+      facts += ProximitySwitch.find().map { SensorDeviceFacts(source: .input(devnode: $0.devnode, name: $0.name)) }
+    }
+    let findings = SensorInventory.findings(facts)
+    var report = "\nOther sensors (read while a client needs them):\n"
+    for kind in SensorKind.readingKinds {
+      let found = findings.filter { $0.kind == kind }
+      guard !found.isEmpty else {
+        report += "  \(kind.noun): none\n"
+        continue
+      }
+      for finding in found {
+        let marker = finding.chosen ? "* " : "  "
+        report += marker + "\(kind.noun): \(finding.device.label)"
+        if let plan = finding.plan {
+          report += finding.chosen ? "  (would be used)\n" : "  (another one is used)\n"
+          report += "      \(plan.description)\n"
+        } else {
+          report += "  (not used)\n      \(finding.problem ?? "")\n"
+        }
+      }
+    }
     return report
   }
 
