@@ -300,3 +300,56 @@ func infoLine(_ socket: String, _ key: String) throws -> String? {
     String($0.dropFirst("info \(key) ".count))
   }
 }
+
+/// Another process that owns `net.hadess.SensorProxy` on `bus` (as iio-sensor-proxy would)
+/// until it is killed: a Gio program that asks for the name without queueing.
+final class NameOwner {
+  let process: TestProcess
+
+  init(bus: TestBus) throws {
+    let script = """
+      import sys
+      from gi.repository import Gio, GLib
+      loop = GLib.MainLoop()
+      Gio.bus_own_name(Gio.BusType.SYSTEM, "net.hadess.SensorProxy", Gio.BusNameOwnerFlags.NONE, None,
+                       lambda *a: print("owned", flush=True), lambda *a: print("lost", flush=True))
+      loop.run()
+      """
+    process = try TestProcess(["/usr/bin/python3", "-c", script], environment: try bus.environment)
+    try #require(process.waitFor("owned"), "the name owner did not start: \(process.stderr)")
+  }
+}
+
+@Suite("orientd takes no device's buffer from another owner of net.hadess.SensorProxy", .scratch)
+struct BufferLeftToOwnerTests {
+  @Test("Queued behind another owner, orientd polls a buffered accelerometer and leaves its buffer; once the name is its, it takes the buffer")
+  func leavesTheBuffer() throws {
+    let bus = try TestBus()
+    let owner = try NameOwner(bus: bus)
+    let directory = try Scratch.current().makeDirectory("daemon")
+    let run = try FakeSensorRun(
+      devices: [.bufferedAccelerometer(), .trigger("accel_3d-dev0", number: 0)],
+      arguments: [
+        "--dbus", "system", "--interval", "50", "--settle", "0", "--socket", directory + "/s", "--state",
+        directory + "/state",
+      ], prepare: "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", bufferFIFO: true)
+    #expect(
+      run.process.waitFor("waiting for it in the bus's queue, polling the sensors meanwhile", inStderr: true),
+      "\(run.process.stderr)")
+    #expect(run.process.waitFor("info: orientation normal", inStderr: true), "\(run.process.stderr)")
+    // Polled, and the buffer as the kernel left it: the owner can open it.
+    try run.setRaw(256, 0, 0)
+    #expect(run.process.waitFor("info: orientation left-up", inStderr: true), "\(run.process.stderr)")
+    #expect(run.read("buffer/enable") == "0")
+    #expect(run.read("scan_elements/in_accel_x_en") == "0")
+    #expect(run.read("trigger/current_trigger") == "")
+    // The owner goes: the name is orientd's, and so is the buffer.
+    owner.process.kill()
+    #expect(run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true), "\(run.process.stderr)")
+    #expect(waitUntil { run.read("buffer/enable") == "1" }, "\(run.process.stderr)")
+    #expect(run.read("trigger/current_trigger") == "accel_3d-dev0")
+    run.writeScans([(0, 256, 0)])
+    #expect(run.process.waitFor("info: orientation bottom-up", inStderr: true), "\(run.process.stderr)")
+    #expect(run.stop() == 0)
+  }
+}
