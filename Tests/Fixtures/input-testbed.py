@@ -15,7 +15,7 @@ is said on stderr as "testbed: root DIR", then PROGRAM's pid as "testbed: starte
 Every command is acknowledged on stderr with "testbed: done COMMAND".
 
 Commands:
-  switch NAME CODE VALUE   an EV_SW event and SYN_REPORT (CODE: tablet or lid)
+  switch NAME CODE VALUE   an EV_SW event and SYN_REPORT (CODE: tablet, lid or proximity)
   dropped NAME CODE VALUE  the switch changes while the kernel's buffer overflows:
                            SYN_DROPPED, then the new state is only in EVIOCGSW
   add NAME                 the device appears (sysfs, node, udev "add" event)
@@ -49,7 +49,7 @@ from gi.repository import UMockdev  # noqa: E402
 
 EV_SYN, EV_SW = 0x00, 0x05
 SYN_REPORT, SYN_DROPPED = 0, 3
-CODES = {"tablet": 0x01, "lid": 0x00}
+CODES = {"tablet": 0x01, "lid": 0x00, "proximity": 0x0b}
 EVENT = struct.Struct("llHHi")  # struct input_event on 64-bit Linux
 
 # ioctl numbers: evdev's 'E' requests by their number (_IOC_NR).

@@ -350,4 +350,28 @@ struct ReadingSensorTests {
     #expect(root.stdout == "90\n", "\(root)")
     #expect(run.stop() == 0)
   }
+
+  @Test("A front proximity switch (SW_FRONT_PROXIMITY) is the proximity sensor: near while it is on, read from its events")
+  func proximitySwitch() throws {
+    let directory = try Scratch.current().makeDirectory("daemon")
+    let socket = directory + "/s"
+    let run = try FakeInputRun(
+      devices: ["proximity"], others: [.accelerometer()],
+      program: [
+        TestPaths.orientd, "--interval", "50", "--settle", "0", "--socket", socket, "--state", directory + "/state",
+      ])
+    #expect(run.logs("reading the proximity sensor /dev/input/event9 (Front proximity): SW_FRONT_PROXIMITY events"))
+    #expect(run.logs("info: orientation normal"), "\(run.process.stderr)")
+    let client = try client(socket)
+    client.send("subscribe proximity\n")
+    #expect(next(client, "proximity ") == "proximity far")
+    run.send("switch proximity proximity 1")
+    #expect(next(client, "proximity ") == "proximity near")
+    run.send("switch proximity proximity 0")
+    #expect(next(client, "proximity ") == "proximity far")
+    // Unplugged, it is gone: no proximity sensor.
+    run.send("unplug proximity")
+    #expect(next(client, "proximity ") == "proximity none", "\(run.process.stderr)")
+    #expect(run.stop() == 0)
+  }
 }
