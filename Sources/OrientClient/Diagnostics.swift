@@ -137,10 +137,14 @@ extension Session {
   func readingSensors(_ items: [InfoItem]) -> String {
     func value(_ key: String) -> String? { items.first { $0.key == key }?.value }
     var report = "Other sensors (read only while a D-Bus client claims them or a socket client hears them):\n"
-    for (key, name) in [("light-sensor", "Ambient light"), ("proximity-sensor", "Proximity"), ("compass", "Compass")] {
+    for (key, name) in [
+      ("light-sensor", "Ambient light"), ("proximity-sensor", "Proximity"), ("compass", "Compass"),
+    ] {
       report += "  \(name): \(value(key) ?? "unknown (an orientd without them)").\n"
     }
-    for skipped in items.filter({ $0.key == "sensor-skipped" }) { report += "  Not used: \(skipped.value).\n" }
+    for skipped in items.filter({ $0.key == "sensor-skipped" }) {
+      report += "  Not used: \(skipped.value).\n"
+    }
     return report
   }
 }
@@ -150,7 +154,9 @@ extension Session {
 enum IIOSensorProxyService {
   static let binary = "/usr/sbin/iio-sensor-proxy"
   static let dropIn = "/lib/systemd/system/iio-sensor-proxy.service.d/orientd.conf"
-  static let masks = ["/etc/systemd/system/iio-sensor-proxy.service", "/run/systemd/system/iio-sensor-proxy.service"]
+  static let masks = [
+    "/etc/systemd/system/iio-sensor-proxy.service", "/run/systemd/system/iio-sensor-proxy.service",
+  ]
 
   /// One paragraph, or nothing when iio-sensor-proxy is not installed.
   static var summary: String {

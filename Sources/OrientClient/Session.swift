@@ -307,15 +307,18 @@ enum MonitorSensorFormat {
         return readings.hasAmbientLight ? "+++ Light sensor appeared\n" : "--- Light sensor disappeared\n"
       case .lightLevel:
         let level = readings.lightLevel
-        return "    Light changed: \(DecimalFormatting.fixed(level.value, decimals: 6)) (\(level.unit.rawValue))\n"
+        return
+          "    Light changed: \(DecimalFormatting.fixed(level.value, decimals: 6)) (\(level.unit.rawValue))\n"
       case .hasProximity:
-        return readings.hasProximity ? "+++ Proximity sensor appeared\n" : "--- Proximity sensor disappeared\n"
+        return readings.hasProximity
+          ? "+++ Proximity sensor appeared\n" : "--- Proximity sensor disappeared\n"
       case .proximityNear:
         return "    Proximity value changed: \(readings.proximityNear ? 1 : 0)\n"
       case .hasCompass:
         return readings.hasCompass ? "+++ Compass appeared\n" : "--- Compass disappeared\n"
       case .compassHeading:
-        return "    Compass heading changed: \(DecimalFormatting.fixed(readings.compassHeading, decimals: 6))\n"
+        return
+          "    Compass heading changed: \(DecimalFormatting.fixed(readings.compassHeading, decimals: 6))\n"
       case .lightLevelUnit:
         return nil
       }
@@ -344,7 +347,8 @@ enum MonitorSensorFormat {
         case .proximity:
           text +=
             readings.hasProximity
-            ? "=== Has proximity sensor (near: \(readings.proximityNear ? 1 : 0))\n" : "=== No proximity sensor\n"
+            ? "=== Has proximity sensor (near: \(readings.proximityNear ? 1 : 0))\n"
+            : "=== No proximity sensor\n"
         case .heading:
           text +=
             readings.hasCompass

@@ -54,7 +54,8 @@ struct StateSnapshot {
   /// unit, as an object of its own: `{"level":350.5,"unit":"lux"}`.
   private static func jsonValue(_ change: StateChange) -> String {
     if case .light(.value(let level)) = change {
-      return "{\"level\":\(DecimalFormatting.trimmed(level.value, decimals: 2)),\"unit\":\"\(level.unit.rawValue)\"}"
+      return
+        "{\"level\":\(DecimalFormatting.trimmed(level.value, decimals: 2)),\"unit\":\"\(level.unit.rawValue)\"}"
     }
     return JSON.value(of: change)
   }

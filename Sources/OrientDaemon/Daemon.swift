@@ -173,12 +173,15 @@ final class Daemon {
         let service = SensorProxyService(
           bus: options.bus, source: options.busOrientation, state: tracker.snapshot, loop: loop)
         service.claimsChanged = { [unowned self] in self.updateDemand() }
-        service.buffersAllowedChanged = { [unowned self] allowed in self.sampler?.send(.buffersAllowed(allowed)) }
+        service.buffersAllowedChanged = { [unowned self] allowed in
+          self.sampler?.send(.buffersAllowed(allowed))
+        }
         sensorProxy = service
         publisher.sensorProxy = service
       }
       var configuration = SamplerConfiguration(
-        options: options, clock: clock, trace: trace, recorder: recorder, failIfNoSensor: !options.servesSocket)
+        options: options, clock: clock, trace: trace, recorder: recorder,
+        failIfNoSensor: !options.servesSocket)
       configuration.buffersAllowed = sensorProxy?.buffersAllowed ?? true
       let sampler = try SamplingThread(configuration: configuration)
       recorder = nil

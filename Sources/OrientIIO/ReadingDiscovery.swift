@@ -19,7 +19,8 @@ public enum ReadingDiscovery {
     let devices = context.devices
     let triggers = Set(devices.filter(\.isTrigger).map(\.name))
     // The magnetometer's own channels too, to say why one without a heading is no compass.
-    let files = Set(SensorKind.readingKinds.flatMap { ReadingChannels.polled($0).map(\.file) } + ["in_magn_x_raw"])
+    let files = Set(
+      SensorKind.readingKinds.flatMap { ReadingChannels.polled($0).map(\.file) } + ["in_magn_x_raw"])
     let scans = Set(SensorKind.readingKinds.flatMap(ReadingChannels.scanned) + ["magn_x"])
     return devices.compactMap { device in
       guard !device.isTrigger else { return nil }
@@ -56,10 +57,15 @@ public enum ReadingDiscovery {
       else { continue }
       defer { udev_device_unref(device) }
       // The parent's own, for a driver that registers hwmon on its platform device (applesmc).
-      let parent = udev_device_get_parent(device).flatMap { udev_device_get_syspath($0) }.map { String(cString: $0) }
-      guard let file = ([path] + (parent.map { [$0] } ?? [])).map({ $0 + "/light" }).first(where: FileSystem.exists)
+      let parent = udev_device_get_parent(device).flatMap { udev_device_get_syspath($0) }.map {
+        String(cString: $0)
+      }
+      guard
+        let file = ([path] + (parent.map { [$0] } ?? [])).map({ $0 + "/light" }).first(
+          where: FileSystem.exists)
       else { continue }
-      let name = (try? FileSystem.readText(path + "/name", limit: 256)).map { String($0.trimmingSpaces) } ?? ""
+      let name =
+        (try? FileSystem.readText(path + "/name", limit: 256)).map { String($0.trimmingSpaces) } ?? ""
       found.append(SensorDeviceFacts(source: .hwmon(lightFile: file, name: name.escapingControlCharacters)))
     }
     return found

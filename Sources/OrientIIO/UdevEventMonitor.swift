@@ -19,7 +19,8 @@ public final class UdevEventMonitor {
     }
     let fd = udev_monitor_get_fd(monitor)
     guard subsystems.allSatisfy({ udev_monitor_filter_add_match_subsystem_devtype(monitor, $0, nil) >= 0 }),
-      udev_monitor_enable_receiving(monitor) >= 0, fd >= 0, (try? LibraryDescriptor(fd).setNonBlocking()) != nil
+      udev_monitor_enable_receiving(monitor) >= 0, fd >= 0,
+      (try? LibraryDescriptor(fd).setNonBlocking()) != nil
     else {
       udev_monitor_unref(monitor)
       udev_unref(udev)

@@ -6,7 +6,9 @@ import Testing
 struct SensorReadingsTests {
   static let lux350 = LightLevel(350.5, unit: .lux)
 
-  @Test("Before discovery has said anything, each reading is undefined and not current; its first word is always published")
+  @Test(
+    "Before discovery has said anything, each reading is undefined and not current; its first word is always published"
+  )
   func initial() {
     var readings = SensorReadings()
     #expect(readings.change(.light) == .light(.unknown))

@@ -98,7 +98,9 @@ struct HingeTests {
     let heard = { (line: String) in waitUntil { monitor.process.stdoutLines.contains(line) } }
     #expect(heard("hinge 90"), "\(monitor.process.stdout)")
     let heardAngle = {
-      monitor.process.stdoutLines.last { $0.hasPrefix("hinge ") }.flatMap { Int($0.dropFirst("hinge ".count)) }
+      monitor.process.stdoutLines.last { $0.hasPrefix("hinge ") }.flatMap {
+        Int($0.dropFirst("hinge ".count))
+      }
     }
     try run.sweepHinge(stride(from: 100.0, through: 360, by: 10), latestAngle: heardAngle)
     #expect(heard("hinge 360"), "\(monitor.process.stdout)")

@@ -170,7 +170,8 @@ struct OrientctlTests {
     #expect(daemon.stop() == 0)
     #expect(monitor.waitForExit() == 69)
     #expect(
-      monitor.stdout == (["=== Has accelerometer (orientation: undefined)"] + noReadingSensors).joined(separator: "\n") + "\n")
+      monitor.stdout == (["=== Has accelerometer (orientation: undefined)"] + noReadingSensors).joined(
+        separator: "\n") + "\n")
   }
 
   @Test("orientctl monitor | head -1 exits cleanly without waiting for another event")

@@ -18,7 +18,8 @@ struct ReadingSensorTests {
       arguments: ["--interval", "50", "--settle", "0", "--verbose"] + extra + [
         "--socket", socket, "--state", directory + "/state",
       ], fifoDevices: fifoDevices)
-    try #require(run.process.waitFor("listening on", inStderr: true), "orientd did not start: \(run.process.stderr)")
+    try #require(
+      run.process.waitFor("listening on", inStderr: true), "orientd did not start: \(run.process.stderr)")
     // The accelerometer's first orientation comes before any client: a greeting is then whole.
     try #require(run.process.waitFor("info: orientation normal", inStderr: true), "\(run.process.stderr)")
     return (run, socket)
@@ -50,7 +51,8 @@ struct ReadingSensorTests {
   }
 
   /// Waits until the device's `file` is read at least once after this call; false if it is not.
-  private func waitForRead(_ run: FakeSensorRun, _ file: String, device: Int, timeout: Double = patience) throws
+  private func waitForRead(_ run: FakeSensorRun, _ file: String, device: Int, timeout: Double = patience)
+    throws
     -> Bool
   {
     try run.markUnread(file, device: device)
@@ -71,7 +73,9 @@ struct ReadingSensorTests {
     #expect(run.stop() == 0)
   }
 
-  @Test("get asks a resting sensor for its value; readings with no sensor are none, and the orientation state is as before")
+  @Test(
+    "get asks a resting sensor for its value; readings with no sensor are none, and the orientation state is as before"
+  )
   func getReadings() throws {
     let (run, socket) = try daemon([.accelerometer(), .processedLightSensor(input: "12.25")])
     let client = try client(socket)
@@ -79,7 +83,8 @@ struct ReadingSensorTests {
     #expect(client.readLines(through: "ok") == ["light 12.25 lux", "proximity none", "heading none", "ok"])
     client.send("get\n")
     let state = client.readLines(through: "ok")
-    #expect(state.first == "sensor online" && state.count == 7, "the plain get is the orientation state: \(state)")
+    #expect(
+      state.first == "sensor online" && state.count == 7, "the plain get is the orientation state: \(state)")
     client.send("get orientation,light\n")
     #expect(client.readLines(through: "ok") == ["orientation normal", "light 12.25 lux", "ok"])
     #expect(run.stop() == 0)
@@ -99,7 +104,9 @@ struct ReadingSensorTests {
     client.send("subscribe orientation\n")
     // After its linger (5 s) the sensor rests: info says so, and from then on no read comes.
     #expect(
-      waitUntil(timeout: patience + 5) { (try? info(socket, "light-sensor"))?.hasSuffix("(nothing needs it)") == true })
+      waitUntil(timeout: patience + 5) {
+        (try? info(socket, "light-sensor"))?.hasSuffix("(nothing needs it)") == true
+      })
     try run.markUnread("in_illuminance_input", device: 1)
     // Ten poll intervals (0.1 s) in which a read would have shown.
     #expect(!waitUntil(timeout: 1) { run.hasBeenRead("in_illuminance_input", device: 1) })
@@ -108,7 +115,8 @@ struct ReadingSensorTests {
     #expect(run.stop() == 0)
   }
 
-  @Test("A light level that moves within its noise is published once; a step at the first reading that shows it")
+  @Test(
+    "A light level that moves within its noise is published once; a step at the first reading that shows it")
   func flicker() throws {
     let (run, socket) = try daemon([.accelerometer(), .rawLightSensor(raw: "1000", scale: "0.1")])
     let client = try client(socket)
@@ -124,9 +132,13 @@ struct ReadingSensorTests {
     #expect(run.stop() == 0)
   }
 
-  @Test("A raw light level is (raw + offset) * scale; a sensor with no scale is taken as lux with a warning naming it")
+  @Test(
+    "A raw light level is (raw + offset) * scale; a sensor with no scale is taken as lux with a warning naming it"
+  )
   func rawConversion() throws {
-    let (run, socket) = try daemon([.accelerometer(), .rawLightSensor(raw: "100", scale: "0.5", offset: "10")])
+    let (run, socket) = try daemon([
+      .accelerometer(), .rawLightSensor(raw: "100", scale: "0.5", offset: "10"),
+    ])
     let client = try client(socket)
     client.send("get light\n")
     #expect(client.readLines(through: "ok") == ["light 55 lux", "ok"])
@@ -142,7 +154,8 @@ struct ReadingSensorTests {
     #expect(unscaled.stop() == 0)
   }
 
-  @Test("A negative or garbage light reading is skipped with a warning naming the device; orientation goes on")
+  @Test(
+    "A negative or garbage light reading is skipped with a warning naming the device; orientation goes on")
   func badReadings() throws {
     let (run, socket) = try daemon([.accelerometer(), .rawLightSensor(raw: "200", scale: "1")])
     let client = try client(socket)
@@ -150,7 +163,8 @@ struct ReadingSensorTests {
     #expect(next(client, "light ") == "light 200 lux")
     try run.write("in_illuminance_raw", "-5", device: 1)
     #expect(
-      run.process.waitFor("iio:device1 (ltr-test): in_illuminance_raw: reading -5 gives a negative light level", inStderr: true),
+      run.process.waitFor(
+        "iio:device1 (ltr-test): in_illuminance_raw: reading -5 gives a negative light level", inStderr: true),
       "\(run.process.stderr)")
     try run.write("in_illuminance_raw", "abc", device: 1)
     #expect(run.process.waitFor("iio:device1 (ltr-test): in_illuminance_raw holds 'abc'", inStderr: true))
@@ -191,7 +205,8 @@ struct ReadingSensorTests {
     let (run, socket) = try daemon([.accelerometer(), .proximitySensor(raw: "256")])
     #expect(
       run.process.waitFor(
-        "iio:device2 (IIO Test Proximity Sensor): not used as the proximity sensor: no near level", inStderr: true),
+        "iio:device2 (IIO Test Proximity Sensor): not used as the proximity sensor: no near level",
+        inStderr: true),
       "\(run.process.stderr)")
     let client = try client(socket)
     client.send("get proximity,orientation\n")
@@ -233,7 +248,8 @@ struct ReadingSensorTests {
     magnetometer = magnetometer.with(attribute: "in_magn_x_scale", "0.3")
     let (run, socket) = try daemon([.accelerometer(), magnetometer])
     #expect(
-      run.process.waitFor("iio:device1 (ak8975): not used as the compass: a magnetometer without", inStderr: true),
+      run.process.waitFor(
+        "iio:device1 (ak8975): not used as the compass: a magnetometer without", inStderr: true),
       "\(run.process.stderr)")
     let client = try client(socket)
     client.send("get heading\n")
@@ -246,8 +262,11 @@ struct ReadingSensorTests {
   )
   func bufferedLight() throws {
     let (run, socket) = try daemon(
-      [.hubLightSensor(raw: 1000), .accelerometer(path: "/devices/platform/accel/iio:device1", id: "iio:device1"),
-       .trigger("als-dev0", number: 0)],
+      [
+        .hubLightSensor(raw: 1000),
+        .accelerometer(path: "/devices/platform/accel/iio:device1", id: "iio:device1"),
+        .trigger("als-dev0", number: 0),
+      ],
       fifoDevices: [0])
     let client = try client(socket)
     client.send("subscribe light\n")
@@ -277,8 +296,11 @@ struct ReadingSensorTests {
   @Test("A HID hub's compass gives its tilt-compensated heading through its buffer")
   func bufferedCompass() throws {
     let (run, socket) = try daemon(
-      [.hubCompass(heading: 90), .accelerometer(path: "/devices/platform/accel/iio:device1", id: "iio:device1"),
-       .trigger("magn_3d-dev0", number: 0)],
+      [
+        .hubCompass(heading: 90),
+        .accelerometer(path: "/devices/platform/accel/iio:device1", id: "iio:device1"),
+        .trigger("magn_3d-dev0", number: 0),
+      ],
       fifoDevices: [0])
     let client = try client(socket)
     client.send("subscribe heading\n")
@@ -300,7 +322,9 @@ struct ReadingSensorTests {
     ]
     let listing = try runWithFakeDevices(devices, ["--list"])
     #expect(listing.status == 0, "\(listing.stderr)")
-    #expect(listing.stdout.contains("* ambient light sensor: iio:device1 (ltr-test)  (would be used)"), "\(listing.stdout)")
+    #expect(
+      listing.stdout.contains("* ambient light sensor: iio:device1 (ltr-test)  (would be used)"),
+      "\(listing.stdout)")
     #expect(listing.stdout.contains("poll in_illuminance_raw"), "\(listing.stdout)")
     #expect(
       listing.stdout.contains("  proximity sensor: iio:device2 (IIO Test Proximity Sensor)  (not used)"),
@@ -316,7 +340,8 @@ struct ReadingSensorTests {
     #expect(doctor.status == 0, "\(doctor.stderr)")
     #expect(
       doctor.stdout.contains(
-        "  Ambient light: iio:device1 (ltr-test): poll in_illuminance_raw every 100 ms; resting (nothing needs it)."),
+        "  Ambient light: iio:device1 (ltr-test): poll in_illuminance_raw every 100 ms; resting (nothing needs it)."
+      ),
       "\(doctor.stdout)")
     #expect(doctor.stdout.contains("  Proximity: iio:device3 (prox): poll in_proximity_raw every 500 ms;"))
     #expect(doctor.stdout.contains("  Compass: none."))
@@ -329,11 +354,16 @@ struct ReadingSensorTests {
     #expect(run.stop() == 0)
   }
 
-  @Test("The heading is kept for root, orientd's user and geoclue: another user's subscription and get are refused")
+  @Test(
+    "The heading is kept for root, orientd's user and geoclue: another user's subscription and get are refused"
+  )
   func headingPermission() throws {
     let (run, socket) = try daemon(
-      [.hubCompass(heading: 90), .accelerometer(path: "/devices/platform/accel/iio:device1", id: "iio:device1"),
-       .trigger("magn_3d-dev0", number: 0)],
+      [
+        .hubCompass(heading: 90),
+        .accelerometer(path: "/devices/platform/accel/iio:device1", id: "iio:device1"),
+        .trigger("magn_3d-dev0", number: 0),
+      ],
       fifoDevices: [0])
     // Other users may reach the socket (its mode lets them connect).
     Unprivileged.openScratch(try Scratch.current())
@@ -341,7 +371,9 @@ struct ReadingSensorTests {
     let nobody = try runToCompletion(
       try Unprivileged.command([TestPaths.orientctl, "--socket", socket, "get", "heading"]))
     #expect(nobody.status == 77, "\(nobody)")
-    #expect(nobody.stderr.contains("the compass heading is for root, orientd's user and geoclue"), "\(nobody.stderr)")
+    #expect(
+      nobody.stderr.contains("the compass heading is for root, orientd's user and geoclue"),
+      "\(nobody.stderr)")
     let light = try runToCompletion(
       try Unprivileged.command([TestPaths.orientctl, "--socket", socket, "get", "light"]))
     #expect(light.status == 0 && light.stdout == "none\n", "other readings are anyone's: \(light)")
@@ -351,16 +383,20 @@ struct ReadingSensorTests {
     #expect(run.stop() == 0)
   }
 
-  @Test("A front proximity switch (SW_FRONT_PROXIMITY) is the proximity sensor: near while it is on, read from its events")
+  @Test(
+    "A front proximity switch (SW_FRONT_PROXIMITY) is the proximity sensor: near while it is on, read from its events"
+  )
   func proximitySwitch() throws {
     let directory = try Scratch.current().makeDirectory("daemon")
     let socket = directory + "/s"
     let run = try FakeInputRun(
       devices: ["proximity"], others: [.accelerometer()],
       program: [
-        TestPaths.orientd, "--interval", "50", "--settle", "0", "--socket", socket, "--state", directory + "/state",
+        TestPaths.orientd, "--interval", "50", "--settle", "0", "--socket", socket, "--state",
+        directory + "/state",
       ])
-    #expect(run.logs("reading the proximity sensor /dev/input/event9 (Front proximity): SW_FRONT_PROXIMITY events"))
+    #expect(
+      run.logs("reading the proximity sensor /dev/input/event9 (Front proximity): SW_FRONT_PROXIMITY events"))
     #expect(run.logs("info: orientation normal"), "\(run.process.stderr)")
     let client = try client(socket)
     client.send("subscribe proximity\n")

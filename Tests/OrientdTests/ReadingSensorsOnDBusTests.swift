@@ -54,12 +54,14 @@ struct ReadingSensorsOnDBusTests {
     )
   }
 
-  @Test("monitor-sensor prints the same light and proximity lines against orientd as against iio-sensor-proxy")
+  @Test(
+    "monitor-sensor prints the same light and proximity lines against orientd as against iio-sensor-proxy")
   func monitorSensorMatches() throws {
     try SensorProxyPeer.requireInstalled()
     let bus = try TestBus()
     let (run, _) = try orientd(Self.devices, on: bus)
-    let monitor = try TestProcess([try #require(TestPaths.which("monitor-sensor"))], environment: try bus.environment)
+    let monitor = try TestProcess(
+      [try #require(TestPaths.which("monitor-sensor"))], environment: try bus.environment)
     #expect(monitor.waitFor("Light changed: 10.000000 (lux)"), "\(monitor.stdout)")
     #expect(monitor.waitFor("Proximity value changed: 1"), "\(monitor.stdout)")
     try run.write("in_illuminance_input", "30", device: 1)
@@ -85,7 +87,8 @@ struct ReadingSensorsOnDBusTests {
     #expect(fromOrientd.proximity == fromPeer.proximity)
     #expect(
       fromOrientd.initial == [
-        "=== Has accelerometer (orientation: undefined)", "=== Has ambient light sensor (value: 0.000000, unit: lux)",
+        "=== Has accelerometer (orientation: undefined)",
+        "=== Has ambient light sensor (value: 0.000000, unit: lux)",
         "=== Has proximity sensor (near: 0)",
       ], "\(fromOrientd.initial)")
     #expect(fromOrientd.light == ["Light changed: 10.000000 (lux)", "Light changed: 30.000000 (lux)"])
@@ -102,16 +105,22 @@ struct ReadingSensorsOnDBusTests {
     }
     #expect(client.claim("Light"))
     #expect(client.claim("Proximity"))
-    #expect(waitUntil { client.changes.contains("changed LightLevel=10.0 LightLevelUnit=lux") }, "\(client.changes)")
+    #expect(
+      waitUntil { client.changes.contains("changed LightLevel=10.0 LightLevelUnit=lux") }, "\(client.changes)"
+    )
     #expect(waitUntil { client.changes.contains("changed ProximityNear=true") }, "\(client.changes)")
     try light("20")
-    #expect(waitUntil { client.changes.contains("changed LightLevel=20.0 LightLevelUnit=lux") }, "\(client.changes)")
+    #expect(
+      waitUntil { client.changes.contains("changed LightLevel=20.0 LightLevelUnit=lux") }, "\(client.changes)"
+    )
     seen.append("LightLevel " + (client.send("get LightLevel", waitFor: "reply") ?? "no reply"))
     seen.append("ProximityNear " + (client.send("get ProximityNear", waitFor: "reply") ?? "no reply"))
     return seen + client.changes.sorted()
   }
 
-  @Test("A Gio client reads the same properties and signals of light and proximity from orientd as from iio-sensor-proxy")
+  @Test(
+    "A Gio client reads the same properties and signals of light and proximity from orientd as from iio-sensor-proxy"
+  )
   func gioMatches() throws {
     try SensorProxyPeer.requireInstalled()
     let bus = try TestBus()
@@ -131,7 +140,8 @@ struct ReadingSensorsOnDBusTests {
       ], "\(fromOrientd)")
   }
 
-  @Test("A claim is what keeps the light sensor read: before it and a linger after the release, nothing reads it")
+  @Test(
+    "A claim is what keeps the light sensor read: before it and a linger after the release, nothing reads it")
   func claimsDriveReading() throws {
     let bus = try TestBus()
     let (run, socket) = try orientd(Self.devices, on: bus)
@@ -143,7 +153,9 @@ struct ReadingSensorsOnDBusTests {
     #expect(waitUntil { (try? infoLine(socket, "dbus"))?.contains("1 the ambient light sensor") == true })
     #expect(client.send("release Light", waitFor: "reply") == "reply ReleaseLight")
     #expect(
-      waitUntil(timeout: patience + 5) { (try? infoLine(socket, "light-sensor"))?.hasSuffix("(nothing needs it)") == true })
+      waitUntil(timeout: patience + 5) {
+        (try? infoLine(socket, "light-sensor"))?.hasSuffix("(nothing needs it)") == true
+      })
     try run.markUnread("in_illuminance_input", device: 1)
     // Ten poll intervals (0.1 s): no read.
     #expect(!waitUntil(timeout: 1) { run.hasBeenRead("in_illuminance_input", device: 1) })
@@ -152,7 +164,9 @@ struct ReadingSensorsOnDBusTests {
     #expect(waitUntil { (try? infoLine(socket, "light-sensor"))?.hasSuffix("read now") == true })
     client.typed.type("quit")
     #expect(
-      waitUntil(timeout: patience + 5) { (try? infoLine(socket, "light-sensor"))?.hasSuffix("(nothing needs it)") == true })
+      waitUntil(timeout: patience + 5) {
+        (try? infoLine(socket, "light-sensor"))?.hasSuffix("(nothing needs it)") == true
+      })
     #expect(run.stop() == 0)
   }
 
@@ -162,7 +176,8 @@ struct ReadingSensorsOnDBusTests {
     let devices = [FakeDevice.accelerometer().forSensorProxy] + FakeDevice.appleLightSensor("(128,128)")
     let bus = try TestBus()
     let (run, _) = try orientd(devices, on: bus)
-    let monitor = try TestProcess([try #require(TestPaths.which("monitor-sensor"))], environment: try bus.environment)
+    let monitor = try TestProcess(
+      [try #require(TestPaths.which("monitor-sensor"))], environment: try bus.environment)
     #expect(monitor.waitFor("Light changed: 50.196078 (vendor)"), "\(monitor.stdout)")
     try run.write("light", "(255,255)", device: 1)
     #expect(monitor.waitFor("Light changed: 100.000000 (vendor)"), "\(monitor.stdout)")
@@ -192,7 +207,8 @@ struct ReadingSensorsOnDBusTests {
     #expect(client.claim("Compass"))
     for heading: Int32 in [180, 270] {
       try scans(scans32([heading]))
-      #expect(waitUntil { client.changes.contains("changed CompassHeading=\(heading).0") }, "\(client.changes)")
+      #expect(
+        waitUntil { client.changes.contains("changed CompassHeading=\(heading).0") }, "\(client.changes)")
     }
     seen.append("CompassHeading " + (client.send("get CompassHeading", waitFor: "reply") ?? "no reply"))
     return seen + client.changes
@@ -207,14 +223,16 @@ struct ReadingSensorsOnDBusTests {
     #expect(run.stop() == 0)
 
     let peerBus = try TestBus()
-    let peer = try SensorProxyPeer(Self.compassDevices, sharedBus: peerBus, fifoDevices: [0], withMonitor: false)
+    let peer = try SensorProxyPeer(
+      Self.compassDevices, sharedBus: peerBus, fifoDevices: [0], withMonitor: false)
     #expect(waitUntil(timeout: startupPatience) { (try? peerBus.owner(of: "net.hadess.SensorProxy")) != nil })
     let fromPeer = try compassSeenByGio(peerBus) { try peer.run.writeNode($0, device: 0) }
     // iio-sensor-proxy reads the hub's buffer only: its first heading is the first the hub
     // sends after the claim (and it signals the 0 it held before). orientd also reads the
     // heading once directly when the claim starts the compass: the claim gets 90 at once.
     #expect(
-      fromOrientd.filter { $0 != "changed CompassHeading=90.0" } == fromPeer.filter { $0 != "changed CompassHeading=0.0" })
+      fromOrientd.filter { $0 != "changed CompassHeading=90.0" }
+        == fromPeer.filter { $0 != "changed CompassHeading=0.0" })
     #expect(
       fromOrientd == [
         "HasCompass reply Get true", "CompassHeading reply Get 270.0", "changed CompassHeading=90.0",
@@ -231,19 +249,25 @@ struct ReadingSensorsOnDBusTests {
     var environment = try bus.environment
     environment["QT_QPA_PLATFORM"] = "offscreen"
     return try TestProcess(
-      [python, TestPaths.packageRoot + "/Tests/Fixtures/qtsensors-client.py"] + sensors, environment: environment)
+      [python, TestPaths.packageRoot + "/Tests/Fixtures/qtsensors-client.py"] + sensors,
+      environment: environment)
   }
 
-  @Test("Qt's QLightSensor, QCompass and QOrientationSensor read orientd through QtSensors' iio-sensor-proxy backend as they read iio-sensor-proxy")
+  @Test(
+    "Qt's QLightSensor, QCompass and QOrientationSensor read orientd through QtSensors' iio-sensor-proxy backend as they read iio-sensor-proxy"
+  )
   func qtSensors() throws {
     try SensorProxyPeer.requireInstalled()
     // The compass first: its node is the FIFO its scans are written to.
-    let devices = Self.compassDevices + [
-      FakeDevice.processedLightSensor(input: "10", id: "iio:device2")
-        .with(property: "IIO_SENSOR_PROXY_TYPE", "iio-poll-als")
-    ]
+    let devices =
+      Self.compassDevices + [
+        FakeDevice.processedLightSensor(input: "10", id: "iio:device2")
+          .with(property: "IIO_SENSOR_PROXY_TYPE", "iio-poll-als")
+      ]
     func run(
-      _ serve: (TestBus) throws -> (light: (String) throws -> Void, scans: ([UInt8]) throws -> Void, stop: () -> Void)
+      _ serve: (TestBus) throws -> (
+        light: (String) throws -> Void, scans: ([UInt8]) throws -> Void, stop: () -> Void
+      )
     ) throws -> [String] {
       let bus = try TestBus()
       let (light, scans, stop) = try serve(bus)
@@ -259,8 +283,10 @@ struct ReadingSensorsOnDBusTests {
       qt.kill()
       stop()
       // Each sensor's own lines, in order, a value repeated once only.
-      return ["backend", "orientation", "light", "compass"].flatMap { name in seen.filter { $0.hasPrefix(name) } }
-        .reduce(into: [String]()) { lines, line in if lines.last != line { lines.append(line) } }
+      return ["backend", "orientation", "light", "compass"].flatMap { name in
+        seen.filter { $0.hasPrefix(name) }
+      }
+      .reduce(into: [String]()) { lines, line in if lines.last != line { lines.append(line) } }
     }
     let fromOrientd = try run { bus in
       let (daemon, _) = try orientd(devices, on: bus, fifoDevices: [0])
@@ -273,7 +299,8 @@ struct ReadingSensorsOnDBusTests {
       let peer = try SensorProxyPeer(devices, sharedBus: bus, fifoDevices: [0], withMonitor: false)
       #expect(waitUntil(timeout: startupPatience) { (try? bus.owner(of: "net.hadess.SensorProxy")) != nil })
       return (
-        { try peer.run.write("in_illuminance_input", $0, device: 3) }, { try peer.run.writeNode($0, device: 0) },
+        { try peer.run.write("in_illuminance_input", $0, device: 3) },
+        { try peer.run.writeNode($0, device: 0) },
         { _ = peer.run.stop() }
       )
     }
@@ -283,7 +310,8 @@ struct ReadingSensorsOnDBusTests {
     // buffer sends one; orientd reads 90 directly when the claim starts the compass.
     let held: Set<String> = ["light 0", "compass 0", "orientation Undefined"]
     #expect(
-      fromOrientd.filter { !held.contains($0) && $0 != "compass 90" } == fromPeer.filter { !held.contains($0) },
+      fromOrientd.filter { !held.contains($0) && $0 != "compass 90" }
+        == fromPeer.filter { !held.contains($0) },
       "\(fromOrientd) \(fromPeer)")
     #expect(
       fromOrientd.filter { !$0.hasPrefix("backend") && !held.contains($0) } == [
@@ -322,7 +350,9 @@ final class NameOwner {
 
 @Suite("orientd takes no device's buffer from another owner of net.hadess.SensorProxy", .scratch)
 struct BufferLeftToOwnerTests {
-  @Test("Queued behind another owner, orientd polls a buffered accelerometer and leaves its buffer; once the name is its, it takes the buffer")
+  @Test(
+    "Queued behind another owner, orientd polls a buffered accelerometer and leaves its buffer; once the name is its, it takes the buffer"
+  )
   func leavesTheBuffer() throws {
     let bus = try TestBus()
     let owner = try NameOwner(bus: bus)
@@ -345,7 +375,8 @@ struct BufferLeftToOwnerTests {
     #expect(run.read("trigger/current_trigger") == "")
     // The owner goes: the name is orientd's, and so is the buffer.
     owner.process.kill()
-    #expect(run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true), "\(run.process.stderr)")
+    #expect(
+      run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true), "\(run.process.stderr)")
     #expect(waitUntil { run.read("buffer/enable") == "1" }, "\(run.process.stderr)")
     #expect(run.read("trigger/current_trigger") == "accel_3d-dev0")
     run.writeScans([(0, 256, 0)])

@@ -17,7 +17,9 @@ public enum StateKey: String, CaseIterable, Sendable {
   case heading
 
   /// The keys of the orientation state, which a new connection receives (`subscribe all`).
-  public static let orientationState: [StateKey] = [.sensor, .device, .orientation, .lock, .allowed, .mode, .hinge]
+  public static let orientationState: [StateKey] = [
+    .sensor, .device, .orientation, .lock, .allowed, .mode, .hinge,
+  ]
   /// The keys of the readings of the other sensors, which a client asks for by name: each
   /// keeps its sensor read while someone hears it.
   public static let readings: [StateKey] = [.light, .proximity, .heading]

@@ -47,7 +47,8 @@ public struct LightConversion: Equatable, Sendable {
       (0...Self.hwmonMaximum).contains(left), (0...Self.hwmonMaximum).contains(right)
     else {
       return .failure(
-        ValueError("'\(ProtocolError.printable(trimmed))' is not (LEFT,RIGHT) with both 0 to \(Self.hwmonMaximum)"))
+        ValueError(
+          "'\(ProtocolError.printable(trimmed))' is not (LEFT,RIGHT) with both 0 to \(Self.hwmonMaximum)"))
     }
     return .success(LightLevel(Double(max(left, right)) / Double(Self.hwmonMaximum) * 100, unit: .vendor))
   }

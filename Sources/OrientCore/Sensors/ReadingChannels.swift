@@ -16,7 +16,9 @@ public enum ReadingChannels {
     ["in_illuminance", "in_illuminance0", "in_illuminance_clear", "in_intensity_clear"].map {
       Polled(file: $0 + "_input", prefix: $0, processed: true)
     }
-    + ["in_illuminance", "in_illuminance0", "in_illuminance_clear", "in_intensity_clear", "in_intensity_both"].map {
+    + [
+      "in_illuminance", "in_illuminance0", "in_illuminance_clear", "in_intensity_clear", "in_intensity_both",
+    ].map {
       Polled(file: $0 + "_raw", prefix: $0, processed: false)
     }
   /// Light through a buffer: the HID sensor hub's channel first.

@@ -138,7 +138,9 @@ public enum SensorInventory {
     }
   }
 
-  private static func iioFinding(_ kind: SensorKind, _ device: SensorDeviceFacts, name: String) -> SensorFinding? {
+  private static func iioFinding(_ kind: SensorKind, _ device: SensorDeviceFacts, name: String)
+    -> SensorFinding?
+  {
     let poll = ReadingChannels.polled(kind).first { device.files.contains($0.file) }
     let scanChannel = ReadingChannels.scanned(kind).first { device.scanElements.contains($0) }
     guard poll != nil || scanChannel != nil else { return nil }
@@ -199,7 +201,9 @@ public enum ReadingCapture: Equatable, Sendable {
   public static func choose(_ plan: ReadingPlan, buffersAllowed: Bool) -> ReadingCapture? {
     if let node = plan.switchNode { return .inputSwitch(devnode: node) }
     if let file = plan.hwmonFile { return .hwmon(file: file) }
-    if buffersAllowed, let (channel, trigger) = plan.scan { return .buffer(channel: channel, trigger: trigger) }
+    if buffersAllowed, let (channel, trigger) = plan.scan {
+      return .buffer(channel: channel, trigger: trigger)
+    }
     return plan.poll.map { .poll($0) }
   }
 }

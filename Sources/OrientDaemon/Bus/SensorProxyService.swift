@@ -48,8 +48,7 @@ final class SensorProxyService {
   /// The calls of clients whose users the bus is being asked for, in order, by client. Each
   /// call kept is a small message (a call with arguments never gets here), and
   /// `ClaimantUsers` bounds how many wait.
-  private var waitingCalls:
-    [String: [(claiming: Bool, sensor: SensorKind, reply: BusPendingReply)]] = [:]
+  private var waitingCalls: [String: [(claiming: Bool, sensor: SensorKind, reply: BusPendingReply)]] = [:]
 
   /// Serves `state` (the tracker's snapshot) on `bus`, with `AccelerometerOrientation`
   /// following `source`; connects at once.
@@ -409,7 +408,8 @@ final class SensorProxyService {
 
   private func signal(_ changed: [SensorProxyReadings.Property]) {
     emit(
-      SensorProxyInterface.path, SensorProxyInterface.interface, changed.filter { !$0.onCompass }.map(\.rawValue))
+      SensorProxyInterface.path, SensorProxyInterface.interface,
+      changed.filter { !$0.onCompass }.map(\.rawValue))
     emit(
       SensorProxyInterface.compassPath, SensorProxyInterface.compassInterface,
       changed.filter(\.onCompass).map(\.rawValue))

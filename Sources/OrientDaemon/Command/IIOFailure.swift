@@ -8,7 +8,8 @@ extension Failure {
   init(_ error: IIOError) {
     switch error {
     case .contextRefused: self.init(error.description, exitCode: .dataError)
-    case .contextUnavailable, .noIIODevices, .noSuchSensor, .noUsableSensor, .noBaseSensor, .notPollable, .bufferLeft,
+    case .contextUnavailable, .noIIODevices, .noSuchSensor, .noUsableSensor, .noBaseSensor, .notPollable,
+      .bufferLeft,
       .bufferUnusable:
       self.init(error.description, exitCode: .unavailable)
     }

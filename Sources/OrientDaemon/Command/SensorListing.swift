@@ -56,7 +56,9 @@ enum SensorListing {
     var facts = ReadingDiscovery.iioDevices(in: context, udev: udev).map(\.facts)
     if context.isLocal {
       facts += ReadingDiscovery.hwmonLightSensors()
-      facts += ProximitySwitch.find().map { SensorDeviceFacts(source: .input(devnode: $0.devnode, name: $0.name)) }
+      facts += ProximitySwitch.find().map {
+        SensorDeviceFacts(source: .input(devnode: $0.devnode, name: $0.name))
+      }
     }
     let findings = SensorInventory.findings(facts)
     var report = "\nOther sensors (read while a client needs them):\n"

@@ -91,7 +91,8 @@ struct InfoReport {
     }
     for finding in inventory.findings where finding.problem != nil {
       items.append(
-        InfoItem("sensor-skipped", "\(finding.device.label) as the \(finding.kind.noun): \(finding.problem ?? "")"))
+        InfoItem(
+          "sensor-skipped", "\(finding.device.label) as the \(finding.kind.noun): \(finding.problem ?? "")"))
     }
     return items
   }

@@ -100,7 +100,8 @@ final class IIOBufferDriver: SensorDriver {
     switch model.take(raw: raw) {
     case .success(let value?): report(.value(value))
     case .success(nil): break
-    case .failure(let error): warning.warn("\(device.summary): \(channelID): \(error.message); reading skipped")
+    case .failure(let error):
+      warning.warn("\(device.summary): \(channelID): \(error.message); reading skipped")
     }
   }
 }

@@ -94,7 +94,9 @@ final class ReadingSensors {
     guard let (monitor, _) = monitor else { return }
     let events = monitor.receive()
     // An input device comes with every keyboard and mouse: only one with switches matters.
-    if events.contains(where: { $0.subsystem != "input" || $0.action == "remove" || $0.syspath.containsBytes("/event") }) {
+    if events.contains(where: {
+      $0.subsystem != "input" || $0.action == "remove" || $0.syspath.containsBytes("/event")
+    }) {
       look()
     }
   }
@@ -114,7 +116,9 @@ final class ReadingSensors {
     var facts = found.map(\.facts)
     if settings.uri == nil {
       facts += ReadingDiscovery.hwmonLightSensors()
-      facts += ProximitySwitch.find().map { SensorDeviceFacts(source: .input(devnode: $0.devnode, name: $0.name)) }
+      facts += ProximitySwitch.find().map {
+        SensorDeviceFacts(source: .input(devnode: $0.devnode, name: $0.name))
+      }
     }
     let findings = SensorInventory.findings(facts)
     if findings != lastFindings {
@@ -124,7 +128,9 @@ final class ReadingSensors {
     }
     lastFindings = findings
     let chosen = SensorInventory.chosen(findings)
-    devices = Dictionary(found.compactMap { item in item.device.map { (item.facts.source, $0) } }) { first, _ in first }
+    devices = Dictionary(found.compactMap { item in item.device.map { (item.facts.source, $0) } }) {
+      first, _ in first
+    }
     self.context = context
     for kind in SensorKind.readingKinds {
       let finding = chosen[kind]
@@ -174,11 +180,13 @@ final class ReadingSensors {
     case .poll(let polled):
       guard let device = devices[finding.device.source] else { return nil }
       let model = ReadingSetup.model(
-        kind, device: device, prefix: polled.prefix, processed: polled.processed, rule: finding.plan?.proximity,
+        kind, device: device, prefix: polled.prefix, processed: polled.processed,
+        rule: finding.plan?.proximity,
         warn: { Log.warning($0) })
       return IIOPollDriver(
         kind: kind, device: device, file: polled.file,
-        interval: ReadingSetup.interval(kind, device: device, prefix: polled.prefix), model: model, loop: loop,
+        interval: ReadingSetup.interval(kind, device: device, prefix: polled.prefix), model: model,
+        loop: loop,
         report: report)
     case .buffer(let channel, let trigger):
       guard let device = devices[finding.device.source], let context else { return nil }
@@ -186,9 +194,11 @@ final class ReadingSensors {
         kind, device: device, prefix: "in_" + channel, processed: false, rule: finding.plan?.proximity,
         warn: { Log.warning($0) })
       // Read once at start from the raw file of the same channel, where there is one.
-      let initial = device.read("in_\(channel)_raw") == .missing ? finding.plan?.poll?.file : "in_\(channel)_raw"
+      let initial =
+        device.read("in_\(channel)_raw") == .missing ? finding.plan?.poll?.file : "in_\(channel)_raw"
       return IIOBufferDriver(
-        kind: kind, device: device, context: context, channelID: channel, trigger: trigger, initialFile: initial,
+        kind: kind, device: device, context: context, channelID: channel, trigger: trigger,
+        initialFile: initial,
         model: model, loop: loop, report: report,
         unusable: { [unowned self] reason in self.bufferUnusable(finding, reason) })
     }

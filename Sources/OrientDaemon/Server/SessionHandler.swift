@@ -13,7 +13,9 @@ final class SessionHandler {
   /// A handler with a new session (text, every change, no samples) for `peer`.
   init(server: SocketServer, peer: PeerCredentials?) {
     self.server = server
-    if !server.headingPermission.allows(peer) { session.headingRefusal = server.headingPermission.requirement }
+    if !server.headingPermission.allows(peer) {
+      session.headingRefusal = server.headingPermission.requirement
+    }
   }
 
   /// The format of everything the client is sent.
@@ -37,7 +39,9 @@ final class SessionHandler {
   /// The whole state in the client's format, with its own orientation; with `keys`, the lines
   /// of those keys.
   func renderedState(keys: Subscription? = nil) -> [UInt8] {
-    Array(server.state(for: view, keys: keys).map { ProtocolRendering.line(for: $0, format: format) }.joined().utf8)
+    Array(
+      server.state(for: view, keys: keys).map { ProtocolRendering.line(for: $0, format: format) }.joined()
+        .utf8)
   }
 
   /// Serves one line the client sent, without its newline.

@@ -52,7 +52,8 @@ public final class BufferCapture {
     session = try IIOBufferSession(device: device, context: context, channels: channels)
     if session.step != decoder.scanSize {
       Log.warning(
-        "\(accelerometer.summary): libiio's scan size \(session.step) differs from the computed \(decoder.scanSize)")
+        "\(accelerometer.summary): libiio's scan size \(session.step) differs from the computed \(decoder.scanSize)"
+      )
     }
     summary = "scan \(decoder.scanSize) bytes, trigger \(session.trigger ?? "none")"
   }

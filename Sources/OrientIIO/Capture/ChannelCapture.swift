@@ -31,11 +31,15 @@ public final class ChannelCapture {
     }
     // Whatever else was enabled would be in every scan: only this channel is.
     for index in 0..<iio_device_get_channels_count(device.pointer) {
-      if let other = iio_device_get_channel(device.pointer, index), other != channel { iio_channel_disable(other) }
+      if let other = iio_device_get_channel(device.pointer, index), other != channel {
+        iio_channel_disable(other)
+      }
     }
-    session = try IIOBufferSession(device: device, context: context, channels: [channel], preferredTrigger: trigger)
+    session = try IIOBufferSession(
+      device: device, context: context, channels: [channel], preferredTrigger: trigger)
     if session.step != stream.scanSize {
-      Log.warning("\(device.summary): libiio's scan size \(session.step) differs from the computed \(stream.scanSize)")
+      Log.warning(
+        "\(device.summary): libiio's scan size \(session.step) differs from the computed \(stream.scanSize)")
     }
     summary = "channel \(channelID), trigger \(session.trigger ?? "none")"
   }

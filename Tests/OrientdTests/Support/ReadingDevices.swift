@@ -52,12 +52,15 @@ extension FakeDevice {
   /// An IIO proximity sensor with `in_proximity_raw`, and its near level as the sysfs
   /// attribute or the udev property (hwdb) when given.
   static func proximitySensor(
-    raw: String, nearLevelAttribute: String? = nil, nearLevelProperty: String? = nil, id: String = "iio:device2"
+    raw: String, nearLevelAttribute: String? = nil, nearLevelProperty: String? = nil,
+    id: String = "iio:device2"
   ) -> FakeDevice {
     var device = FakeDevice(
       sysfsPath: "/devices/platform/prox/\(id)", id: id,
       attributes: [("name", "IIO Test Proximity Sensor"), ("in_proximity_raw", raw)])
-    if let nearLevelAttribute { device = device.with(attribute: "in_proximity_nearlevel", nearLevelAttribute) }
+    if let nearLevelAttribute {
+      device = device.with(attribute: "in_proximity_nearlevel", nearLevelAttribute)
+    }
     if let nearLevelProperty { device = device.with(property: "PROXIMITY_NEAR_LEVEL", nearLevelProperty) }
     return device
   }

@@ -180,7 +180,8 @@ final class SensorProxyPeer {
   /// umockdev on a loaded machine) is waited for here, with `startupPatience`, so the test's own
   /// waits measure only the behaviour they check.
   init(
-    _ devices: [FakeDevice], sharedBus: TestBus? = nil, monitorOnceNamed: Bool? = nil, fifoDevices: [Int] = [],
+    _ devices: [FakeDevice], sharedBus: TestBus? = nil, monitorOnceNamed: Bool? = nil,
+    fifoDevices: [Int] = [],
     withMonitor: Bool = true
   ) throws {
     let monitorOnceNamed = monitorOnceNamed ?? (sharedBus == nil)

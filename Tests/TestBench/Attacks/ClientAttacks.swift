@@ -142,7 +142,8 @@ let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS [COMMAND[|COMMAND...]]
   let arguments = AttackArguments(arguments)
   let socket = try UnixSocket.connect(path: try arguments.text(0, "SOCKET"))
   // Without COMMAND, `ping`; else each command in turn, answered by `ok` or `error ...`.
-  let commands = arguments.values.count > 3 ? try arguments.text(3, "COMMAND").split(separator: "|").map(String.init) : []
+  let commands =
+    arguments.values.count > 3 ? try arguments.text(3, "COMMAND").split(separator: "|").map(String.init) : []
   let interval = Duration.milliseconds(try arguments.number(2, "INTERVAL_MS"))
   var times: [Duration] = []
   var lost = 0
@@ -152,7 +153,8 @@ let pingLatency = Attack(usage: "SOCKET COUNT INTERVAL_MS [COMMAND[|COMMAND...]]
     var answered = false
     // The greeting's state lines, and change lines, come before the answer and are skipped.
     while let line = readLine(from: socket, timeout: .seconds(30)) {
-      if commands.isEmpty ? line == "pong" : line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("error ") {
+      if commands.isEmpty ? line == "pong" : line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("error ")
+      {
         answered = true
         break
       }
