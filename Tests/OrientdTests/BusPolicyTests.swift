@@ -138,6 +138,90 @@ struct BusPolicyTests {
   }
 }
 
+/// A user database of the test's own, with a `geoclue` user, for programs run with
+/// nss_wrapper (Debian's libnss-wrapper): the bus daemon resolving the policy's
+/// `user="geoclue"`, and monitor-sensor asking who runs it. Nothing of the host's changes.
+struct WrappedUsers {
+  static let geoclue: UInt32 = 64990
+  let environment: [String: String]
+
+  init() throws {
+    let library = "/usr/lib/x86_64-linux-gnu/libnss_wrapper.so"
+    try #require(
+      FileManager.default.fileExists(atPath: library),
+      "libnss_wrapper is missing: apt-get install libnss-wrapper")
+    let directory = try Scratch.current().makeDirectory("users")
+    try """
+    root:x:0:0:root:/root:/bin/sh
+    nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
+    geoclue:x:\(Self.geoclue):\(Self.geoclue):geoclue:/var/lib/geoclue:/usr/sbin/nologin
+
+    """.write(toFile: directory + "/passwd", atomically: true, encoding: .utf8)
+    try """
+    root:x:0:
+    nogroup:x:65534:
+    geoclue:x:\(Self.geoclue):
+
+    """.write(toFile: directory + "/group", atomically: true, encoding: .utf8)
+    chmod(directory, 0o755)
+    for file in ["passwd", "group"] { chmod(directory + "/" + file, 0o644) }
+    environment = [
+      "LD_PRELOAD": library, "NSS_WRAPPER_PASSWD": directory + "/passwd",
+      "NSS_WRAPPER_GROUP": directory + "/group",
+    ]
+  }
+}
+
+@Suite("The compass object is geoclue's, as iio-sensor-proxy's policy keeps it", .scratch)
+struct CompassPolicyTests {
+  @Test(
+    "Under the shipped policy, monitor-sensor run as geoclue follows orientd's compass; nobody may not touch it"
+  )
+  func geoclueHasTheCompass() throws {
+    let users = try WrappedUsers()
+    let bus = try TestBus(
+      config: "strict-system-bus.conf", including: BusPolicyTests.policy, openToOthers: true,
+      daemonEnvironment: try Scratch.current().environment.merging(users.environment) { $1 })
+    let devices: [FakeDevice] = [
+      .hubCompass(heading: 90),
+      .accelerometer(path: "/devices/platform/accel/iio:device1", id: "iio:device1"),
+      .trigger("magn_3d-dev0", number: 0),
+    ]
+    let directory = try Scratch.current().makeDirectory("daemon")
+    let run = try FakeSensorRun(
+      devices: devices,
+      arguments: ["--dbus", "system", "--socket", directory + "/s", "--state", directory + "/state"],
+      prepare: "export DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", fifoDevices: [0])
+    try #require(
+      run.process.waitFor("D-Bus: serving net.hadess.SensorProxy", inStderr: true, timeout: startupPatience),
+      "\(run.process.stderr)")
+    let environment = try bus.environment.merging(users.environment) { $1 }
+    let geoclue = try TestProcess(
+      try Unprivileged.command([try #require(TestPaths.which("monitor-sensor"))], uid: WrappedUsers.geoclue),
+      environment: environment)
+    // Debian 12's monitor-sensor asks the main object for the heading at first (`unset`),
+    // then follows the compass object's signals.
+    #expect(geoclue.waitFor("=== Has compass"), "\(geoclue.stdout)\(geoclue.stderr)")
+    #expect(geoclue.waitFor("Compass heading changed: 90.000000"), "\(geoclue.stdout)\(geoclue.stderr)")
+    try run.writeNode(scans32([180]), device: 0)
+    #expect(geoclue.waitFor("Compass heading changed: 180.000000"), "\(geoclue.stdout)")
+    // nobody sees the rest and not the compass: its monitor-sensor prints no compass line.
+    let nobody = try TestProcess(
+      try Unprivileged.command([try #require(TestPaths.which("monitor-sensor"))]), environment: environment)
+    #expect(nobody.waitFor("=== Has accelerometer"), "\(nobody.stdout)\(nobody.stderr)")
+    let heading = try bus.busctl(
+      [
+        "get-property", "net.hadess.SensorProxy", BusPolicyTests.compass, "net.hadess.SensorProxy.Compass",
+        "CompassHeading",
+      ],
+      asNobody: true)
+    #expect(heading.status != 0 && heading.stderr.contains("Access denied"), "\(heading)")
+    geoclue.kill()
+    nobody.kill()
+    #expect(run.stop() == 0)
+  }
+}
+
 /// A private bus as strict as the system bus, with `policy` included and a socket other
 /// users reach.
 func policyBus(including policy: String) throws -> TestBus {

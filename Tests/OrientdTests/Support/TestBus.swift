@@ -16,10 +16,12 @@ final class TestBus {
   /// `including`; with `openToOthers` its socket is in a directory other users may enter.
   /// Fails unless dbus-daemon is installed and accepts the config.
   init(
-    config fixture: String = "private-system-bus.conf", including: String? = nil, openToOthers: Bool = false
+    config fixture: String = "private-system-bus.conf", including: String? = nil, openToOthers: Bool = false,
+    daemonEnvironment: [String: String]? = nil
   )
     throws
   {
+    self.daemonEnvironment = daemonEnvironment
     let dbusDaemon = try #require(
       TestPaths.which("dbus-daemon"), "dbus-daemon is missing: apt-get install dbus")
     let scratch = try Scratch.current()
@@ -38,12 +40,14 @@ final class TestBus {
   }
 
   private let dbusDaemon: String
+  /// dbus-daemon's environment, when it needs one of its own (a user database of the test's).
+  private let daemonEnvironment: [String: String]?
 
   /// Starts dbus-daemon and waits until it listens (it prints its address then).
   func start() throws {
-    let daemon = try TestProcess([
-      dbusDaemon, "--config-file=\(config)", "--nofork", "--nosyslog", "--print-address",
-    ])
+    let daemon = try TestProcess(
+      [dbusDaemon, "--config-file=\(config)", "--nofork", "--nosyslog", "--print-address"],
+      environment: daemonEnvironment)
     self.daemon = daemon
     try #require(
       waitUntil { daemon.stdoutLines.first?.hasPrefix("unix:") == true || !daemon.isRunning },
