@@ -8,11 +8,17 @@ import OrientSystem
 /// change is pending and stops reading while nothing needs samples (`setPending`, `pause`,
 /// `resume`), and on `close` puts back what capture changed on the device.
 ///
+/// It keeps `SensorDriver`'s verbs, as the reading sensors' drivers do: it is opened with
+/// the handlers for what it reads (`open`), told whether anything needs it (`setNeeded`, that
+/// is `pause` and `resume`), and closed. Unlike theirs, its one driver covers both capture paths
+/// (buffer and poll), since its plan moves between them as the buffer proves silent or not.
+///
 /// Every decision is its `CapturePlan`'s; the driver does the I/O the plan asks for
 /// (libiio, the buffer's descriptor, the poll, probe, retry and look timers) and tells the
 /// plan what came of it. It converts readings with the sensor's `SampleConverter`, which
 /// turns away readings that cannot be gravity.
-final class AccelerometerDriver {
+final class AccelerometerDriver: SensorDriver {
+  let kind = SensorKind.accelerometer
   /// How a driver is set up.
   struct Configuration: Sendable {
     var choice: SensorChoice
@@ -153,6 +159,12 @@ final class AccelerometerDriver {
 
   /// Stops looking and reading, and puts back what capture changed on the device.
   func close() { run(plan.stop()) }
+
+  /// Reads while `needed`; not needed, nothing is read and no timer of capture runs.
+  func setNeeded(_ needed: Bool) { needed ? resume() : pause() }
+
+  /// How it reads now, for the log.
+  var summary: String { attached?.description.capture ?? "looking for the accelerometer" }
 
   /// Whether capture may take the device's buffer. Not while another daemon owns
   /// `net.hadess.SensorProxy`: an IIO device has one buffer, and that daemon's clients need it;

@@ -92,13 +92,13 @@ final class SamplingEngine {
       if replay != nil {
         if wanted == .sample { events.post(.fresh(time: detector.lastSampleTime ?? .zero)) }
       } else if wanted == .idle {
-        display?.pause()
-        base?.pause()
+        display?.setNeeded(false)
+        base?.setNeeded(false)
       } else {
         detector.resume()
         classifierChanged()
-        display?.resume()
-        base?.resume()
+        display?.setNeeded(true)
+        base?.setNeeded(true)
       }
     case .readingNeeds(let kinds): readings?.setNeeded(kinds)
     case .buffersAllowed(let allowed):
@@ -210,7 +210,7 @@ final class SamplingEngine {
       loop: loop, clock: configuration.clock)
     base = driver
     // Found while nothing needs samples: set up, but not read until `resume`.
-    if demand == .idle { driver.pause() }
+    if demand == .idle { driver.setNeeded(false) }
     driver.open(
       handlers: AccelerometerDriver.Handlers(
         sample: { sample, polled in hinge.take(sample, from: .base, polled: polled) },
