@@ -410,4 +410,44 @@ struct ReadingSensorTests {
     #expect(next(client, "proximity ") == "proximity none", "\(run.process.stderr)")
     #expect(run.stop() == 0)
   }
+
+  @Test(
+    "orientctl prints the readings: get light|proximity|heading in text and JSON, and monitor in both formats and as monitor-sensor"
+  )
+  func orientctlReadings() throws {
+    let (run, socket) = try daemon([
+      .accelerometer(), .processedLightSensor(input: "350.5"),
+      .proximitySensor(raw: "256", nearLevelProperty: "128"),
+    ])
+    func orientctl(_ arguments: String...) throws -> String {
+      try runToCompletion([TestPaths.orientctl, "--socket", socket] + arguments).stdout
+    }
+    #expect(try orientctl("get", "light") == "350.5 lux\n")
+    #expect(try orientctl("get", "light", "--json") == "{\"level\":350.5,\"unit\":\"lux\"}\n")
+    #expect(try orientctl("get", "proximity") == "near\n")
+    #expect(try orientctl("get", "proximity", "--json") == "\"near\"\n")
+    #expect(try orientctl("get", "heading") == "none\n")
+    #expect(try orientctl("get", "heading", "--json") == "\"none\"\n")
+
+    let text = try TestProcess([TestPaths.orientctl, "--socket", socket, "monitor"])
+    let json = try TestProcess([TestPaths.orientctl, "--socket", socket, "monitor", "--json"])
+    let sensor = try TestProcess([TestPaths.orientctl, "--socket", socket, "monitor", "--iio-sensor-proxy"])
+    #expect(text.waitFor("light 350.5 lux"), "\(text.stdout)")
+    #expect(text.waitFor("proximity near"), "\(text.stdout)")
+    #expect(!text.stdout.contains("heading"), "no compass, no heading line: \(text.stdout)")
+    #expect(json.waitFor(#"{"event":"light","value":350.5,"unit":"lux"}"#), "\(json.stdout)")
+    #expect(
+      sensor.waitForLines(4) == [
+        "=== Has accelerometer (orientation: normal)",
+        "=== Has ambient light sensor (value: 350.500000, unit: lux)",
+        "=== Has proximity sensor (near: 1)", "=== No compass",
+      ], "\(sensor.stdout)")
+    try run.write("in_illuminance_input", "20", device: 1)
+    try run.write("in_proximity_raw", "0", device: 2)
+    #expect(text.waitFor("light 20 lux"), "\(text.stdout)")
+    #expect(sensor.waitFor("    Light changed: 20.000000 (lux)"), "\(sensor.stdout)")
+    #expect(sensor.waitFor("    Proximity value changed: 0"), "\(sensor.stdout)")
+    for process in [text, json, sensor] { process.signal(SIGTERM) }
+    #expect(run.stop() == 0)
+  }
 }
