@@ -202,15 +202,26 @@ def light():
 
 
 def usage(pid):
-    """CPU nanoseconds and context switches of every thread of `pid`."""
-    cpu = switches = 0
+    """CPU nanoseconds and context switches of each thread of `pid`, by thread id."""
+    threads = {}
     for task in glob.glob("/proc/%d/task/*" % pid):
-        with open(task + "/schedstat") as f:
-            cpu += int(f.read().split()[0])
-        with open(task + "/status") as f:
-            for line in f:
-                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                    switches += int(line.split()[1])
+        try:
+            with open(task + "/schedstat") as f:
+                cpu = int(f.read().split()[0])
+            with open(task + "/status") as f:
+                switches = sum(int(line.split()[1]) for line in f
+                               if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")))
+        except OSError:
+            continue
+        threads[os.path.basename(task)] = (cpu, switches)
+    return threads
+
+
+def spent(before, after):
+    """What the threads spent between the two `usage`s: a thread that started meanwhile counts
+    whole; one that ended meanwhile is not seen (GLib's pool threads end when idle)."""
+    cpu = sum(c - before.get(tid, (0, 0))[0] for tid, (c, _) in after.items())
+    switches = sum(s - before.get(tid, (0, 0))[1] for tid, (_, s) in after.items())
     return cpu, switches
 
 
@@ -240,11 +251,10 @@ def footprint():
         before = {name: usage(pid) for name, pid in pids.items()}
         time.sleep(seconds)
         for name, pid in pids.items():
-            cpu, switches = usage(pid)
+            cpu, switches = spent(before[name], usage(pid))
             rss, pss, uss = memory(pid)
             print("%s, %s: CPU %.1f ms, %d wake-ups (%.2f a second); VmRSS %d kB, Pss %d kB, USS %d kB"
-                  % (name, window, (cpu - before[name][0]) / 1e6, switches - before[name][1],
-                     (switches - before[name][1]) / seconds, rss, pss, uss))
+                  % (name, window, cpu / 1e6, switches, switches / seconds, rss, pss, uss))
 
 
 try:
