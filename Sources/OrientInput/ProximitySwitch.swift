@@ -6,10 +6,14 @@ import OrientSystem
 public final class ProximitySwitch {
   private let device: SwitchDevice
 
+  /// Input devices with switches looked at, at most: machines have one or two, and whoever may
+  /// create input devices (uinput) must not make orientd open thousands.
+  static let maximumCandidates = 16
+
   /// The input devices with a front proximity switch now: their node and name.
   public static func find() -> [(devnode: String, name: String)] {
     guard let discovery = try? SwitchDiscovery() else { return [] }
-    return discovery.candidates().compactMap { candidate in
+    return discovery.candidates().prefix(maximumCandidates).compactMap { candidate in
       guard let device = try? SwitchDevice.open(candidate, wanted: [.frontProximity]) else { return nil }
       return (device.devnode, device.name)
     }

@@ -93,17 +93,36 @@ final class ReadingSensors {
   private func hotplug() {
     guard let (monitor, _) = monitor else { return }
     let events = monitor.receive()
-    // An input device comes with every keyboard and mouse: only one with switches matters.
+    // An input device comes with every keyboard and mouse: only its evdev node matters.
     if events.contains(where: {
       $0.subsystem != "input" || $0.action == "remove" || $0.syspath.containsBytes("/event")
     }) {
-      look()
+      lookSoon()
     }
+  }
+
+  /// The least time between two looks that events asked for: whoever may create devices (a
+  /// user with uinput) must not make orientd open an IIO context and every switch at each one.
+  static let lookSpacing = Duration.seconds(1)
+  /// A device's events come in a burst: one look for all of them.
+  static let lookDelay = Duration.milliseconds(100)
+  private var lastLook: MonotonicInstant?
+
+  /// Looks again shortly, once for a burst of events, and no sooner than `lookSpacing` after
+  /// the last look.
+  private func lookSoon() {
+    guard lookTimer == nil else { return }
+    var due = MonotonicInstant.now + Self.lookDelay
+    if let lastLook, lastLook + Self.lookSpacing > due { due = lastLook + Self.lookSpacing }
+    let timer = LoopTimer(loop: loop) { [unowned self] _ in self.look() }
+    timer.schedule(at: due)
+    lookTimer = timer
   }
 
   /// Finds what is there now, and opens, keeps or closes a driver for each kind.
   private func look() {
     lookTimer = nil
+    lastLook = .now
     var found: [ReadingDiscovery.Found] = []
     var context: IIOContext?
     if settings.uri != nil || FileSystem.exists("/sys/bus/iio/devices") {
@@ -228,10 +247,11 @@ final class ReadingSensors {
       Log.warning("the \(kind.noun) went away: \(reason)")
       report(.present(kind, false))
       sendInventory()
-      // Looked for again at once by the next udev event, or after a while in any case.
+      // Looked for again by the next udev event, or after a while in any case.
       let delay = failures.delayAfterFailure()
-      if lookTimer == nil { lookTimer = LoopTimer(loop: loop) { [unowned self] _ in self.look() } }
-      lookTimer?.schedule(after: delay)
+      let timer = lookTimer ?? LoopTimer(loop: loop) { [unowned self] _ in self.look() }
+      timer.schedule(after: delay)
+      lookTimer = timer
     }
   }
 }
