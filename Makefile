@@ -1,7 +1,8 @@
 # orientd: build and install.
 #   make                      release build, as yourself (swift need not be on root's PATH)
 #   sudo make install         install what make built, under PREFIX (default /usr/local);
-#                             DESTDIR for staging; BINPATH=DIR installs binaries built elsewhere
+#                             DESTDIR for staging; BINPATH=DIR installs binaries built elsewhere;
+#                             REPLACE_IIO_SENSOR_PROXY=yes keeps iio-sensor-proxy from starting
 #   make uninstall            remove what install put there (disable the units first)
 #   make deb                  release build, then orientd_VERSION_ARCH.deb (packaging/build-deb)
 #   make test                 the test suite
@@ -31,6 +32,11 @@ RELEASEFLAGS ?= -Xlinker -z -Xlinker now
 # Where the built binaries are: swift build's link to its release directory. install never
 # builds, so it needs no toolchain.
 BINPATH ?= .build/release
+# yes: also install a drop-in for iio-sensor-proxy's unit that keeps it from starting while
+# $(BINDIR)/orientd exists, so that orientd alone serves net.hadess.SensorProxy (the Debian
+# package asks for it; systemd/iio-sensor-proxy.service.d/orientd.conf.in says why).
+REPLACE_IIO_SENSOR_PROXY ?= no
+IIOSENSORPROXYDROPINDIR = $(SYSTEMDSYSTEMUNITDIR)/iio-sensor-proxy.service.d
 
 HOOKS = auto x11 sway hyprland kde wlroots
 DOCS = README.md ARCHITECTURE.md BENCHMARKS.md docs/hinge.md docs/iio-sensor-proxy-dbus.md
@@ -55,6 +61,8 @@ stamp:
 	$(SOURCES_DIGEST) > "$(BINPATH)/orientd.sources"
 
 install: check-built
+	@case "$(REPLACE_IIO_SENSOR_PROXY)" in yes | no) ;; *) \
+		echo "make install: REPLACE_IIO_SENSOR_PROXY is yes or no, not '$(REPLACE_IIO_SENSOR_PROXY)'" >&2; exit 1;; esac
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(SYSCONFDIR)/orientd \
 		$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) $(DESTDIR)$(UDEVRULESDIR) \
 		$(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
@@ -76,6 +84,10 @@ install: check-built
 	"$(BINPATH)/orientctl" completion fish > $(DESTDIR)$(FISHCOMPLETIONDIR)/orientctl.fish
 	$(SUBST) systemd/user/orientd-hook.service.in > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/orientd-hook.service
 	install -m 0644 systemd/61-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/61-orientd.rules
+	if [ "$(REPLACE_IIO_SENSOR_PROXY)" = yes ]; then \
+		install -d $(DESTDIR)$(IIOSENSORPROXYDROPINDIR) && \
+		$(SUBST) systemd/iio-sensor-proxy.service.d/orientd.conf.in > $(DESTDIR)$(IIOSENSORPROXYDROPINDIR)/orientd.conf; \
+	fi
 	install -m 0644 dbus/orientd-sensorproxy.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd-sensorproxy.conf
 	install -m 0644 config/hooks/common.sh $(DESTDIR)$(HOOKSDIR)/common.sh
 	for hook in $(HOOKS); do install -m 0755 config/hooks/$$hook $(DESTDIR)$(HOOKSDIR)/$$hook; done
@@ -84,6 +96,8 @@ install: check-built
 		install -m 0644 config/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf
 	@echo "Installed. Next: systemctl daemon-reload && systemctl enable --now orientd.socket orientd.service"
 	@echo "To remove it later: systemctl disable --now orientd.socket orientd.service, then make uninstall."
+	@if [ "$(REPLACE_IIO_SENSOR_PROXY)" = yes ]; then \
+		echo "iio-sensor-proxy.service no longer starts while $(BINDIR)/orientd exists; stop one that runs: systemctl stop iio-sensor-proxy"; fi
 
 # install copies; it does not build (as root, swift is often not on PATH, and a build would
 # leave root-owned files in .build).
@@ -110,6 +124,10 @@ uninstall:
 	rm -f $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.service $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/orientd.socket
 	rm -f $(DESTDIR)$(SYSTEMDUSERUNITDIR)/orientd-hook.service $(DESTDIR)$(UDEVRULESDIR)/61-orientd.rules
 	rm -f $(DESTDIR)$(DBUSPOLICYDIR)/orientd-sensorproxy.conf
+	# The drop-in, if REPLACE_IIO_SENSOR_PROXY=yes installed it; its directory only if nothing
+	# else is in it.
+	rm -f $(DESTDIR)$(IIOSENSORPROXYDROPINDIR)/orientd.conf
+	if [ -d $(DESTDIR)$(IIOSENSORPROXYDROPINDIR) ]; then rmdir $(DESTDIR)$(IIOSENSORPROXYDROPINDIR) 2>/dev/null || true; fi
 	for hook in $(HOOKS) common.sh; do rm -f $(DESTDIR)$(HOOKSDIR)/$$hook; done
 	for doc in $(DOCS); do rm -f $(DESTDIR)$(DOCDIR)/$$doc; done
 	rm -f $(DESTDIR)$(MANDIR)/man1/orientctl.1 $(DESTDIR)$(MANDIR)/man5/orientd.conf.5 $(DESTDIR)$(MANDIR)/man8/orientd.8
