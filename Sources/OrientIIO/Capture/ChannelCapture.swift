@@ -17,9 +17,10 @@ public final class ChannelCapture {
   /// What was set up, for the log: `channel intensity_both (le:u32/32>>0), trigger als-dev3`.
   public let summary: String
 
-  /// Opens `device`'s buffer for the scan element `channelID`, filled by `trigger`.
+  /// Opens `device`'s buffer for the scan element `channelID` (as its files are named:
+  /// `in_<channelID>_en`), filled by `trigger`.
   public init(device: IIODevice, context: IIOContext, channelID: String, trigger: String) throws(IIOError) {
-    guard let channel = device.channel(channelID), iio_channel_is_scan_element(channel) else {
+    guard let channel = device.scanElement(channelID) else {
       throw .bufferUnusable("\(channelID) is not a scan element")
     }
     let format: ScanFormat
