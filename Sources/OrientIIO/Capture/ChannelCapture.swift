@@ -38,8 +38,10 @@ public final class ChannelCapture {
       for position in 0..<iio_device_get_channels_count(device.pointer) {
         guard let other = iio_device_get_channel(device.pointer, position) else { continue }
         let index = Int(iio_channel_get_index(other))
-        guard other == channel || (iio_channel_is_scan_element(other) && !iio_channel_is_output(other)
-          && index >= 0 && index < wanted)
+        guard
+          other == channel
+            || (iio_channel_is_scan_element(other) && !iio_channel_is_output(other)
+              && index >= 0 && index < wanted)
         else {
           iio_channel_disable(other)
           continue
@@ -51,12 +53,14 @@ public final class ChannelCapture {
       let place = enabled.firstIndex { $0.channel == channel } ?? 0
       stream = try ChannelScanStream(format: format, offset: layout.offsets[place], scanSize: layout.scanSize)
     } catch {
-      throw .bufferUnusable("\(channelID) or a scan element before it has an unusable scan type: \(error.message)")
+      throw .bufferUnusable(
+        "\(channelID) or a scan element before it has an unusable scan type: \(error.message)")
     }
     session = try IIOBufferSession(
       device: device, context: context, channels: enabled.map(\.channel), preferredTrigger: trigger)
     if session.step != stream.scanSize {
-      Log.warning("\(device.summary): libiio's scan size \(session.step) differs from the computed \(stream.scanSize)")
+      Log.warning(
+        "\(device.summary): libiio's scan size \(session.step) differs from the computed \(stream.scanSize)")
     }
     summary = "channel \(channelID), trigger \(session.trigger ?? "none")"
   }
