@@ -77,6 +77,10 @@ public struct IIODevice {
   /// Every attribute file name the device has.
   var attributeFiles: [String] { Array(attributes.keys) }
 
+  /// Whether the device has the sysfs attribute file `fileName`, without reading it (a read of
+  /// a HID sensor's `_raw` file powers the sensor and asks the hub for a report).
+  public func has(_ fileName: String) -> Bool { attributes[fileName] != nil }
+
   /// Writes the sysfs attribute file `fileName`; returns the errno on failure.
   @discardableResult
   public func write(_ fileName: String, _ value: String) -> Errno? {

@@ -73,23 +73,27 @@ public enum ReadingDiscovery {
 }
 
 extension IIODevice {
-  /// The input channels that are scan elements, by the name their sysfs files carry after
-  /// `in_` (`intensity_both`, `rot_from_north_magnetic_tilt_comp`). libiio 0.24 splits a
-  /// modifier it does not know off the id as the channel's name (`rot_from_north_magnetic`
-  /// and `tilt_comp`); put back together, they are what the kernel wrote.
-  var scanElements: [(name: String, channel: OpaquePointer)] {
+  /// The input channels that are scan elements, each by the name its files carry between
+  /// `in_` and `_en` (`intensity_both` for `in_intensity_both_en`).
+  var scanElementIDs: [String] { scanElements.map(\.name) }
+
+  /// The input scan element whose files are named `in_<name>_en`, `in_<name>_type`, ...
+  func scanElement(_ name: String) -> OpaquePointer? { scanElements.first { $0.name == name }?.channel }
+
+  /// The input channels that are scan elements, with their files' names: libiio's channel id,
+  /// and the extended name libiio split off it, if any. That is not always the id alone:
+  /// libiio 0.24 reads hid-sensor-magn-3d's `in_rot_from_north_magnetic_tilt_comp_en` as the
+  /// channel `rot_from_north_magnetic` named `tilt_comp` (seen with Debian 12's libiio and
+  /// kernel), so the compass's scan element was never found by its id and the compass was
+  /// always polled.
+  private var scanElements: [(name: String, channel: OpaquePointer)] {
     (0..<iio_device_get_channels_count(pointer)).compactMap { index in
       guard let channel = iio_device_get_channel(pointer, index), iio_channel_is_scan_element(channel),
         !iio_channel_is_output(channel), let id = iio_channel_get_id(channel)
       else { return nil }
-      let name = iio_channel_get_name(channel).map { "_" + String(cString: $0) } ?? ""
-      return (String(cString: id) + name, channel)
+      var name = String(cString: id)
+      if let extended = iio_channel_get_name(channel) { name += "_" + String(cString: extended) }
+      return (name, channel)
     }
   }
-
-  /// The ids of the input channels that are scan elements, as `scanElements` names them.
-  var scanElementIDs: [String] { scanElements.map(\.name) }
-
-  /// The scan element `name` names (see `scanElements`).
-  func scanElement(_ name: String) -> OpaquePointer? { scanElements.first { $0.name == name }?.channel }
 }

@@ -212,9 +212,10 @@ final class ReadingSensors {
       let model = ReadingSetup.model(
         kind, device: device, prefix: "in_" + channel, processed: false, rule: finding.plan?.proximity,
         warn: { Log.warning($0) })
-      // Read once at start from the raw file of the same channel, where there is one.
-      let initial =
-        device.read("in_\(channel)_raw") == .missing ? finding.plan?.poll?.file : "in_\(channel)_raw"
+      // Read once at start from the raw file of the same channel, where there is one. Whether
+      // it is there is asked of the attribute index, not by reading it: a HID sensor's `_raw`
+      // read powers the sensor and asks the hub for a report, which no client needed yet.
+      let initial = device.has("in_\(channel)_raw") ? "in_\(channel)_raw" : finding.plan?.poll?.file
       return IIOBufferDriver(
         kind: kind, device: device, context: context, channelID: channel, trigger: trigger,
         initialFile: initial,

@@ -44,7 +44,10 @@ final class IIOBufferSession {
   {
     self.device = device
     self.context = context
-    if context.isLocal { restoreAttributes = Self.snapshotAttributes(of: device) }
+    if context.isLocal {
+      restoreAttributes = Self.snapshotAttributes(of: device)
+      Self.disableLeftBuffer(of: device)
+    }
     var restore: (() -> Void)?
     trigger = Self.setTrigger(of: device, in: context, preferred: preferredTrigger, restore: &restore)
     restoreTrigger = restore
@@ -125,6 +128,20 @@ final class IIOBufferSession {
   }
 
   // MARK: Channel enables and the buffer's size (local sysfs)
+
+  /// Disables a buffer another process left enabled, before the trigger is set: the kernel
+  /// refuses to change `current_trigger` while the buffer is enabled (EBUSY). Debian 12's
+  /// iio-sensor-proxy (3.0) leaves its accelerometer's buffer enabled when it is stopped, so
+  /// orientd, taking over the bus name, found the trigger busy and captured with whatever
+  /// trigger was left. libiio disables the buffer anyway when it opens it; this only does it
+  /// before the trigger. A buffer is opened only while it may be taken (no other daemon owns
+  /// the bus name), so no one is reading it.
+  private static func disableLeftBuffer(of device: IIODevice) {
+    let enable = "/sys/bus/iio/devices/\(device.id)/buffer/enable"
+    guard let text = try? FileSystem.readText(enable), text.trimmingSpaces == "1" else { return }
+    Log.debug("\(device.summary): its buffer was left enabled; disabling it to set the trigger")
+    writeSysfs(enable, "0")
+  }
 
   /// The channel enables, then the buffer's length and watermark (libiio sets both when it
   /// opens the buffer, and leaves them set).

@@ -6,7 +6,6 @@ scenario_count=0
 # scenario NAME FUNCTION: runs FUNCTION in a subshell with `set -e` and records the outcome.
 scenario() {
   local name=$1 function=$2 start status elapsed
-  if [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]]; then return 0; fi
   scenario_count=$((scenario_count + 1))
   start=$(date +%s.%N)
   echo "realsystem: scenario $name"
@@ -26,6 +25,36 @@ scenario() {
       journalctl -u orientd.service -b --no-pager -n 30 | sed 's/^/#   /'
     } >>"$tap"
   fi
+}
+
+# step NAME FUNCTION [NEEDS...]: the run's next scenario, and those it needs to have run
+# before it (what they leave behind: the package installed, a hub, orientd running).
+# run_steps runs them in order: all of them, or with $ONLY those whose names match it and
+# those they need, however indirectly.
+steps=()
+declare -A step_function step_needs
+step() {
+  steps+=("$1")
+  step_function[$1]=$2
+  step_needs[$1]="${*:3}"
+}
+
+run_steps() {
+  local i name need
+  local -A selected
+  for ((i = ${#steps[@]} - 1; i >= 0; i--)); do
+    name=${steps[i]}
+    if [ -z "${ONLY:-}" ] || [[ $name =~ $ONLY ]] || [ -n "${selected[$name]:-}" ]; then
+      selected[$name]=1
+      for need in ${step_needs[$name]}; do
+        [ -n "${step_function[$need]:-}" ] || fail "$name needs $need, which is no scenario"
+        selected[$need]=1
+      done
+    fi
+  done
+  for name in "${steps[@]}"; do
+    if [ -n "${selected[$name]:-}" ]; then scenario "$name" "${step_function[$name]}"; fi
+  done
 }
 
 fail() {
@@ -85,10 +114,15 @@ stop_client() {
 }
 
 # monitor-sensor as an unprivileged user (nobody) on the system bus.
-monitor_start() {
-  setpriv --reuid=nobody --regid=nogroup --clear-groups stdbuf -oL monitor-sensor \
-    >"$(lines_of monitor)" 2>&1 &
-  echo $! >"$work/monitor.pid"
+monitor_start() { monitor_as monitor nobody nogroup; }
+
+# monitor_as NAME USER GROUP: monitor-sensor run as USER, its lines in NAME.lines. It claims
+# the compass only as the user geoclue (it checks its user name), as the bus policy lets no
+# one else use the compass object.
+monitor_as() {
+  setpriv --reuid="$2" --regid="$3" --clear-groups stdbuf -oL monitor-sensor \
+    >"$(lines_of "$1")" 2>&1 &
+  echo $! >"$work/$1.pid"
 }
 
 monitor_stop() { stop_client monitor; }
@@ -116,6 +150,7 @@ hub_product() {
   case "$1" in
   display) echo 0x0A11 ;;
   base) echo 0xBA5E ;;
+  sensors) echo 0x5E45 ;;
   *) fail "no hub $1" ;;
   esac
 }
@@ -172,6 +207,196 @@ device_stop() {
   wait_until 60 "$3" "$4" "$5"
 }
 
+# --- The sensors hub: light, presence and compass beside an accelerometer -------------------
+
+# hub_iio NAME IIONAME: the IIO device of hub NAME that the kernel named IIONAME (accel_3d,
+# als, prox, magn_3d). Globs and bash's own reads: it runs no program.
+hub_iio() {
+  local product device name
+  product=$(printf '%04X' "$(hub_product "$1")")
+  for device in /sys/devices/virtual/misc/uhid/0006:1D6B:"$product".*/HID-SENSOR-*/iio:device*; do
+    [ -e "$device/name" ] || continue
+    read -r name <"$device/name"
+    if [ "$name" = "$2" ]; then
+      echo "/sys/bus/iio/devices/${device##*/}"
+      return 0
+    fi
+  done
+  return 1
+}
+
+sensors_hub_bound() {
+  local iio
+  for iio in accel_3d als prox magn_3d; do hub_iio sensors "$iio" >/dev/null || return 1; done
+}
+
+# sensors_hub_start: one uhid hub with an accelerometer, an ambient light sensor (350.5 lux),
+# a human presence sensor (nobody there) and a compass (heading 90); the three report only
+# when their values move, as a laptop's hub does. Returns once the kernel made the four IIO
+# devices and udev processed them.
+sensors_hub_start() {
+  device_launch hub sensors "$stage/uhid-sensor-hub" --product "$(hub_product sensors)" --uniq sensors \
+    --name "orientd-realsystem sensors hub" --reports "$work/hub-sensors.reports" \
+    --sensors accel,light,presence,compass --on-change light,presence,compass \
+    --light 350.5 --presence 0 --heading 90
+  wait_until 60 "the sensors hub's four IIO devices" sensors_hub_bound
+  udevadm settle --timeout=60
+}
+
+# The value sensors of the sensors hub: the hub's name for each, and the kernel's.
+value_sensors="light:als presence:prox compass:magn_3d"
+
+# hub_mark NAME: where hub NAME's log of what the kernel did to it ends now (a line number).
+hub_mark() { echo $(($(wc -l <"$work/hub-$1.err") + 1)); }
+
+# hub_reads NAME SENSOR... FROM: how many times the kernel asked hub NAME for each SENSOR's
+# input report (a `_raw` read) from line FROM of its log on, in one line (`0 0 0`). It runs no
+# program.
+hub_reads() {
+  local name=$1 from=${*: -1} sensor line count counts=()
+  local -a lines
+  mapfile -t -s $((from - 1)) lines <"$work/hub-$name.err"
+  for sensor in "${@:2:$#-2}"; do
+    count=0
+    for line in "${lines[@]}"; do
+      if [[ $line == *"GET_REPORT "*" ($sensor input)" ]]; then count=$((count + 1)); fi
+    done
+    counts+=("$count")
+  done
+  echo "${counts[*]}"
+}
+
+# hub_power_ups NAME SENSOR... FROM: how many times each SENSOR of hub NAME was turned on from
+# line FROM of its log on, in one line. It runs no program.
+hub_power_ups() {
+  local name=$1 from=${*: -1} sensor line count counts=()
+  local -a lines
+  mapfile -t -s $((from - 1)) lines <"$work/hub-$name.err"
+  for sensor in "${@:2:$#-2}"; do
+    count=0
+    for line in "${lines[@]}"; do
+      if [[ $line == *" $sensor: power "*": on" ]]; then count=$((count + 1)); fi
+    done
+    counts+=("$count")
+  done
+  echo "${counts[*]}"
+}
+
+# hub_reports_mark NAME: where hub NAME's log of input reports ends now (a line number).
+hub_reports_mark() { echo $(($(wc -l <"$work/hub-$1.reports") + 1)); }
+
+# note TEXT: TEXT in the scenario's log with the time (bash's own clock: no process).
+note() { echo "[${EPOCHREALTIME}] $*"; }
+
+# lines_match SPEC...: whether, for each SPEC `NAME FROM REGEX`, one of NAME's lines from line
+# FROM on matches REGEX (extended). Bash's own reading and matching: no process per look.
+lines_match() {
+  local spec name from regex line found
+  local -a lines
+  for spec in "$@"; do
+    read -r name from regex <<<"$spec"
+    mapfile -t -s $((from - 1)) lines <"$work/$name.lines"
+    found=no
+    for line in "${lines[@]}"; do
+      if [[ $line =~ $regex ]]; then
+        found=yes
+        break
+      fi
+    done
+    if [ "$found" = no ]; then
+      echo "$name: no line matching '$regex' from line $from" >"$work/attribute.last"
+      return 1
+    fi
+  done
+}
+
+# wait_lines DESCRIPTION SPEC...: until lines_match SPEC...; on failure, the lines files.
+wait_lines() {
+  local description=$1 spec name
+  shift
+  if ! (wait_until 60 "$description" lines_match "$@"); then
+    for spec in "$@"; do echo "${spec%% *}"; done | sort -u | while read -r name; do
+      echo "--- $(lines_of "$name"):"
+      cat "$(lines_of "$name")"
+    done
+    fail "$description"
+  fi
+}
+
+# accel_reports_since NAME FROM N: whether hub NAME logged at least N accelerometer reports
+# (sent or asked for) from line FROM of its reports on. No process per look.
+accel_reports_since() {
+  local line count=0
+  local -a lines
+  mapfile -t -s $(($2 - 1)) lines <"$work/hub-$1.reports"
+  for line in "${lines[@]}"; do
+    if [[ $line =~ ^[0-9.]+\ [a-z]+\ -?[0-9]+\  ]]; then count=$((count + 1)); fi
+  done
+  [ "$count" -ge "$3" ]
+}
+
+# hub_sensors_are NAME on|off SENSOR...: whether each SENSOR of hub NAME reports now (powered
+# and reporting: on), as the hub last said (off before it said anything). No process per look.
+hub_sensors_are() {
+  local name=$1 want=$2 sensor i state
+  local -a lines
+  shift 2
+  mapfile -t lines <"$work/hub-$name.err"
+  for sensor in "$@"; do
+    state=off
+    for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
+      if [[ ${lines[i]} == *" $sensor: power "* ]]; then
+        state=${lines[i]##*: }
+        break
+      fi
+    done
+    if [ "$state" != "$want" ]; then
+      echo "$sensor is $state" >"$work/attribute.last"
+      return 1
+    fi
+  done
+}
+
+# subscriber NAME LINE: a socket client that sends LINE (`subscribe light,proximity,heading`)
+# and then only listens, its lines in NAME.lines (and, timed, in NAME.timed).
+subscriber() {
+  : >"$(lines_of "$1")"
+  "$stage/timed-lines" --plain "$(lines_of "$1")" --socket "$socket" --send "$2" >"$work/$1.timed" &
+  echo $! >"$work/$1.pid"
+}
+
+# orientd_journal: what the running orientd logged (this invocation of its unit only).
+orientd_journal() {
+  journalctl -b --no-pager -o cat _SYSTEMD_INVOCATION_ID="$(systemctl show -P InvocationID orientd.service)"
+}
+
+orientd_logged() { orientd_journal | grep -qE "$1"; }
+
+# reading_drivers buffer|poll: whether the running orientd reads the hub's light, proximity
+# and compass that way (its last word on each).
+reading_drivers() {
+  local journal iio
+  journal=$(orientd_journal)
+  for iio in als prox magn_3d; do
+    grep -E "(^|: )reading the .* iio:device[0-9]+ \($iio\): " <<<"$journal" | tail -n 1 | grep -q "): $1 " || return 1
+  done
+}
+
+# bus_owner: the command name of the process that owns net.hadess.SensorProxy (the kernel's
+# 15 characters: iio-sensor-prox), or nothing.
+bus_owner() { busctl --system status net.hadess.SensorProxy 2>/dev/null | sed -n 's/^Comm=//p'; }
+bus_owner_is() { [ "$(bus_owner)" = "$1" ]; }
+
+# geoclue_user: the system user geoclue, which monitor-sensor and the bus policy single out for
+# the compass. The guest's root is an overlay on a tmpfs: the user lives and dies with it. The
+# bus resolves the policy's user names when it loads its configuration (it skipped
+# `<policy user="geoclue">` as an unknown user until now): it loads it again.
+geoclue_user() {
+  getent passwd geoclue >/dev/null && return 0
+  useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin geoclue
+  busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus ReloadConfig
+}
+
 # --- The configuration ---------------------------------------------------------------------
 
 # set_config "KEY = VALUE": the line in /etc/orientd/orientd.conf, replacing one for KEY.
@@ -210,7 +435,8 @@ rotate_through() {
 
 prepare_guest() {
   # iio-sensor-proxy is installed on the host (the unit suite runs it): here it would take
-  # the bus name as soon as a sensor appears. The figures start it on purpose.
+  # the bus name as soon as a sensor appears. The figures start it on purpose, and
+  # upgrade-and-purge unmasks it for the purge to give it back its service.
   systemctl mask --runtime --now iio-sensor-proxy.service >/dev/null 2>&1 || true
   # The guest has no network: apt installs the local package from what the root has, with
   # no package lists to read (reading the host's over 9p takes most of a minute under TCG).
@@ -229,7 +455,7 @@ prepare_guest() {
 
 finish() {
   mkdir -p /realsystem/work
-  cp "$work"/*.reports "$work"/*.err "$work"/*.timed "$work"/*.lines /realsystem/work/ 2>/dev/null || true
+  cp "$work"/*.reports "$work"/*.err "$work"/*.timed "$work"/*.lines "$work"/*.log /realsystem/work/ 2>/dev/null || true
   dmesg >/realsystem/dmesg.txt 2>&1 || true
   journalctl -b --no-pager >/realsystem/journal.txt 2>&1 || true
   systemd-analyze blame >/realsystem/blame.txt 2>&1 || true
