@@ -21,7 +21,10 @@ public enum ConfigFile {
     // Editors on other systems save UTF-8 with a byte order mark; it is not part of a key.
     var text = Substring(text)
     if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    // A file saved on Windows ends its lines with CRLF, which Swift reads as one Character
+    // unequal to "\n": split on both, or such a file is one line, ignored behind a comment.
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    for (index, rawLine) in lines.enumerated() {
       let location = "\(path):\(index + 1)"
       let line = stripComment(rawLine).trimmingSpaces
       if line.isEmpty { continue }

@@ -131,4 +131,20 @@ struct ConfigFileTests {
     let entries = try ConfigFile.parse("\u{FEFF}threshold = 0.7\n", path: "c.conf")
     #expect(entries == [ConfigEntry(key: "threshold", value: "0.7", location: "c.conf:1")])
   }
+
+  @Test("CRLF line endings end lines as LF does: no setting is lost behind a comment, no CR in a value")
+  func crlfLineEndings() throws {
+    let entries = try ConfigFile.parse("# my settings\r\nthreshold = 0.9\r\nsettle = 0\r\n", path: "c.conf")
+    #expect(
+      entries == [
+        ConfigEntry(key: "threshold", value: "0.9", location: "c.conf:2"),
+        ConfigEntry(key: "settle", value: "0", location: "c.conf:3"),
+      ])
+    // Lines keep their numbers when endings are mixed, and a mistake names its own line.
+    #expect {
+      try ConfigFile.parse("threshold = 0.9\r\n\ntreshold = 0.5\r\n", path: "c.conf")
+    } throws: { error in
+      (error as? Failure)?.message == "c.conf:3: unknown key 'treshold' (did you mean 'threshold'?)"
+    }
+  }
 }

@@ -54,6 +54,16 @@ struct ConfigQuirksTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test("A file saved with CRLF line endings applies every setting, the first line a comment")
+  func crlfFileApplies() throws {
+    let path = try config("# my settings\r\nthreshold = 0.9\r\nsettle = 0\r\n")
+    let daemon = try ServedDaemon(holding: (1, 0, 0), extra: ["--config", path])
+    let doctor = try daemon.orientctl("doctor").stdout
+    #expect(doctor.contains("threshold 0.9 g"), "\(doctor)")
+    #expect(doctor.contains("settle 0 ms"), "\(doctor)")
+    #expect(daemon.stop() == 0)
+  }
+
   @Test("A value that only starts with a quote, as a shell command may, is taken as it is")
   func shellQuotesKept() throws {
     let log = try Scratch.current().path("shell.log")
