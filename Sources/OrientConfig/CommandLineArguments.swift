@@ -50,6 +50,9 @@ public struct CommandLineArguments: Sendable {
       case "list":
         try flag()
         result.action = .list
+      case "check-config":
+        try flag()
+        result.action = .checkConfig
       case "completion":
         result.action = .completion(try value())
       case "dump":

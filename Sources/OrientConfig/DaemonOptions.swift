@@ -6,6 +6,9 @@ public enum DaemonAction: Equatable, Sendable {
   case run
   /// List accelerometers and exit.
   case list
+  /// Read the config file and the command line as a run would, report the first mistake, and
+  /// exit: what `systemctl reload` runs before it signals orientd.
+  case checkConfig
   /// Print the help and exit.
   case help
   /// Print the version and exit.

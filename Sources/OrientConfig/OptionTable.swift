@@ -70,6 +70,9 @@ enum OptionTable {
     OptionSpec(
       commandLine: "list", nil, .actions,
       "list accelerometers with scale, mount matrix and reading, then exit"),
+    OptionSpec(
+      commandLine: "check-config", nil, .actions,
+      "read the config file and the options as a start would, say what is wrong, then exit"),
     OptionSpec(commandLine: "help", nil, .actions, "show this help and exit", short: "h"),
     OptionSpec(commandLine: "version", nil, .actions, "show the version and exit", short: "V"),
     OptionSpec(

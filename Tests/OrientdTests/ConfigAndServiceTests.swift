@@ -248,6 +248,25 @@ struct ConfigAndServiceTests {
     }
     // After the bus when both start, never bound to it: orientd runs without a bus.
     let unitLines = service.split(separator: "\n")
+    // A config mistake fails the service at once rather than restarting it every second, and
+    // a reload checks the file with ExecStart's own options before it signals orientd.
+    #expect(unitLines.contains("RestartPreventExitStatus=64 78"), "\(service)")
+    let start = try #require(unitLines.first { $0.hasPrefix("ExecStart=") }).dropFirst("ExecStart=".count)
+    let reloads = unitLines.filter { $0.hasPrefix("ExecReload=") }.map { $0.dropFirst("ExecReload=".count) }
+    #expect(
+      reloads == [
+        start.replacingOccurrences(of: "/orientd --", with: "/orientd --check-config --")[...],
+        "/bin/kill -HUP $MAINPID",
+      ], "\(service)")
+    let checkCommand = reloads[0].split(separator: " ").map(String.init)
+    let config = "\(prefix)/etc/orientd/orientd.conf"
+    let installedIsValid = try runToCompletion(checkCommand)
+    #expect(installedIsValid.status == 0, "the shipped config: \(installedIsValid.stderr)")
+    try (String(contentsOfFile: config, encoding: .utf8) + "treshold = 0.5\n").write(
+      toFile: config, atomically: true, encoding: .utf8)
+    let typo = try runToCompletion(checkCommand)
+    #expect(typo.status == 78, "\(typo.stdout)\(typo.stderr)")
+    #expect(typo.stderr.contains("\(config):"), "\(typo.stderr)")
     #expect(unitLines.contains("After=orientd.socket dbus.socket"), "\(service)")
     #expect(
       !unitLines.contains { ($0.hasPrefix("Requires=") || $0.hasPrefix("BindsTo=")) && $0.contains("dbus") })

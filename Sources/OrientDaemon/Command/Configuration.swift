@@ -31,7 +31,8 @@ struct Configuration: Sendable {
   /// Fails when the control group does not exist, before anything listens: exit 78 naming
   /// file:line when the file set it, 64 naming the option when the command line did.
   private func checkControlGroup(of options: DaemonOptions) throws(Failure) {
-    guard options.action == .run, options.servesSocket, let group = options.controlGroup,
+    guard options.action == .run || options.action == .checkConfig, options.servesSocket,
+      let group = options.controlGroup,
       !ControlPermission.groupExists(group)
     else { return }
     let origin = options.origins["control-group"] ?? "--control-group"
@@ -39,6 +40,14 @@ struct Configuration: Sendable {
       "no group named '\(ProtocolError.printable(Substring(group)))'; give an existing group name or gid"
     if origin.hasPrefix("--") { throw .usage("\(origin): \(problem)") }
     throw .config("\(origin): control-group: \(problem)")
+  }
+
+  /// What `--check-config` prints once the file and the command line passed every check a
+  /// start makes before it listens.
+  var checkedText: String {
+    // load() has read the file, or found the optional default missing.
+    let file = FileSystem.exists(path) ? "\(path) is valid" : "\(path) is absent, so the defaults apply"
+    return "orientd: configuration OK: \(file)\n"
   }
 
   /// The most a config file may hold.

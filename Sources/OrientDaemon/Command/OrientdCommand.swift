@@ -30,7 +30,7 @@ public enum OrientdCommand {
         return usageFailure(.usage("--completion: expected bash, zsh or fish, got '\(name)'"))
       }
       return write(DaemonHelp.completionSpec.script(for: shell))
-    case .list, .run:
+    case .list, .run, .checkConfig:
       break
     }
     let configuration = Configuration(commandLine: commandLine)
@@ -52,6 +52,8 @@ public enum OrientdCommand {
       switch options.action {
       case .help, .version, .completion:
         return 0
+      case .checkConfig:
+        return write(configuration.checkedText)
       case .list:
         return write(try SensorListing.run(options: options))
       case .run:

@@ -30,7 +30,8 @@ enum TestPaths {
   static func isolated(orientdArguments arguments: [String], in scratch: Scratch) throws -> [String] {
     func given(_ option: String) -> Bool { arguments.contains { $0 == option || $0.hasPrefix(option + "=") } }
     var result = arguments
-    if !given("--config") { result += ["--config", try scratch.emptyConfig()] }
+    // --default-config names a file in the test's own directory (orientd takes one of the two).
+    if !given("--config"), !given("--default-config") { result += ["--config", try scratch.emptyConfig()] }
     // As orientd decides: it serves unless it dumps without --socket, and persists whenever it
     // serves or is given --state; --list, --help and --version do neither.
     guard !["--list", "--help", "--version"].contains(where: given) else { return result }
