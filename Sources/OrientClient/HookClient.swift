@@ -20,7 +20,9 @@ import OrientSystem
 /// on each connection and acts only once orientd has accepted them, so the hook never runs
 /// for an orientation outside them; orientd refusing them (none is allowed) ends it with 1.
 final class HookClient {
-  private let socket: String
+  private let location: SocketLocation
+  /// The socket of the connection there is, or was last.
+  private var socket: String
   private let loop: EventLoop
   private let runner: HookRunner
   private var connection: Connection?
@@ -53,9 +55,10 @@ final class HookClient {
   }
 
   init(
-    socket: String, command: [String], timeout: Duration, supports: AllowedOrientations? = nil
+    socket location: SocketLocation, command: [String], timeout: Duration, supports: AllowedOrientations? = nil
   ) throws(SystemError) {
-    self.socket = socket
+    self.location = location
+    socket = location.description
     self.supports = supports
     loop = try EventLoop()
     let hook = HookCommand.program(command)
@@ -92,25 +95,27 @@ final class HookClient {
 
   private func connect() {
     retry = nil
-    do {
-      let socket = try UnixSocket.connect(path: socket, nonBlocking: true)
-      // Only what hooks need: a client hearing device changes would keep the sensor awake.
-      let declaration = supports.map { "supports \($0.listText)\n" } ?? ""
-      _ = try? socket.send(Array((declaration + "subscribe orientation,mode\n").utf8)[...])
+    do throws(Unreachable) {
+      socket = try location.firstReached { path throws(SystemError) in
+        let socket = try UnixSocket.connect(path: path, nonBlocking: true)
+        // Only what hooks need: a client hearing device changes would keep the sensor awake.
+        let declaration = supports.map { "supports \($0.listText)\n" } ?? ""
+        _ = try? socket.send(Array((declaration + "subscribe orientation,mode\n").utf8)[...])
+        let watch = try loop.watch(socket.rawValue) { [unowned self] _ in self.readInput() }
+        connection = Connection(socket: socket, watch: watch)
+      }
       declaring = supports != nil
-      let watch = try loop.watch(socket.rawValue) { [unowned self] _ in self.readInput() }
-      connection = Connection(socket: socket, watch: watch)
       greeted = false
-      Log.info("connected to orientd at \(self.socket)")
+      Log.info("connected to orientd at \(socket)")
       warnedAbsent = false
     } catch {
-      if error.code == .accessDenied || error.code == .permissionDenied {
+      if error.isDenied {
         // Retrying cannot help: this user may not use the socket.
-        exitStatus = OrientctlCommand.cannotReach(socket, error)
+        exitStatus = error.report()
         return loop.stop()
       }
       if !warnedAbsent {
-        Log.warning("cannot reach orientd at \(socket): \(error.code); retrying every second")
+        Log.warning("\(error.message); retrying every second")
         warnedAbsent = true
       }
       scheduleRetry()

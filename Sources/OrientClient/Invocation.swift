@@ -36,7 +36,7 @@ struct Invocation: Equatable {
     case version
   }
 
-  var socket: String
+  var socket: SocketLocation
   var command: Command
   /// How long orientd may take to answer a query or a control command.
   var timeout = Invocation.defaultTimeout
@@ -47,7 +47,7 @@ struct Invocation: Equatable {
   static let defaultTimeout = Duration.seconds(5)
 
   init(
-    socket: String, command: Command, timeout: Duration = Invocation.defaultTimeout,
+    socket: SocketLocation, command: Command, timeout: Duration = Invocation.defaultTimeout,
     supports: AllowedOrientations? = nil
   ) {
     self.socket = socket
@@ -130,7 +130,7 @@ struct Invocation: Equatable {
   }
 
   /// Parses arguments; the socket defaults to `SocketLocation.default`.
-  static func parse(_ arguments: [String], defaultSocket: String = SocketLocation.default())
+  static func parse(_ arguments: [String], defaultSocket: SocketLocation = SocketLocation.default())
     throws(Failure) -> Invocation
   {
     var socket = defaultSocket
@@ -143,7 +143,7 @@ struct Invocation: Equatable {
       case "--version", "-V": return Invocation(socket: socket, command: .version)
       case "--socket":
         guard let path = rest.first, !path.isEmpty else { throw .usage("--socket needs a path") }
-        socket = path
+        socket = .named(path)
         rest = rest.dropFirst()
       case "--timeout":
         timeout = try Self.timeout(rest.first)
@@ -152,8 +152,9 @@ struct Invocation: Equatable {
         if first.hasPrefix("--timeout=") {
           timeout = try Self.timeout(String(first.dropFirst("--timeout=".count)))
         } else if first.hasPrefix("--socket=") {
-          socket = String(first.dropFirst("--socket=".count))
-          guard !socket.isEmpty else { throw .usage("--socket needs a path") }
+          let path = String(first.dropFirst("--socket=".count))
+          guard !path.isEmpty else { throw .usage("--socket needs a path") }
+          socket = .named(path)
         } else {
           throw .usage(CommandTable.unknownOption(first, among: CommandTable.globalNames))
         }
@@ -189,12 +190,13 @@ struct Invocation: Equatable {
         case "--help", "-h": return Invocation(socket: socket, command: .help(command: verb))
         case "--socket":
           guard let path = remaining.popFirst(), !path.isEmpty else { throw .usage("--socket needs a path") }
-          socket = path
+          socket = .named(path)
         case "--timeout": timeout = try Self.timeout(remaining.popFirst())
         default:
           if argument.hasPrefix("--socket=") {
-            socket = String(argument.dropFirst("--socket=".count))
-            guard !socket.isEmpty else { throw .usage("--socket needs a path") }
+            let path = String(argument.dropFirst("--socket=".count))
+            guard !path.isEmpty else { throw .usage("--socket needs a path") }
+            socket = .named(path)
           } else if argument.hasPrefix("--timeout=") {
             timeout = try Self.timeout(String(argument.dropFirst("--timeout=".count)))
           } else if argument.hasPrefix("-"), argument.count > 1, !ownOptions.contains(argument),
@@ -297,7 +299,7 @@ struct Invocation: Equatable {
         } else if option == "--socket" || option.hasPrefix("--socket=") {
           let value = option == "--socket" ? rest.popFirst() : String(option.dropFirst("--socket=".count))
           guard let value, !value.isEmpty else { throw .usage("--socket needs a path") }
-          socket = value
+          socket = .named(value)
         } else {
           let candidates = ownOptions + ["--socket"]
           throw .usage(

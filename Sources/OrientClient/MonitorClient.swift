@@ -10,20 +10,19 @@ import OrientSystem
 /// while it waits. With `supports`, its orientation lines are worked out within those
 /// orientations (`supports LIST`).
 enum MonitorClient {
-  static func run(socket: String, style: MonitorStyle, once: Bool, supports: AllowedOrientations? = nil)
-    -> Int32
-  {
+  static func run(
+    socket location: SocketLocation, style: MonitorStyle, once: Bool, supports: AllowedOrientations? = nil
+  ) -> Int32 {
     var connection: LineConnection
+    var socket: String
     do {
-      connection = try LineConnection(path: socket)
+      (connection, socket) = try location.connect()
     } catch {
-      guard !once, error.code != .accessDenied, error.code != .permissionDenied else {
-        return OrientctlCommand.cannotReach(socket, error)
-      }
-      StandardStream.error.report(
-        "orientctl: waiting for orientd at \(socket) (\(error.code)); trying every second\n")
-      guard let next = reconnect(socket) else { return 0 }
-      connection = next
+      guard !once, !error.isDenied else { return error.report() }
+      let reasons = error.attempts.map { "\($0.path) (\($0.error.code))" }.joined(separator: " or at ")
+      StandardStream.error.report("orientctl: waiting for orientd at \(reasons); trying every second\n")
+      guard let next = reconnect(location) else { return 0 }
+      (connection, socket) = next
     }
     var printed: MonitorSensorFormat.Shown?
     while true {
@@ -38,20 +37,20 @@ enum MonitorClient {
         }
         StandardStream.error.report(
           "orientctl: orientd at \(socket) closed the connection; reconnecting every second\n")
-        guard let next = reconnect(socket) else { return 0 }
-        StandardStream.error.report("orientctl: reconnected to orientd at \(socket)\n")
-        connection = next
+        guard let next = reconnect(location) else { return 0 }
+        StandardStream.error.report("orientctl: reconnected to orientd at \(next.path)\n")
+        (connection, socket) = next
       }
     }
   }
 
-  /// Tries to connect every second; nil when stdout's reader goes away first.
-  private static func reconnect(_ socket: String) -> LineConnection? {
+  /// Tries every place of `location` every second; nil when stdout's reader goes away first.
+  private static func reconnect(_ location: SocketLocation) -> (connection: LineConnection, path: String)? {
     while true {
       // Waiting on stdout rather than sleeping ends the wait as soon as its reader goes.
       let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeout: .seconds(1))
       if let events = ready?.first, !events.isDisjoint(with: [.error, .hangUp]) { return nil }
-      if let connection = try? LineConnection(path: socket) { return connection }
+      if let next = try? location.connect() { return next }
     }
   }
 }

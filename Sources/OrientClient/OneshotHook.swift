@@ -10,7 +10,7 @@ enum OneshotHook {
   /// signal ended it, 124 when it took longer than `timeout` and was killed), 127 when it
   /// cannot be started, 69 when orientd cannot be reached. With `supports`, the orientation
   /// is worked out within those orientations (1 when orientd refuses them).
-  static func run(socket: String, command: [String], timeout: Duration, supports: AllowedOrientations? = nil)
+  static func run(socket: SocketLocation, command: [String], timeout: Duration, supports: AllowedOrientations? = nil)
     -> Int32
   {
     let hook = HookCommand.program(command)
@@ -19,13 +19,14 @@ enum OneshotHook {
       return HookClient.notFound
     }
     let connection: LineConnection
+    let path: String
     do {
-      connection = try LineConnection(path: socket)
+      (connection, path) = try socket.connect()
     } catch {
-      return OrientctlCommand.cannotReach(socket, error)
+      return error.report()
     }
     connection.replyTimeout = Invocation.defaultTimeout
-    let session = Session(connection: connection, socket: socket)
+    let session = Session(connection: connection, socket: path)
     if let supports {
       let declared = session.control("supports " + supports.listText)
       guard declared == 0 else { return declared }

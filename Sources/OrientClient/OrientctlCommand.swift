@@ -44,17 +44,18 @@ public enum OrientctlCommand {
       break
     }
     let connection: LineConnection
+    let socket: String
     do {
-      connection = try LineConnection(path: invocation.socket)
+      (connection, socket) = try invocation.socket.connect()
     } catch {
-      return cannotReach(invocation.socket, error)
+      return error.report()
     }
     switch invocation.command {
     case .get, .control, .toggleLock, .doctor:
       connection.replyTimeout = invocation.timeout
     default: break
     }
-    let session = Session(connection: connection, socket: invocation.socket)
+    let session = Session(connection: connection, socket: socket)
     switch invocation.command {
     case .get(let json, let field): return session.get(json: json, field: field)
     case .control(let line): return session.control(line)
@@ -65,19 +66,6 @@ public enum OrientctlCommand {
       return Calibrator(session: session, automatic: automatic, json: json).run()
     case .help, .version, .hook, .monitor, .completion: return 0
     }
-  }
-
-  /// Reports that the socket could not be connected to; 77 when this user may not (the
-  /// socket's mode or its directory's), 69 when orientd is not there.
-  static func cannotReach(_ socket: String, _ error: SystemError) -> Int32 {
-    guard error.code == .accessDenied || error.code == .permissionDenied else {
-      StandardStream.error.report("orientctl: cannot reach orientd at \(socket): \(error.code)\n")
-      return ExitCode.unavailable.rawValue
-    }
-    StandardStream.error.report(
-      "orientctl: cannot reach orientd at \(socket): \(error.code) (the socket or its directory does not"
-        + " let this user in; see socket-mode)\n")
-    return ExitCode.noPermission.rawValue
   }
 
   /// The help for one command: its lines from the command list, then the options (not the
@@ -150,8 +138,9 @@ public enum OrientctlCommand {
 
     Options:
       --socket PATH   orientd's socket (default $ORIENTD_SOCKET, else
-                      $XDG_RUNTIME_DIR/orientd/orientd.sock if there is one, else
-                      /run/orientd/orientd.sock)
+                      $XDG_RUNTIME_DIR/orientd/orientd.sock for a user other than
+                      root, then /run/orientd/orientd.sock: both tried at each
+                      connection)
       --timeout S     give up on get, lock, unlock, rotate, allow, mode and doctor
                       when orientd has not answered within S seconds (default 5),
                       and exit 69

@@ -242,9 +242,12 @@ struct Session {
       if line.hasPrefix("error ") { return refused(line) }
     }
     if connection.timedOut, let timeout = connection.replyTimeout {
+      // systemd holds the system socket and starts orientd for a client: a service that fails
+      // to start leaves the client to wait here, so say where the reason is.
+      let hint = socket == SocketLocation.system ? "; " + SocketLocation.serviceHint : ""
       StandardStream.error.report(
         "orientctl: orientd at \(socket) did not answer within \(timeout.secondsText) s"
-          + " (--timeout)\n")
+          + " (--timeout)\(hint)\n")
       return ExitCode.unavailable.rawValue
     }
     StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")

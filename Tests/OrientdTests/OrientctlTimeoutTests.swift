@@ -38,6 +38,29 @@ struct OrientctlTimeoutTests {
     #expect(result.stderr.contains(listener.path))
   }
 
+  @Test(
+    "Silent at the system service's socket, as when systemd holds it for a service that fails to start: the error says where to look"
+  )
+  func silentServiceSocket() throws {
+    let system = try Scratch.current().makeDirectory("system")
+    let listener = try SilentListener(path: system + "/orientd.sock")
+    var environment = try Scratch.current().environment
+    environment["ORIENTD_SOCKET"] = nil
+    let result = try runToCompletion(
+      try UserDefaultsTests.withSystemDirectory(system, [TestPaths.orientctl, "--timeout", "0.3", "get"]),
+      environment: environment)
+    #expect(result.status == 69)
+    #expect(
+      result.stderr
+        == "orientctl: orientd at /run/orientd/orientd.sock did not answer within 0.300 s (--timeout); if the"
+        + " system service should be serving, 'systemctl status orientd.socket orientd' and 'journalctl -u"
+        + " orientd' say why it is not\n", "\(result.stderr)")
+    // A socket named with --socket is not the service's: no word of systemd.
+    let named = try runToCompletion([TestPaths.orientctl, "--socket", listener.path, "--timeout", "0.3", "get"])
+    #expect(named.status == 69)
+    #expect(!named.stderr.contains("systemctl"), "\(named.stderr)")
+  }
+
   @Test("Without --timeout, get gives up after the default of 5 s")
   func defaultTimeout() throws {
     let listener = try SilentListener(path: Scratch.current().path("silent.sock"))

@@ -43,6 +43,70 @@ struct UserDefaultsTests {
     #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
   }
 
+  /// `arguments` run in a mount namespace of their own whose /run is empty but for
+  /// /run/orientd, which is `system` (a scratch directory): orientctl's system socket is then the
+  /// test's, never the host's.
+  static func withSystemDirectory(_ system: String, _ arguments: [String]) throws -> [String] {
+    let unshare = try #require(TestPaths.which("unshare"), "unshare is missing (util-linux)")
+    return [
+      unshare, "--mount", "--propagation", "private", "/bin/sh", "-c",
+      #"mount -t tmpfs none /run && mkdir /run/orientd && mount --bind "$0" /run/orientd && exec "$@""#,
+      system,
+    ] + arguments
+  }
+
+  @Test(
+    "orientctl looks for a user's orientd and the system's at every try: monitor started first finds either, get names both"
+  )
+  func clientLooksInBothPlaces() throws {
+    let (runtime, environment) = try Self.nobodysSession()
+    let scratch = try Scratch.current()
+    let config = try scratch.emptyConfig()
+    chmod(config, 0o644)
+    let system = try Unprivileged.openDirectory(in: scratch)
+    let userSocket = runtime + "/orientd/orientd.sock"
+    let systemSocket = "/run/orientd/orientd.sock"
+    let monitor = try TestProcess(
+      try Self.withSystemDirectory(system, try Unprivileged.command([TestPaths.orientctl, "monitor"])),
+      environment: environment)
+    #expect(
+      monitor.waitFor(
+        "waiting for orientd at \(userSocket) (No such file or directory) or at \(systemSocket)", inStderr: true),
+      "\(monitor.stderr)")
+
+    // The user's own orientd, started second, is found.
+    let demo = try TestProcess(
+      try Unprivileged.command([TestPaths.orientd, "--demo", "--config", config]), environment: environment)
+    #expect(monitor.waitFor("sensor online"), "\(monitor.stderr)\(demo.stderr)")
+    demo.signal(SIGTERM)
+    #expect(demo.waitForExit() == 0, "\(demo.stderr)")
+    #expect(monitor.waitFor("closed the connection; reconnecting", inStderr: true), "\(monitor.stderr)")
+
+    // Then the system's, root's orientd: the same monitor finds it at /run/orientd.
+    let service = try TestProcess([
+      TestPaths.orientd, "--demo", "--socket", system + "/orientd.sock",
+      "--state", scratch.path("system.state"), "--config", config,
+    ])
+    #expect(
+      monitor.waitFor("reconnected to orientd at \(systemSocket)", inStderr: true),
+      "\(monitor.stderr)\(service.stderr)")
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0, "\(service.stderr)")
+    monitor.signal(SIGTERM)
+    #expect(monitor.waitForExit() != nil)
+
+    // With neither there, a query names both places, and where the service's reason would be.
+    let get = try runToCompletion(
+      try Self.withSystemDirectory(system, try Unprivileged.command([TestPaths.orientctl, "get"])),
+      environment: environment)
+    #expect(get.status == 69, "\(get.stderr)")
+    #expect(
+      get.stderr.hasPrefix(
+        "orientctl: cannot reach orientd at \(userSocket) (No such file or directory) or at \(systemSocket) ("),
+      "\(get.stderr)")
+    #expect(get.stderr.contains("'systemctl status orientd.socket orientd'"), "\(get.stderr)")
+  }
+
   @Test("--help says where the socket and state go for other users than root")
   func helpSaysSo() throws {
     let help = try runToCompletion([TestPaths.orientd, "--help"])
