@@ -147,7 +147,7 @@ struct PackagingTests {
   /// `root`, its control files in `root/DEBIAN`. dpkg-shlibdeps is a stand-in: the test's
   /// binaries link the toolchain's Swift libraries, which no Debian package holds (the release
   /// build links them statically).
-  static func builtPackage() throws -> (deb: String, root: String) {
+  static func builtPackage(environment extra: [String: String?] = [:]) throws -> (deb: String, root: String) {
     let scratch = try Scratch.current()
     let tools = try scratch.makeDirectory("tools")
     let shlibdeps = tools + "/dpkg-shlibdeps"
@@ -160,6 +160,9 @@ struct PackagingTests {
     environment["BINPATH"] = TestPaths.buildDirectory.path
     environment["OUTDIR"] = output
     environment["SOURCE_DATE_EPOCH"] = "1767225600"
+    environment["DEBFULLNAME"] = "Ada Tester"
+    environment["DEBEMAIL"] = "ada@tester.invalid"
+    for (name, value) in extra { environment[name] = value }
     let built = try runToCompletion(
       [TestPaths.packageRoot + "/packaging/build-deb"], environment: environment, timeout: 300)
     try #require(built.status == 0, "build-deb: \(built.stderr)")
@@ -214,6 +217,58 @@ struct PackagingTests {
     #expect(
       fileText(root + "/usr/share/doc/orientd/copyright") == fileText(Self.debian + "/copyright"),
       "the package's copyright file")
+  }
+
+  @Test(
+    "The package is reproducible: two builds are the same bytes, every time is SOURCE_DATE_EPOCH, docs over 4 kB are compressed, the maintainer is the builder's"
+  )
+  func packageIsReproducible() throws {
+    let first = try Self.builtPackage()
+    let firstBytes = try Data(contentsOf: URL(fileURLWithPath: first.deb))
+    // Built again in other directories: nothing of the build's place (its moment: the times below).
+    let second = try Self.builtPackage()
+    #expect(first.deb != second.deb, "the premise: two builds, two files")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: second.deb)) == firstBytes, "the same bytes")
+
+    let dpkgDeb = try #require(TestPaths.which("dpkg-deb"))
+    let listing = try runToCompletion([dpkgDeb, "--contents", first.deb])
+    try #require(listing.status == 0, "\(listing.stderr)")
+    let times = Set(
+      completeLines(listing.stdout).map {
+        $0.split(separator: " ", omittingEmptySubsequences: true)[3...4].joined(separator: " ")
+      })
+    #expect(times == ["2026-01-01 00:00"], "\(times)")
+    let fields = try Self.deb822Paragraphs(first.root + "/DEBIAN/control")[0]
+    #expect(fields["Maintainer"] == "Ada Tester <ada@tester.invalid>", "\(fields)")
+
+    let doc = first.root + "/usr/share/doc/orientd"
+    let files = try FileManager.default.subpathsOfDirectory(atPath: doc).filter {
+      var directory: ObjCBool = false
+      return FileManager.default.fileExists(atPath: doc + "/" + $0, isDirectory: &directory) && !directory.boolValue
+    }
+    #expect(files.contains("README.md.gz"), "\(files)")
+    for file in files where !file.hasSuffix(".gz") {
+      let size = try FileManager.default.attributesOfItem(atPath: doc + "/" + file)[.size] as? Int ?? 0
+      #expect(size <= 4096, "\(file) is \(size) bytes and not compressed")
+    }
+
+    // With no maintainer anywhere (outside a checkout), the build refuses rather than invent one.
+    let unknown = try runToCompletion(
+      [TestPaths.packageRoot + "/packaging/build-deb"],
+      environment: try Self.bareEnvironment())
+    #expect(unknown.status != 0)
+    #expect(unknown.stderr.contains("set DEBFULLNAME and DEBEMAIL"), "\(unknown.stderr)")
+  }
+
+  /// The environment of a build outside a git checkout (GIT_DIR leads nowhere) with no
+  /// maintainer given.
+  static func bareEnvironment() throws -> [String: String] {
+    var environment = try Scratch.current().environment
+    environment["BINPATH"] = TestPaths.buildDirectory.path
+    environment["OUTDIR"] = try Scratch.current().makeDirectory("bare")
+    environment["GIT_DIR"] = try Scratch.current().makeDirectory("no-git")
+    for name in ["DEB_MAINTAINER", "DEBEMAIL", "DEBFULLNAME"] { environment[name] = nil }
+    return environment
   }
 
   @Test(
