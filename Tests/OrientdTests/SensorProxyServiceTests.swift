@@ -340,6 +340,12 @@ struct SensorProxyServiceTests {
       "\(daemon.run.process.stderr)")
     #expect(try bus.owner(of: "net.hadess.SensorProxy") == proxyOwner)
     #expect(try daemon.get("orientation") == "normal", "the socket serves meanwhile")
+    // doctor names the owner by its program, not by the kernel's 15-byte command name.
+    #expect(
+      waitUntil {
+        let doctor = try? runToCompletion([TestPaths.orientctl, "--socket", daemon.socket, "doctor"])
+        return doctor?.stdout.contains("system bus, owned by iio-sensor-proxy (pid ") == true
+      }, "\((try? runToCompletion([TestPaths.orientctl, "--socket", daemon.socket, "doctor"]).stdout) ?? "")")
     _ = peer.run.stop()
     #expect(daemon.waitUntilServing(), "\(daemon.run.process.stderr)")
     let owner = try #require(try bus.owner(of: "net.hadess.SensorProxy"))
