@@ -12,7 +12,7 @@ import Testing
 @Suite("The Debian package takes iio-sensor-proxy's place without removing it", .scratch)
 struct PackagingTests {
   static let debian = TestPaths.packageRoot + "/packaging/debian"
-  /// Debian's own unit for iio-sensor-proxy, from its package (scripts/debian-packages).
+  /// Debian's own unit for iio-sensor-proxy, from its package (scripts/debian-packages-tests).
   static let iioSensorProxyUnit = "/lib/systemd/system/iio-sensor-proxy.service"
   static let dropInDirectory = "iio-sensor-proxy.service.d"
 
@@ -43,7 +43,7 @@ struct PackagingTests {
   static func unitDirectoryWithIIOSensorProxy(_ directory: String) throws {
     try #require(
       FileManager.default.fileExists(atPath: iioSensorProxyUnit),
-      "Debian's iio-sensor-proxy is not installed (scripts/debian-packages lists it)")
+      "Debian's iio-sensor-proxy is not installed (scripts/debian-packages-tests lists it)")
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       atPath: iioSensorProxyUnit, toPath: directory + "/iio-sensor-proxy.service")

@@ -77,14 +77,19 @@ struct UsageDetailsTests {
     #expect(stubs.calls.isEmpty)
   }
 
-  @Test("scripts/bootstrap says what it checked when nothing was missing")
-  func bootstrapSaysWhatItChecked() throws {
-    // Stand-ins: every package installed, a Swift toolchain; nothing is installed for real.
+  /// Stand-ins for bootstrap's tools: dpkg-query reports the packages in `installed` (every one
+  /// when nil), apt-get writes its arguments to `apt.log` and succeeds; nothing is installed.
+  static func bootstrapStubs(installed: Set<String>? = nil) throws -> (environment: [String: String], log: String) {
     let stubs = try Scratch.current().makeDirectory("bootstrap-stubs")
+    let log = stubs + "/apt.log"
+    let query =
+      installed.map { names in
+        "case \" $(echo \(names.sorted().joined(separator: " "))) \" in *\" $3 \"*) printf 'install ok installed';; esac"
+      } ?? "printf 'install ok installed'"
     let scripts = [
-      "dpkg-query": "printf 'install ok installed'",
+      "dpkg-query": query,
       "swift": "echo 'Swift version 6.3.1 (swift-6.3.1-RELEASE)'",
-      "apt-get": "echo apt-get must not run >&2; exit 1",
+      "apt-get": "echo \"$@\" >> \(log)",
       "sudo": "\"$@\"",
     ]
     for (name, body) in scripts {
@@ -93,14 +98,53 @@ struct UsageDetailsTests {
     }
     var environment = try Scratch.current().environment
     environment["PATH"] = stubs + ":/usr/bin:/bin"
+    return (environment, log)
+  }
+
+  static func packageList(_ name: String) -> [String] {
+    fileText(TestPaths.packageRoot + "/scripts/" + name).split(whereSeparator: \.isWhitespace).map(String.init)
+  }
+
+  @Test("scripts/bootstrap says what it checked when nothing was missing, with --tests the tests' packages too")
+  func bootstrapSaysWhatItChecked() throws {
+    let (environment, log) = try Self.bootstrapStubs()
+    let build = Self.packageList("debian-packages")
+    let tests = Self.packageList("debian-packages-tests")
+    for (arguments, count) in [([String](), build.count), (["--tests"], build.count + tests.count)] {
+      let result = try runToCompletion(
+        [TestPaths.packageRoot + "/scripts/bootstrap"] + arguments, environment: environment)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(
+        result.stdout.contains("bootstrap: all \(count) Debian packages are installed"), "\(result.stdout)")
+      #expect(result.stdout.contains("Swift version 6.3.1"), "\(result.stdout)")
+    }
+    #expect(fileText(log).isEmpty, "apt-get ran: \(fileText(log))")
+    let wrong = try runToCompletion(
+      [TestPaths.packageRoot + "/scripts/bootstrap", "--test"], environment: environment)
+    #expect(wrong.status == 64)
+    #expect(wrong.stderr.contains("usage: scripts/bootstrap [--tests]"), "\(wrong.stderr)")
+  }
+
+  @Test(
+    "The quick start's bootstrap installs what building and the demo need, not the tests' daemons, emulator and shells"
+  )
+  func bootstrapForTheDemoOnly() throws {
+    let (environment, log) = try Self.bootstrapStubs(installed: [])
     let result = try runToCompletion([TestPaths.packageRoot + "/scripts/bootstrap"], environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
-    let count = fileText(TestPaths.packageRoot + "/scripts/debian-packages").split(
-      whereSeparator: \.isWhitespace
-    )
-    .count
-    #expect(
-      result.stdout.contains("bootstrap: all \(count) Debian packages are installed"), "\(result.stdout)")
-    #expect(result.stdout.contains("Swift version 6.3.1"), "\(result.stdout)")
+    let installs = fileText(log).split(separator: "\n").filter { $0.hasPrefix("install ") }
+    try #require(installs.count == 1, "\(fileText(log))")
+    let asked = Set(installs[0].split(separator: " ").map(String.init).filter { !$0.hasPrefix("-") }.dropFirst())
+    #expect(asked == Set(Self.packageList("debian-packages")), "\(asked)")
+    // What a convertible's user must not get from seeing the demo: a second sensor daemon
+    // (iio-sensor-proxy would take the sensor), an emulator, other shells.
+    for package in ["iio-sensor-proxy", "qemu-system-x86", "lintian", "zsh", "fish", "umockdev"] {
+      #expect(!asked.contains(package), "\(package)")
+      #expect(Self.packageList("debian-packages-tests").contains(package), "\(package) is for the tests")
+    }
+    // What building needs: the libraries' development packages.
+    for package in ["libiio-dev", "libudev-dev", "libsystemd-dev", "libevdev-dev", "pkg-config"] {
+      #expect(asked.contains(package), "\(package)")
+    }
   }
 }
