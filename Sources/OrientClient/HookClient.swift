@@ -153,6 +153,9 @@ final class HookClient {
     for piece in pieces {
       guard case .line(let bytes) = piece else { return disconnected() }
       let line = String(decoding: bytes, as: UTF8.self)
+      if line.hasPrefix("error " + ProtocolError.Code.badConfig.rawValue + " ") {
+        return cannotStart(line)
+      }
       if let change = StateChange(line: line) {
         handle(change)
       } else if declaring, greeted {
@@ -162,6 +165,19 @@ final class HookClient {
         act()
       }
     }
+  }
+
+  /// The orientd systemd started for this connection could not start (its configuration has a
+  /// mistake): try again only every 10 s, since each connection has systemd start it again
+  /// and five starts in 10 s make systemd give up on the service and its socket.
+  private func cannotStart(_ line: String) {
+    if let connection { loop.unwatch(connection.watch) }
+    connection = nil
+    Log.warning("\(line.dropFirst("error bad-config ".count)); trying again every 10 s")
+    warnedAbsent = true
+    let timer = LoopTimer(loop: loop) { [unowned self] _ in self.connect() }
+    timer.schedule(after: .seconds(10))
+    retry = timer
   }
 
   /// orientd refused the orientations declared (`line`, its error): nothing the hook could be

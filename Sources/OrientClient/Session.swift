@@ -228,6 +228,12 @@ struct Session {
 
   func refused(_ reply: String) -> Int32 {
     let detail = reply.hasPrefix("error ") ? String(reply.dropFirst(6)) : reply
+    let badConfig = ProtocolError.Code.badConfig.rawValue + " "
+    if detail.hasPrefix(badConfig) {
+      // Not a refusal: the orientd systemd started for this connection could not start.
+      StandardStream.error.report("orientctl: \(detail.dropFirst(badConfig.count))\n")
+      return ExitCode.unavailable.rawValue
+    }
     StandardStream.error.report("orientctl: orientd refused: \(detail)\n")
     // Turned away for lack of room is the service being unavailable, not a refused command.
     if detail.hasPrefix("too-many-clients") { return ExitCode.unavailable.rawValue }
@@ -250,7 +256,8 @@ struct Session {
           + " (--timeout)\(hint)\n")
       return ExitCode.unavailable.rawValue
     }
-    StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
+    let hint = socket == SocketLocation.system ? "; " + SocketLocation.serviceHint : ""
+    StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\(hint)\n")
     return ExitCode.unavailable.rawValue
   }
 }

@@ -187,6 +187,35 @@ struct ConfigAndServiceTests {
     #expect(daemon.waitForExit() == 0, "orientd did not stop: \(daemon.stderr)")
   }
 
+  @Test(
+    "Socket-activated with a config mistake, orientd answers the waiting client that it cannot start, so systemd need not start it again for that client"
+  )
+  func socketActivatedConfigMistake() throws {
+    let activate = try #require(
+      TestPaths.which("systemd-socket-activate"), "systemd-socket-activate is missing")
+    let scratch = try Scratch.current()
+    let directory = try scratch.makeDirectory()
+    let socket = directory + "/activated.sock"
+    let config = directory + "/orientd.conf"
+    try "threshold = 0.7\ntreshold = 0.5\n".write(toFile: config, atomically: true, encoding: .utf8)
+    let arguments = try TestPaths.isolated(
+      orientdArguments: ["--demo", "--socket", socket, "--state", directory + "/st", "--config", config],
+      in: scratch)
+    let activator = try TestProcess([activate, "-l", socket, TestPaths.orientd] + arguments)
+    try #require(waitUntil { FileManager.default.fileExists(atPath: socket) }, "\(activator.stderr)")
+    // The first connection makes systemd-socket-activate start orientd, which cannot start. The
+    // client hears so at once, not after its --timeout, and the mistake stays in orientd's log.
+    let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "--timeout", "60", "get"])
+    #expect(result.status == 69, "\(result.stdout)\(result.stderr)")
+    #expect(
+      result.stderr
+        == "orientctl: orientd cannot start: its configuration has a mistake; 'systemctl status orientd' says"
+        + " which\n")
+    #expect(!result.stderr.contains("treshold"), "a client is not shown the file's contents")
+    #expect(activator.waitForExit() == 78, "\(activator.stderr)")
+    #expect(activator.stderr.contains("\(config):2: unknown key 'treshold'"), "\(activator.stderr)")
+  }
+
   @Test("Socket-activated, orientd serves the socket systemd passes and leaves its file alone")
   func socketActivation() throws {
     let activate = try #require(

@@ -9,6 +9,8 @@ public struct ProtocolError: Error, Equatable, Sendable {
     case lineTooLong = "line-too-long"
     case badEncoding = "bad-encoding"
     case tooManyClients = "too-many-clients"
+    /// orientd cannot start: its config file or its command line has a mistake.
+    case badConfig = "bad-config"
     /// A warning with `ok`: the change holds but could not be saved.
     case notSaved = "not-saved"
     case internalError = "internal-error"

@@ -37,10 +37,10 @@ public enum OrientdCommand {
     let options: DaemonOptions
     do {
       options = try configuration.load()
-    } catch  where error.exitCode == .usage {
-      return usageFailure(error)
     } catch {
-      return fail(error)
+      let status = error.exitCode == .usage ? usageFailure(error) : fail(error)
+      if commandLine.action == .run { StartFailureNotice.answerWaitingClients() }
+      return status
     }
     if options.verbose { Log.threshold = .debug }
     if options.action == .run, options.servesSocket || options.persistsState,
