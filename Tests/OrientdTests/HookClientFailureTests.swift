@@ -21,6 +21,36 @@ struct HookClientFailureTests {
     #expect(result.stderr.contains("Try 'orientctl --help'."))
   }
 
+  @Test(
+    "An orientd that cannot start (a config mistake) is logged, and the hook waits 10 s, not 1 s, before the next try"
+  )
+  func orientdCannotStart() throws {
+    let socat = try #require(TestPaths.which("socat"), "socat is missing")
+    let directory = try Scratch.current().makeDirectory()
+    let socket = directory + "/activated.sock"
+    let log = directory + "/connections.log"
+    // What a socket-activated orientd with a bad config does: one line, then gone. Each
+    // connection is counted, so the retry's pace shows.
+    let server = try TestProcess([
+      socat, "UNIX-LISTEN:\(socket),fork",
+      "SYSTEM:date +%s.%N >> \(log); echo 'error bad-config orientd cannot start: its configuration has a mistake'",
+    ])
+    #expect(waitUntil { FileManager.default.fileExists(atPath: socket) }, "\(server.stderr)")
+    let client = try TestProcess([TestPaths.orientctl, "hook", "--socket", socket, "--", "/bin/true"])
+    #expect(
+      client.waitFor("orientd cannot start: its configuration has a mistake; trying again every 10 s", inStderr: true),
+      "\(client.stderr)")
+    // The second try comes 10 s after the first (a timer: under load later, never sooner).
+    #expect(waitUntil(timeout: 30) { fileText(log).split(separator: "\n").count >= 2 }, "\(client.stderr)")
+    let times = fileText(log).split(separator: "\n").compactMap { Double($0) }
+    try #require(times.count >= 2, "\(fileText(log))")
+    #expect(times[1] - times[0] >= 9.9, "\(times)")
+    client.signal(SIGTERM)
+    #expect(client.waitForExit() == 0)
+    server.signal(SIGTERM)
+    _ = server.waitForExit()
+  }
+
   @Test("'--' ends hook's options, and hook's own --timeout and --socket come before the command")
   func optionsBeforeCommand() throws {
     let directory = try Scratch.current().makeDirectory()
