@@ -131,6 +131,8 @@ struct CompletionTests {
     try """
     zmodload zsh/zpty || exit 90
     setup=$1; shift
+    # In the scratch directory: file-name completions, if any, list nothing of the host.
+    cd -- ${setup:h} || exit 90
     # Prints what the shell prints, until a line holds $1.
     await() {
       local line
