@@ -14,6 +14,12 @@ struct CompletionTests {
     return path
   }
 
+  /// How `shell` loads a completion script without make install, as the manual pages, the
+  /// help and the README give it; `printing` is the command that prints the script.
+  static func idiom(_ shell: String, printing: String) -> String {
+    shell == "fish" ? "\(printing) | source" : "source <(\(printing))"
+  }
+
   /// The command line that prints `program`'s completion script for `shell`.
   static func printing(_ program: String, _ shell: String) -> [String] {
     program == TestPaths.orientd ? [program, "--completion", shell] : [program, "completion", shell]
@@ -27,7 +33,7 @@ struct CompletionTests {
     let result = try runToCompletion([
       bash, "--norc", "--noprofile", "-c",
       """
-      source <("$1" $4 bash) || exit 90
+      \(idiom("bash", printing: #""$1" $4 bash"#)) || exit 90
       read -r -a COMP_WORDS <<< "$2"
       case "$2" in *" ") COMP_WORDS+=(""); esac
       COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
@@ -53,7 +59,8 @@ struct CompletionTests {
     environment["XDG_CONFIG_HOME"] = environment["HOME"]
     let result = try runToCompletion(
       [
-        fish, "--no-config", "-c", "$argv[1] $argv[3] fish | source; and complete -C $argv[2]", program,
+        fish, "--no-config", "-c",
+        "\(idiom("fish", printing: "$argv[1] $argv[3] fish")); and complete -C $argv[2]", program,
         "\(name) \(line)", printing(program, "fish")[1],
       ],
       environment: environment)
@@ -88,7 +95,7 @@ struct CompletionTests {
     let load: String
     switch setup {
     case .sourced:
-      load = "source <(\(printing(program, "zsh").map(quoted).joined(separator: " ")))"
+      load = idiom("zsh", printing: printing(program, "zsh").map(quoted).joined(separator: " "))
     case .autoloaded:
       let functions = directory + "/functions"
       try FileManager.default.createDirectory(atPath: functions, withIntermediateDirectories: false)
@@ -305,6 +312,27 @@ struct CompletionTests {
     #expect(offered[3] == ["cw", "ccw"])
     let daemon = try Self.zsh(TestPaths.orientd, ["--dbus "], setup: .autoloaded)
     #expect(daemon.offered == [["system", "session", "off"]])
+  }
+
+  @Test(
+    "The manual pages, orientctl help and the README give each shell's way to load the completions without make install"
+  )
+  func idiomsDocumented() throws {
+    let orientctlPage = try ManPageTests.rendered("orientctl.1").text
+    let orientdPage = try ManPageTests.rendered("orientd.8").text
+    let help = try runToCompletion([TestPaths.orientctl, "help", "completion"]).stdout
+    let readme = ReadmeTests.readme
+    for shell in ["bash", "zsh", "fish"] {
+      // The very lines the helpers above run, with the programs' names.
+      let orientctl = Self.idiom(shell, printing: "orientctl completion \(shell)")
+      #expect(orientctlPage.contains(orientctl), "orientctl.1 lacks \(orientctl)")
+      #expect(help.contains(orientctl), "orientctl help completion lacks \(orientctl)")
+      #expect(readme.contains("`\(orientctl)`"), "README.md lacks \(orientctl)")
+      let orientd = Self.idiom(shell, printing: "orientd --completion \(shell)")
+      #expect(orientdPage.contains(orientd), "orientd.8 lacks \(orientd)")
+    }
+    // zsh's completion system must be loaded before the script is sourced.
+    for text in [orientctlPage, orientdPage, help] { #expect(text.contains("compinit")) }
   }
 
   @Test("The zsh completions parse, and name every option of --help")
