@@ -30,6 +30,7 @@ struct BashCompletion {
   private var listFunction: String {
     guard spec.hasLists else { return "" }
     return """
+
       # Completes a comma-separated list, each word once: `\(spec.functionName)_list CURRENT ALONE WORDS`,
       # ALONE and WORDS comma-separated; ALONE (`all`) stand only for the whole list.
       \(spec.functionName)_list() {
