@@ -159,7 +159,9 @@ let package = Package(
     ),
     .testTarget(
       name: "OrientdTests",
-      dependencies: ["OrientCore", "OrientSystem", "orientd", "orientctl", "orientd-testbench"]
+      dependencies: [
+        "OrientCore", "OrientSystem", "OrientClient", "orientd", "orientctl", "orientd-testbench",
+      ]
     ),
   ]
 )

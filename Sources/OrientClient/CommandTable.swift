@@ -12,18 +12,19 @@ enum CommandTable {
     .init("version", short: "V", summary: "print the version", isTerminal: true),
   ]
 
-  private static let orientations = ["normal", "left-up", "bottom-up", "right-up"]
+  private static let orientations = ScreenOrientation.allCases.map(\.name)
 
   /// `monitor`'s and `hook`'s `--supports LIST`: the orientations the client can show.
   private static let supports = CompletionSpec.Option(
-    "supports", value: .text(hint: "orientations"),
+    "supports", value: .list(orientations, alone: []),
     summary: "only these orientations, as the client supports")
 
   /// Every command, in the order the help lists them.
   static let commands: [CompletionSpec.Command] = [
     .init(
       "get", summary: "print the current state, or one field",
-      options: [.init("json", summary: "as JSON")], arguments: .choices(StateSnapshot.fields)),
+      options: [.init("json", summary: "as JSON")], arguments: .choices(StateSnapshot.fields),
+      operands: "[FIELD]"),
     .init(
       "monitor", summary: "print the state and every change",
       options: [
@@ -35,11 +36,12 @@ enum CommandTable {
     .init(
       "lock", summary: "lock the screen orientation",
       options: [.init("toggle", summary: "lock to the current orientation, or unlock when locked")],
-      arguments: .choices(orientations)),
+      arguments: .choices(orientations), operands: "[ORIENTATION]"),
     .init("unlock", summary: "follow the device again"),
     .init("rotate", summary: "lock to the next allowed orientation", arguments: .choices(["cw", "ccw"])),
     .init(
-      "allow", summary: "set the allowed screen orientations", arguments: .choices(["all"] + orientations)),
+      "allow", summary: "set the allowed screen orientations", arguments: .list(orientations, alone: ["all"]),
+      operands: "all|LIST"),
     .init("mode", summary: "set the mode", arguments: .choices(["tablet", "laptop", "auto"])),
     .init(
       "samples", summary: "print every sample in g",
@@ -57,11 +59,12 @@ enum CommandTable {
         .init("timeout", value: .text(hint: "seconds"), summary: "kill the command after this long"),
         .init("oneshot", summary: "run the command once for the current state, then exit"),
         supports,
-      ], arguments: .command),
+      ], arguments: .command, operands: "[--] COMMAND [ARGUMENT]..."),
     .init(
       "completion", summary: "print the completion script for bash, zsh or fish",
       arguments: .choices(CompletionSpec.Shell.allCases.map(\.rawValue))),
-    .init("help", summary: "print the help, or one command's", arguments: .choices(names)),
+    .init(
+      "help", summary: "print the help, or one command's", arguments: .choices(names), operands: "[COMMAND]"),
   ]
 
   /// The command names, in the help's order.
@@ -73,6 +76,12 @@ enum CommandTable {
   /// `--name` for each option `command` takes itself.
   static func options(of command: String) -> [String] {
     (commands.first { $0.name == command }?.options ?? []).map { "--" + $0.name }
+  }
+
+  /// `usage: COMMAND ...` for a bad use of `command`: made from the table, it names every
+  /// option the command takes.
+  static func usage(_ command: String) -> String {
+    "usage: " + (commands.first { $0.name == command }?.synopsis ?? command)
   }
 
   /// The global options as typed: `--socket`, ...

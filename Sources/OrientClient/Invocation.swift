@@ -168,10 +168,10 @@ struct Invocation: Equatable {
       throw .usage("unknown command '\(verb)'\(suggestion)")
     }
     var arguments = Array(rest.dropFirst())
+    // The usage line comes from the command table, so it names every option the command takes.
+    let usage = CommandTable.usage(verb)
     if verb == "help" {
-      guard arguments.count <= 1, arguments.allSatisfy(commands.contains) else {
-        throw .usage("usage: help [COMMAND]")
-      }
+      guard arguments.count <= 1, arguments.allSatisfy(commands.contains) else { throw .usage(usage) }
       return Invocation(socket: socket, command: .help(command: arguments.first))
     }
     let supports = try takeSupports(from: &arguments, verb: verb)
@@ -213,7 +213,7 @@ struct Invocation: Equatable {
       arguments = operands
     }
     func noArguments() throws(Failure) {
-      guard arguments.isEmpty else { throw .usage("\(verb) takes no argument") }
+      guard arguments.isEmpty else { throw .usage("\(verb) takes no argument; \(usage)") }
     }
     let command: Command
     switch verb {
@@ -221,7 +221,7 @@ struct Invocation: Equatable {
       let json = arguments.contains("--json")
       let fields = arguments.filter { $0 != "--json" }
       guard fields.count <= 1, arguments.count - fields.count <= 1 else {
-        throw .usage("usage: get [--json] [FIELD]")
+        throw .usage(usage)
       }
       if let field = fields.first, !StateSnapshot.fields.contains(field) {
         throw .usage("get: unknown field '\(field)' (\(StateSnapshot.fields.joined(separator: ", ")))")
@@ -235,12 +235,18 @@ struct Invocation: Equatable {
       case [] where arguments.count <= 1: command = .monitor(.text, once: once)
       case ["--json"] where arguments.count <= 2: command = .monitor(.json, once: once)
       case ["--iio-sensor-proxy"] where arguments.count <= 2: command = .monitor(.iioSensorProxy, once: once)
-      default: throw .usage("usage: monitor [--json|--iio-sensor-proxy] [--no-reconnect]")
+      case let styles where Set(styles) == ["--json", "--iio-sensor-proxy"]:
+        // The table's usage line cannot say that these two exclude each other.
+        throw .usage("monitor: --json and --iio-sensor-proxy exclude each other; \(usage)")
+      default: throw .usage(usage)
       }
     case "lock" where arguments == ["--toggle"]:
       command = .toggleLock
     case "lock":
-      guard arguments.count <= 1 else { throw .usage("usage: lock [ORIENTATION|--toggle]") }
+      guard arguments.count <= 1 else {
+        let both = arguments.contains("--toggle")
+        throw .usage(both ? "lock: --toggle takes no orientation; \(usage)" : usage)
+      }
       if let name = arguments.first, ScreenOrientation(name: name) == nil {
         throw .usage("lock: unknown orientation '\(name)' (normal, left-up, bottom-up or right-up)")
       }
@@ -249,10 +255,10 @@ struct Invocation: Equatable {
       try noArguments()
       command = .control("unlock")
     case "rotate":
-      guard arguments == ["cw"] || arguments == ["ccw"] else { throw .usage("usage: rotate cw|ccw") }
+      guard arguments == ["cw"] || arguments == ["ccw"] else { throw .usage(usage) }
       command = .control("rotate " + arguments[0])
     case "allow":
-      guard !arguments.isEmpty else { throw .usage("usage: allow LIST") }
+      guard !arguments.isEmpty else { throw .usage(usage) }
       let list = arguments.joined(separator: " ")
       do {
         _ = try AllowedOrientations.parse(list)
@@ -262,11 +268,11 @@ struct Invocation: Equatable {
       command = .control("allow " + list)
     case "mode":
       guard arguments.count == 1, ["tablet", "laptop", "auto"].contains(arguments[0]) else {
-        throw .usage("usage: mode tablet|laptop|auto")
+        throw .usage(usage)
       }
       command = .control("mode " + arguments[0])
     case "samples":
-      guard arguments.isEmpty || arguments == ["--raw"] else { throw .usage("usage: samples [--raw]") }
+      guard arguments.isEmpty || arguments == ["--raw"] else { throw .usage(usage) }
       command = .samples(raw: arguments == ["--raw"])
     case "doctor":
       try noArguments()
@@ -274,12 +280,12 @@ struct Invocation: Equatable {
     case "calibrate":
       let flags = Set(arguments)
       guard flags.isSubset(of: ["--yes", "--json"]), flags.count == arguments.count else {
-        throw .usage("usage: calibrate [--yes] [--json]")
+        throw .usage(usage)
       }
       command = .calibrate(automatic: flags.contains("--yes"), json: flags.contains("--json"))
     case "completion":
       guard arguments.count == 1, let shell = CompletionSpec.Shell(rawValue: arguments[0]) else {
-        throw .usage("usage: completion bash|zsh|fish")
+        throw .usage(usage)
       }
       command = .completion(shell)
     case "hook":
@@ -308,7 +314,7 @@ struct Invocation: Equatable {
         }
       }
       guard !rest.isEmpty else {
-        throw .usage("usage: hook [--timeout SECONDS] [--oneshot] [--] COMMAND [ARGUMENT]...")
+        throw .usage(usage)
       }
       command = .hook(command: Array(rest), timeout: hookTimeout, oneshot: oneshot)
     default:

@@ -132,7 +132,10 @@ public enum OrientctlCommand {
           LIST runs it only for the orientations of LIST (normal,bottom-up for a
           landscape-only app); options go before COMMAND
       completion bash|zsh|fish
-          print the shell's completion script (make install installs them)
+          print the shell's completion script, which make install installs;
+          without it: source <(orientctl completion bash) in bash,
+          source <(orientctl completion zsh) in zsh (after compinit),
+          orientctl completion fish | source in fish
       help [COMMAND]
           print this help, or one command's
 

@@ -95,6 +95,8 @@ public enum DaemonHelp {
     case "DIR": return .directory
     case "CMD": return .command
     case "GROUP": return .group
+    // --allowed: the screen orientations, comma-separated, or all.
+    case "LIST": return .list(ScreenOrientation.allCases.map(\.name), alone: ["all"])
     default: return .text(hint: placeholder)
     }
   }

@@ -62,4 +62,58 @@ struct CompletionScriptTests {
     #expect(flat.script(for: .zsh).contains("'--mode=[m]:mode:(x y)'"))
     #expect(flat.script(for: .fish).contains("complete -c d -l mode -x -a 'x y' -d 'm'"))
   }
+
+  /// A spec with lists: an option's value and a command's argument.
+  let lists = CompletionSpec(
+    program: "tool",
+    options: [.init("only", value: .list(["a", "b", "c"], alone: []), summary: "only these")],
+    commands: [.init("allow", summary: "allow these", arguments: .list(["a", "b", "c"], alone: ["all"]))])
+
+  @Test("Each shell's script defines a list function only when the spec has a list, and calls it for each")
+  func listFunctions() {
+    #expect(!spec.script(for: .bash).contains("_tool_list"))
+    #expect(!spec.script(for: .zsh).contains("_tool_list"))
+    #expect(!spec.script(for: .fish).contains("__tool_list"))
+    let bash = lists.script(for: .bash)
+    #expect(bash.contains("_tool_list() {"))
+    #expect(bash.contains(#"--only) _tool_list "$cur" "" "a,b,c"; return ;;"#))
+    #expect(bash.contains(#"else _tool_list "$cur" "all" "a,b,c"; return; fi ;;"#))
+    let zsh = lists.script(for: .zsh)
+    #expect(zsh.contains("_tool_list() {"))
+    #expect(zsh.contains(#"'--only=[only these]:only:_tool_list "" a,b,c'"#))
+    #expect(zsh.contains(#"allow) _arguments '1: :_tool_list "all" a,b,c' ;;"#))
+    let fish = lists.script(for: .fish)
+    #expect(fish.contains("function __tool_list\n"))
+    #expect(fish.contains(#"complete -c tool -l only -x -a '(__tool_list "" a,b,c)' -d 'only these'"#))
+    #expect(
+      fish.contains(
+        #"complete -c tool -n '__fish_seen_subcommand_from allow' -a '(__tool_list "all" a,b,c)'"#))
+  }
+
+  @Test("zsh: the script calls its function when autoloaded, and registers it with compdef when sourced")
+  func zshEnding() {
+    for (spec, name) in [(spec, "tool"), (CompletionSpec(program: "d", options: []), "d")] {
+      let script = spec.script(for: .zsh)
+      #expect(script.contains("if [[ $zsh_eval_context[-1] == loadautofunc ]]; then"))
+      #expect(script.contains("  _\(name) \"$@\"\n"))
+      #expect(script.contains("  compdef _\(name) \(name)\n"))
+      // Never the function called outright, which fails when sourced.
+      #expect(!script.contains("}\n\n_\(name) \"$@\""))
+    }
+  }
+
+  @Test("A command's synopsis names every option, with its value, then its arguments")
+  func synopsis() {
+    let command = CompletionSpec.Command(
+      "hook", summary: "",
+      options: [
+        .init("timeout", value: .text(hint: "seconds"), summary: ""), .init("oneshot", summary: ""),
+        .init("supports", value: .list(["a"], alone: []), summary: ""),
+      ], arguments: .command, operands: "COMMAND...")
+    #expect(command.synopsis == "hook [--timeout SECONDS] [--oneshot] [--supports LIST] COMMAND...")
+    #expect(
+      CompletionSpec.Command("rotate", summary: "", arguments: .choices(["cw", "ccw"])).synopsis
+        == "rotate cw|ccw")
+    #expect(CompletionSpec.Command("unlock", summary: "").synopsis == "unlock")
+  }
 }

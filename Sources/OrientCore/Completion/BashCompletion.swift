@@ -8,7 +8,7 @@ struct BashCompletion {
     return """
       # bash completion for \(spec.program), written by the program itself from its own
       # option table: regenerate it rather than edit it.
-      \(function)() {
+      \(listFunction)\(function)() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev="" command="" words="" i
         (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
         # `--name=value` reaches here as three words: --name, =, value.
@@ -22,6 +22,27 @@ struct BashCompletion {
         COMPREPLY=($(compgen -W "$words" -- "$cur"))
       }
       complete -F \(function) \(spec.program)
+
+      """
+  }
+
+  /// The function that completes a comma-separated list, when the spec has one.
+  private var listFunction: String {
+    guard spec.hasLists else { return "" }
+    return """
+
+      # Completes a comma-separated list, each word once: `\(spec.functionName)_list CURRENT ALONE WORDS`,
+      # ALONE and WORDS comma-separated; ALONE (`all`) stand only for the whole list.
+      \(spec.functionName)_list() {
+        local prefix="" words="" word
+        # What the list holds before the item being completed, with its comma.
+        if [[ $1 == *,* ]]; then prefix=${1%,*},; else words=${2//,/ }; fi
+        for word in ${3//,/ }; do
+          [[ ,$prefix == *,"$word",* ]] || words+=" $word"
+        done
+        COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${1##*,}"))
+      }
+
 
       """
   }
@@ -53,7 +74,7 @@ struct BashCompletion {
   /// After an option that takes a value: that value's completions, and nothing else.
   private var valueCases: String {
     valueOptions.map { option in
-      "    \(option.long)) \(Self.reply(for: option.value)); return ;;"
+      "    \(option.long)) \(reply(for: option.value)); return ;;"
     }.joined(separator: "\n")
   }
 
@@ -93,6 +114,14 @@ struct BashCompletion {
                 fi
                 words="\(own) \(globalWords)" ;;
           """)
+      case .list(let words, let alone):
+        // With nothing typed yet, the command's options are offered beside the list's words.
+        let call = listCall(words, alone: command.options.map(\.long) + alone)
+        cases.append(
+          """
+              \(command.name))
+                if [[ $cur == -* ]]; then words="\(own) \(globalWords)"; else \(call); return; fi ;;
+          """)
       default:
         let arguments = Self.argumentWords(command.arguments)
         cases.append(
@@ -122,10 +151,16 @@ struct BashCompletion {
     return ""
   }
 
+  /// The call of the list function that completes `$cur` as a list of `words`.
+  private func listCall(_ words: [String], alone: [String]) -> String {
+    "\(spec.functionName)_list \"$cur\" \"\(alone.joined(separator: ","))\" \"\(words.joined(separator: ","))\""
+  }
+
   /// The statement that fills COMPREPLY for a value.
-  private static func reply(for value: CompletionSpec.Value) -> String {
+  private func reply(for value: CompletionSpec.Value) -> String {
     switch value {
     case .none, .text: return "COMPREPLY=()"
+    case .list(let words, let alone): return listCall(words, alone: alone)
     case .choices(let choices):
       return "COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\"))"
     case .file: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"

@@ -8,6 +8,9 @@ public struct CompletionSpec: Sendable, Equatable {
     case none
     /// One of these words.
     case choices([String])
+    /// A comma-separated list of these words, each at most once (`normal,left-up`), or one
+    /// of `alone`, words that stand only for the whole list (`all`).
+    case list([String], alone: [String])
     /// A file name.
     case file
     /// A directory name.
@@ -50,15 +53,38 @@ public struct CompletionSpec: Sendable, Equatable {
     public var summary: String
     public var options: [Option]
     /// What its arguments are: choices (which may be given together, `get --json mode`), a
-    /// command line (`hook`), or nothing.
+    /// list, a command line (`hook`), or nothing.
     public var arguments: Value
+    /// How its usage line shows its arguments (`[FIELD]`); nil to spell out the choices
+    /// (`cw|ccw`), or nothing for a command without arguments.
+    public var operands: String?
 
     /// Creates a command.
-    public init(_ name: String, summary: String, options: [Option] = [], arguments: Value = .none) {
+    public init(
+      _ name: String, summary: String, options: [Option] = [], arguments: Value = .none,
+      operands: String? = nil
+    ) {
       self.name = name
       self.summary = summary
       self.options = options
       self.arguments = arguments
+      self.operands = operands
+    }
+
+    /// `name [--flag] [--option VALUE]... OPERANDS`: every option it takes, then its
+    /// arguments, for its usage line.
+    public var synopsis: String {
+      var words = [name]
+      for option in options {
+        let value = option.placeholder.map { " " + $0 } ?? ""
+        words.append("[--\(option.name)\(value)]")
+      }
+      if let operands {
+        words.append(operands)
+      } else if case .choices(let choices) = arguments {
+        words.append(choices.joined(separator: "|"))
+      }
+      return words.joined(separator: " ")
     }
   }
 
@@ -96,6 +122,21 @@ public struct CompletionSpec: Sendable, Equatable {
   var functionName: String {
     "_" + String(program.map { $0.isLetter || $0.isNumber ? $0 : "_" })
   }
+
+  /// Whether an option or a command takes a list: the scripts then define the function that
+  /// completes one.
+  var hasLists: Bool {
+    (options + commands.flatMap(\.options)).contains { $0.value.isList }
+      || commands.contains { $0.arguments.isList }
+  }
+}
+
+extension CompletionSpec.Value {
+  /// Whether it is a comma-separated list.
+  var isList: Bool {
+    if case .list = self { return true }
+    return false
+  }
 }
 
 extension CompletionSpec.Option {
@@ -104,4 +145,18 @@ extension CompletionSpec.Option {
 
   /// Whether a value follows it.
   var takesValue: Bool { value != .none }
+
+  /// What a usage line shows for its value (`SECONDS`, `LIST`, `cw|ccw`); nil for a flag.
+  var placeholder: String? {
+    switch value {
+    case .none: return nil
+    case .choices(let choices): return choices.joined(separator: "|")
+    case .list: return "LIST"
+    case .file: return "PATH"
+    case .directory: return "DIR"
+    case .command: return "COMMAND"
+    case .group: return "GROUP"
+    case .text(let hint): return hint.uppercased()
+    }
+  }
 }

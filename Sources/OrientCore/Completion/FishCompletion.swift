@@ -9,6 +9,7 @@ struct FishCompletion {
       // No file names unless an option or command takes one.
       "complete -c \(spec.program) -f",
     ]
+    if spec.hasLists { lines.append(listFunction) }
     for option in spec.options { lines.append(line(option, when: nil)) }
     for command in spec.commands {
       lines.append(
@@ -23,6 +24,9 @@ struct FishCompletion {
       case .choices(let words):
         lines.append(
           "complete -c \(spec.program) -n \(condition) -a \(Self.quoted(words.joined(separator: " ")))")
+      case .list(let words, let alone):
+        lines.append(
+          "complete -c \(spec.program) -n \(condition) -a \(Self.quoted(listCall(words, alone: alone)))")
       case .file: lines.append("complete -c \(spec.program) -n \(condition) -F")
       case .directory:
         lines.append("complete -c \(spec.program) -n \(condition) -a '(__fish_complete_directories)'")
@@ -34,6 +38,38 @@ struct FishCompletion {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The name of the function that completes a comma-separated list.
+  private var listName: String { "_" + spec.functionName + "_list" }
+
+  /// The function that completes a comma-separated list: fish keeps the candidates that
+  /// start with the token, so each is the whole list so far with one more word.
+  private var listFunction: String {
+    """
+    # Completes a comma-separated list, each word once: `\(listName) ALONE WORDS`, ALONE and
+    # WORDS comma-separated; ALONE (`all`) stand only for the whole list.
+    function \(listName)
+        # The token, without an option's `--name=`; quoted, so that string never reads stdin.
+        set -l token (commandline -ct)
+        set token (string replace -r -- '^--[^=]*=' '' "$token")
+        # The words given before the one being completed, with their last comma.
+        set -l prefix (string replace -r -- '[^,]*$' '' "$token")
+        if test -z "$prefix"
+            string split -n , -- $argv[1] $argv[2]
+            return 0
+        end
+        set -l given (string split -n , -- "$prefix")
+        for word in (string split -n , -- $argv[2])
+            contains -- $word $given; or printf '%s%s\\n' "$prefix" $word
+        end
+    end
+    """
+  }
+
+  /// The command substitution that lists the candidates for a list of `words`.
+  private func listCall(_ words: [String], alone: [String]) -> String {
+    "(\(listName) \"\(alone.joined(separator: ","))\" \(words.joined(separator: ",")))"
+  }
+
   private func line(_ option: CompletionSpec.Option, when condition: String?) -> String {
     var words = ["complete", "-c", spec.program]
     if let condition { words += ["-n", condition] }
@@ -42,6 +78,7 @@ struct FishCompletion {
     switch option.value {
     case .none: break
     case .choices(let choices): words += ["-x", "-a", Self.quoted(choices.joined(separator: " "))]
+    case .list(let list, let alone): words += ["-x", "-a", Self.quoted(listCall(list, alone: alone))]
     case .file: words += ["-r", "-F"]
     case .directory: words += ["-x", "-a", "'(__fish_complete_directories)'"]
     case .group: words += ["-x", "-a", "'(__fish_complete_groups)'"]
