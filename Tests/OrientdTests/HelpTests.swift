@@ -67,7 +67,8 @@ struct HelpTests {
     return listed
   }
 
-  @Test("orientd(8) describes exactly the options of orientd --help, in the same sections, with their defaults")
+  @Test(
+    "orientd(8) describes exactly the options of orientd --help, in the same sections, with their defaults")
   func pageListsTheOptionsOfHelp() throws {
     let help = try runToCompletion([TestPaths.orientd, "--help"])
     #expect(help.status == 0)

@@ -49,7 +49,8 @@ struct ReadmeTests {
     }
   }
 
-  @Test("orientctl(1): get's line count, the FIELD list, the JSON example and the --timeout list match orientctl")
+  @Test(
+    "orientctl(1): get's line count, the FIELD list, the JSON example and the --timeout list match orientctl")
   func getAndTimeoutDescribed() throws {
     let page = try Self.orientctlPage()
     let daemon = try ServedDaemon()
