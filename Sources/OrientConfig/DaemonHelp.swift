@@ -8,8 +8,8 @@ public enum DaemonHelp {
   static let summaryColumn = 25
 
   /// The options, section by section: a heading line, then each option with its summary
-  /// wrapped to 80 columns, and a blank line between sections. The README's option list is
-  /// this text.
+  /// wrapped to 80 columns, and a blank line between sections. orientd(8) lists the same
+  /// options in the same sections (HelpTests).
   public static var optionList: String {
     OptionSection.allCases.map { section in
       let lines = OptionTable.all.filter { $0.section == section }.map(lines(for:))

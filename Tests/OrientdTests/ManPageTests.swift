@@ -22,6 +22,14 @@ struct ManPageTests {
     return (text, result.stderr)
   }
 
+  /// Rendered `text` as one line of prose: a word hyphenated at a line's end joined again
+  /// (groff marks those breaks with U+2010, never an ASCII hyphen), and every run of blanks
+  /// and line breaks one space.
+  static func prose(_ text: String) -> String {
+    text.replacingOccurrences(of: "\u{2010}\n\\s*", with: "", options: .regularExpression)
+      .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+  }
+
   @Test(
     "Each page renders with groff without a warning",
     arguments: ["orientd.8", "orientctl.1", "orientd.conf.5"])

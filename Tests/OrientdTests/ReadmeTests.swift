@@ -1,17 +1,27 @@
 import Foundation
 import Testing
 
-/// The README's orientctl section and examples, checked against the programs.
-@Suite("The README agrees with orientctl", .scratch)
+/// orientctl(1) and the documents beside the README, checked against the programs; the
+/// README's links, checked against what `make install` installs.
+@Suite("The documentation agrees with orientctl, and its links resolve where it is installed", .scratch)
 struct ReadmeTests {
   static var readme: String { fileText(TestPaths.packageRoot + "/README.md") }
+  /// docs/protocol.md, which holds the socket protocol and its one-liners.
+  static var protocolDocument: String { fileText(TestPaths.packageRoot + "/docs/protocol.md") }
 
-  /// The README's `## orientctl` section, up to the next `## `.
-  static var orientctlSection: Substring {
-    let text = readme
-    guard let start = text.range(of: "\n## orientctl\n") else { return "" }
+  /// orientctl(1) as man shows it, as one line of prose: hyphenation undone, every run of
+  /// blanks and line breaks one space.
+  static func orientctlPage() throws -> String {
+    let (text, _) = try ManPageTests.rendered("orientctl.1")
+    return ManPageTests.prose(text)
+  }
+
+  /// orientctl(1)'s SYNOPSIS section, up to DESCRIPTION.
+  static func orientctlSynopsis() throws -> Substring {
+    let (text, _) = try ManPageTests.rendered("orientctl.1")
+    guard let start = text.range(of: "\nSYNOPSIS\n") else { return "" }
     let rest = text[start.upperBound...]
-    return rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+    return rest[..<(rest.range(of: "\nDESCRIPTION\n")?.lowerBound ?? rest.endIndex)]
   }
 
   /// The command names `orientctl --help` lists.
@@ -26,13 +36,10 @@ struct ReadmeTests {
     }
   }
 
-  @Test("The synopsis names every command orientctl --help lists")
+  @Test("orientctl(1)'s synopsis names every command orientctl --help lists")
   func synopsisHasEveryCommand() throws {
-    let section = Self.orientctlSection
-    let synopsis = try #require(
-      section.range(of: "```\n").flatMap { start in
-        section[start.upperBound...].range(of: "```").map { section[start.upperBound..<$0.lowerBound] }
-      }, "no synopsis block")
+    let synopsis = try Self.orientctlSynopsis()
+    #expect(!synopsis.isEmpty, "orientctl.1 has no SYNOPSIS")
     let commands = try Self.helpCommands()
     #expect(commands.count >= 12, "\(commands)")
     for command in commands {
@@ -42,42 +49,42 @@ struct ReadmeTests {
     }
   }
 
-  @Test("get's line count, the FIELD list, the JSON example and the --timeout list match orientctl")
+  @Test(
+    "orientctl(1): get's line count, the FIELD list, the JSON example and the --timeout list match orientctl")
   func getAndTimeoutDescribed() throws {
-    let section = String(Self.orientctlSection)
+    let page = try Self.orientctlPage()
     let daemon = try ServedDaemon()
     let lines = try daemon.orientctl("get").stdout.split(separator: "\n").count
     let words = [5: "five", 6: "six", 7: "seven"]
-    #expect(
-      section.contains("`get` prints\nthe \(words[lines]!) state lines")
-        || section.contains("`get` prints the \(words[lines]!) state lines"), "get prints \(lines) lines")
+    #expect(page.contains("the \(words[lines]!) state lines"), "get prints \(lines) lines")
     let json = try daemon.orientctl("get", "--json").stdout
     #expect(daemon.stop() == 0)
     let fieldList = try #require(
-      section.range(of: "(fields: ").flatMap { start in
-        section[start.upperBound...].range(of: ")").map { section[start.upperBound..<$0.lowerBound] }
+      page.range(of: "(fields: ").flatMap { start in
+        page[start.upperBound...].range(of: ")").map { page[start.upperBound..<$0.lowerBound] }
       }, "no field list")
-    let fields = fieldList.replacingOccurrences(of: "\n", with: " ").components(separatedBy: ", ").map {
+    let fields = fieldList.components(separatedBy: ", ").map {
       $0.trimmingCharacters(in: CharacterSet(charactersIn: "` "))
     }
     #expect(fields == ["sensor", "device", "orientation", "lock", "allowed", "mode", "hinge"], "\(fields)")
-    // Every key orientctl prints is in the README's example object.
+    // Every key orientctl prints is in the page's example object.
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    for key in object.keys { #expect(section.contains("\"\(key)\":"), "the JSON example lacks \(key)") }
-    #expect(section.contains("\"hinge\":"), "the JSON example lacks hinge")
+    for key in object.keys { #expect(page.contains("\"\(key)\":"), "the JSON example lacks \(key)") }
+    #expect(page.contains("\"hinge\":"), "the JSON example lacks hinge")
     // The commands --timeout covers, as the help lists them.
     let help = try runToCompletion([TestPaths.orientctl, "--help"]).stdout
     #expect(help.contains("give up on get, lock, unlock, rotate, allow, mode and doctor"), "\(help)")
     #expect(
-      section.replacingOccurrences(of: "\n", with: " ").contains(
-        "`get`, `lock`, `unlock`, `rotate`, `allow`, `mode` and `doctor` give up"), "the --timeout list")
+      page.lowercased().contains("give up on get, lock, unlock, rotate, allow, mode and doctor"),
+      "the --timeout list")
   }
 
-  @Test("The README's one-liner prints the state once; it says nc -U needs netcat-openbsd")
+  @Test("docs/protocol.md's one-liner prints the state once; it says nc -U needs netcat-openbsd")
   func oneLiner() throws {
-    let readme = Self.readme
+    let protocolDocument = Self.protocolDocument
     let line = try #require(
-      readme.split(separator: "\n").first { $0.hasPrefix("echo quit | socat") }, "no one-liner in the README")
+      protocolDocument.split(separator: "\n").first { $0.hasPrefix("echo quit | socat") },
+      "no one-liner in docs/protocol.md")
     let command = line.components(separatedBy: "  #").first!.replacingOccurrences(
       of: "/run/orientd/orientd.sock", with: "$SOCKET")
     let daemon = try ServedDaemon()
@@ -87,23 +94,40 @@ struct ReadmeTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(completeLines(result.stdout) == normalSnapshot, "\(result.stdout)")
     #expect(daemon.stop() == 0)
-    #expect(readme.contains("nc -U"))
-    #expect(readme.contains("netcat-openbsd"))
+    #expect(protocolDocument.contains("nc -U"))
+    #expect(protocolDocument.contains("netcat-openbsd"))
   }
 
-  @Test("Every file the installed README links to is installed beside it")
+  @Test("Every file the installed README and its documents link to is installed, and every document in docs/")
   func installedLinksResolve() throws {
     let destination = try stagedMakeInstall()
     let documentation = destination + "/usr/share/doc/orientd"
-    let readme = fileText(documentation + "/README.md")
     let expression = try NSRegularExpression(pattern: #"\]\(([^)#:]+)(#[^)]*)?\)"#)
-    let matches = expression.matches(in: readme, range: NSRange(readme.startIndex..., in: readme))
-    #expect(!matches.isEmpty)
-    for match in matches {
-      let target = String(readme[Range(match.range(at: 1), in: readme)!])
-      #expect(
-        FileManager.default.fileExists(atPath: documentation + "/" + target),
-        "the installed README links \(target), which is not installed")
+    // The README, then every Markdown file installed beside it, each link relative to its file.
+    var documents = ["README.md"]
+    let installedDocs = (try? FileManager.default.contentsOfDirectory(atPath: documentation + "/docs")) ?? []
+    documents += installedDocs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    documents += ["ARCHITECTURE.md", "BENCHMARKS.md"]
+    var readmeLinks = 0
+    for document in documents {
+      let text = fileText(documentation + "/" + document)
+      #expect(!text.isEmpty, "\(document) is not installed")
+      let directory = (document as NSString).deletingLastPathComponent
+      let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
+      if document == "README.md" { readmeLinks = matches.count }
+      for match in matches {
+        let target = String(text[Range(match.range(at: 1), in: text)!])
+        let path = ((documentation + "/" + directory) as NSString).appendingPathComponent(target)
+        #expect(
+          FileManager.default.fileExists(atPath: path),
+          "the installed \(document) links \(target), which is not installed")
+      }
+    }
+    #expect(readmeLinks > 0)
+    // Every document in the sources' docs/ is installed (the Makefile's DOCS lists them).
+    let sources = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot + "/docs")
+    for document in sources where document.hasSuffix(".md") {
+      #expect(installedDocs.contains(document), "docs/\(document) is not installed")
     }
   }
 }
