@@ -12,6 +12,7 @@ extension Session {
       } else if line == "ok" {
         return items
       } else if line.hasPrefix("error ") {
+        connection.pushBack(line)
         return nil
       }
     }
@@ -23,6 +24,7 @@ extension Session {
     guard connection.send("samples " + (raw ? "raw" : "corrected")) else { return lost() }
     let prefix = raw ? "raw " : "sample "
     while let line = connection.readLine(watchingOutput: true) {
+      if line.hasPrefix("error ") { return refused(line) }
       guard line.hasPrefix(prefix) else { continue }
       guard write(line + "\n") else { return 0 }
     }

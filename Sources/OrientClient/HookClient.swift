@@ -39,6 +39,8 @@ final class HookClient {
   /// Whether orientd has yet to answer this connection's `supports`.
   private var declaring = false
   private var warnedAbsent = false
+  /// Whether the warning that orientd cannot start was given since orientd last served.
+  private var warnedCannotStart = false
   private let hook: HookCommand
   private var exitStatus: Int32 = 0
 
@@ -106,7 +108,7 @@ final class HookClient {
       }
       declaring = supports != nil
       greeted = false
-      Log.info("connected to orientd at \(socket)")
+      if !warnedCannotStart { Log.info("connected to orientd at \(socket)") }
       warnedAbsent = false
     } catch {
       if error.isDenied {
@@ -168,17 +170,24 @@ final class HookClient {
   }
 
   /// The orientd systemd started for this connection could not start (its configuration has a
-  /// mistake): try again only every 10 s, since each connection has systemd start it again
-  /// and five starts in 10 s make systemd give up on the service and its socket.
+  /// mistake): try again only every 30 s, since each connection has systemd start it again
+  /// and five starts in 10 s (from all users' hooks together) make systemd give up on the
+  /// service and its socket. Said once, until orientd serves again.
   private func cannotStart(_ line: String) {
     if let connection { loop.unwatch(connection.watch) }
     connection = nil
-    Log.warning("\(line.dropFirst("error bad-config ".count)); trying again every 10 s")
+    if !warnedCannotStart {
+      Log.warning("\(line.dropFirst("error bad-config ".count)); trying again every 30 s")
+      warnedCannotStart = true
+    }
     warnedAbsent = true
     let timer = LoopTimer(loop: loop) { [unowned self] _ in self.connect() }
-    timer.schedule(after: .seconds(10))
+    timer.schedule(after: Self.cannotStartRetry)
     retry = timer
   }
+
+  /// How long to wait before connecting again to an orientd that could not start.
+  static let cannotStartRetry = Duration.seconds(30)
 
   /// orientd refused the orientations declared (`line`, its error): nothing the hook could be
   /// run for would fit them, so orientctl ends.
@@ -196,6 +205,7 @@ final class HookClient {
       mode = value
       // The greeting ends with the mode: act once it is all in.
       greeted = true
+      warnedCannotStart = false
     default: return
     }
     act()

@@ -30,6 +30,15 @@ enum MonitorClient {
       switch session.monitor(style: style, supports: supports, printed: &printed) {
       case .outputClosed: return 0
       case .refused(let status): return status
+      case .cannotStart(let reason):
+        StandardStream.error.report("orientctl: \(reason)\n")
+        guard !once else { return ExitCode.unavailable.rawValue }
+        // Each connection has systemd start orientd again, and five in 10 s make it give up
+        // on the service and its socket: wait longer than for an orientd that restarts.
+        StandardStream.error.report("orientctl: trying again every 30 s\n")
+        guard let next = reconnect(location, every: .seconds(30)) else { return 0 }
+        StandardStream.error.report("orientctl: reconnected to orientd at \(next.path)\n")
+        (connection, socket) = next
       case .lost:
         guard !once else {
           StandardStream.error.report("orientctl: orientd at \(socket) closed the connection\n")
@@ -44,11 +53,13 @@ enum MonitorClient {
     }
   }
 
-  /// Tries every place of `location` every second; nil when stdout's reader goes away first.
-  private static func reconnect(_ location: SocketLocation) -> (connection: LineConnection, path: String)? {
+  /// Tries every place of `location` every `period`; nil when stdout's reader goes away first.
+  private static func reconnect(
+    _ location: SocketLocation, every period: Duration = .seconds(1)
+  ) -> (connection: LineConnection, path: String)? {
     while true {
       // Waiting on stdout rather than sleeping ends the wait as soon as its reader goes.
-      let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeout: .seconds(1))
+      let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeout: period)
       if let events = ready?.first, !events.isDisjoint(with: [.error, .hangUp]) { return nil }
       if let next = try? location.connect() { return next }
     }

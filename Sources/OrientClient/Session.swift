@@ -72,6 +72,9 @@ struct Session {
     case refused(Int32)
     /// orientd closed the connection (it stopped or restarted).
     case lost
+    /// The orientd systemd started for the connection cannot start (a config mistake); what
+    /// it said.
+    case cannotStart(String)
   }
 
   /// Prints every state line until interrupted, until nobody reads the output, or until the
@@ -108,6 +111,7 @@ struct Session {
     // The readings `get` answered (monitor-sensor's format), until its `ok`.
     var firstReadings: [StateChange] = []
     while let line = connection.readLine(watchingOutput: true) {
+      if line.hasPrefix(Self.badConfigPrefix) { return .cannotStart(String(line.dropFirst(Self.badConfigPrefix.count))) }
       let isError = line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"")
       if isError || line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("{\"reply\"") {
         // orientd sends an error instead of the state when it turns the connection away.
@@ -225,6 +229,9 @@ struct Session {
   static let everythingButHeading = "all,light,proximity"
   static let readingKeys = "light,proximity,heading"
   static let readingKeysButHeading = "light,proximity"
+
+  /// What an orientd that cannot start answers, before its reason.
+  static let badConfigPrefix = "error " + ProtocolError.Code.badConfig.rawValue + " "
 
   func refused(_ reply: String) -> Int32 {
     let detail = reply.hasPrefix("error ") ? String(reply.dropFirst(6)) : reply

@@ -1,4 +1,3 @@
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -24,7 +23,7 @@ struct SocketLocation: Equatable, Sendable {
   static func `default`(
     socket: String? = Environment.value("ORIENTD_SOCKET"),
     runtimeDirectory: String? = Environment.value("XDG_RUNTIME_DIR"),
-    isRoot: Bool = geteuid() == 0
+    isRoot: Bool = ProcessCredentials.effectiveUserID == 0
   ) -> SocketLocation {
     if let socket, !socket.isEmpty { return .named(socket) }
     guard !isRoot, let runtimeDirectory, runtimeDirectory.hasPrefix("/") else { return .named(system) }
@@ -68,12 +67,14 @@ struct Unreachable: Error {
   /// Each path tried, in order, with why it failed.
   let attempts: [Attempt]
 
-  /// Whether trying again cannot help: a socket is there but does not let this user in.
-  var isDenied: Bool { attempts.contains { $0.isDenied } }
+  /// Whether trying again cannot help: the last place tried (the one named, or the system's)
+  /// does not let this user in. A user's runtime directory that refuses (another user's, after
+  /// `su`) is no more than a place with no orientd.
+  var isDenied: Bool { attempts.last?.isDenied ?? false }
 
   /// What a user is told, without the program's name.
   var message: String {
-    if let denied = attempts.first(where: \.isDenied) {
+    if isDenied, let denied = attempts.last {
       return "cannot reach orientd at \(denied.path): \(denied.error.code) (the socket or its directory does"
         + " not let this user in; see socket-mode)"
     }

@@ -1,22 +1,28 @@
 import Glibc
 
-/// The name of another process: its program's file name, as `ps -o args` starts with it.
+/// The name of another process, as the kernel shows it in /proc/PID/comm, whole.
 public enum ProcessName {
-  /// The file name of the program in the process's first argument (`iio-sensor-proxy` from
-  /// `/usr/libexec/iio-sensor-proxy`), else the command name the kernel keeps (at most 15
-  /// bytes: `iio-sensor-prox`), or nil when it is gone or this process may not see it.
+  /// The process's command name; when the kernel cut it to its 15 bytes (`iio-sensor-prox`),
+  /// the file name of the program it ran that the cut name begins (`iio-sensor-proxy`). Nil
+  /// when it is gone or this process may not see it.
   public static func of(_ pid: UInt32) -> String? {
-    guard pid > 0 else { return nil }
-    if let arguments = read("/proc/\(pid)/cmdline", limit: 4096) {
-      let program = arguments.prefix { $0 != 0 }
-      let name = program.split(separator: UInt8(ascii: "/")).last.map { String(decoding: $0, as: UTF8.self) }
-      if let name, !name.isEmpty { return name }
+    guard pid > 0, let bytes = read("/proc/\(pid)/comm", limit: 64) else { return nil }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let comm = text.hasSuffix("\n") ? String(text.dropLast()) : text
+    guard !comm.isEmpty else { return nil }
+    // Only a cut name is completed, and only by a program name it begins: a script's comm is
+    // its own name where its first argument is the interpreter's.
+    guard comm.utf8.count == maximumLength, let arguments = read("/proc/\(pid)/cmdline", limit: 4096) else {
+      return comm
     }
-    guard let bytes = read("/proc/\(pid)/comm", limit: 64) else { return nil }
-    let name = String(decoding: bytes, as: UTF8.self)
-    let trimmed = name.hasSuffix("\n") ? String(name.dropLast()) : name
-    return trimmed.isEmpty ? nil : trimmed
+    let program = arguments.prefix { $0 != 0 }
+    guard let last = program.split(separator: UInt8(ascii: "/")).last else { return comm }
+    let name = String(decoding: last, as: UTF8.self)
+    return name.hasPrefix(comm) ? name : comm
   }
+
+  /// The most bytes the kernel keeps of a command name (TASK_COMM_LEN less its NUL).
+  static let maximumLength = 15
 
   private static func read(_ path: String, limit: Int) -> [UInt8]? {
     guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }

@@ -61,6 +61,10 @@ struct CheckConfigTests {
     let missing = try check(["--config", try Scratch.current().path("absent.conf")])
     #expect(missing.status == 78, "\(missing.stderr)")
     #expect(missing.stderr.contains("cannot read config file"), "\(missing.stderr)")
+    // What only a start used to find: a state path that names no file.
+    let state = try check(["--state", try Scratch.current().path("directory/")])
+    #expect(state.status == 78, "\(state.stderr)")
+    #expect(state.stderr.contains("directory/: the path names no file"), "\(state.stderr)")
     let option = try check(["--treshold", "0.5"])
     #expect(option.status == 64, "\(option.stderr)")
     #expect(option.stderr.contains("did you mean --threshold?"), "\(option.stderr)")

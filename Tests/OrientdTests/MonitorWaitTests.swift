@@ -22,6 +22,32 @@ struct MonitorWaitTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test("monitor told that orientd cannot start says so and waits 30 s to try again, rather than exit")
+  func monitorWaitsOutAConfigMistake() throws {
+    let socat = try #require(TestPaths.which("socat"), "socat is missing")
+    let socket = try Scratch.current().makeDirectory("daemon") + "/s"
+    // What a socket-activated orientd with a bad config does: one line, then gone.
+    let server = try TestProcess([
+      socat, "UNIX-LISTEN:\(socket),fork",
+      "SYSTEM:echo 'error bad-config orientd cannot start: its configuration has a mistake'",
+    ])
+    #expect(waitUntil { FileManager.default.fileExists(atPath: socket) }, "\(server.stderr)")
+    let monitor = try TestProcess([TestPaths.orientctl, "--socket", socket, "monitor"])
+    #expect(
+      monitor.waitFor(
+        "orientctl: orientd cannot start: its configuration has a mistake\norientctl: trying again every 30 s",
+        inStderr: true), "\(monitor.stderr)")
+    #expect(monitor.isRunning, "\(monitor.stderr)")
+    monitor.signal(SIGTERM)
+    #expect(monitor.waitForExit() != nil)
+    // With --no-reconnect it ends there, 69.
+    let once = try runToCompletion([TestPaths.orientctl, "--socket", socket, "monitor", "--no-reconnect"])
+    #expect(once.status == 69, "\(once.stderr)")
+    #expect(once.stderr == "orientctl: orientd cannot start: its configuration has a mistake\n")
+    server.signal(SIGTERM)
+    _ = server.waitForExit()
+  }
+
   @Test(
     "monitor --no-reconnect (and the old --once) exits 69 when orientd is not there or goes",
     arguments: ["--no-reconnect", "--once"])

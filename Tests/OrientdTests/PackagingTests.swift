@@ -160,7 +160,8 @@ struct PackagingTests {
     environment["BINPATH"] = TestPaths.buildDirectory.path
     environment["OUTDIR"] = output
     environment["SOURCE_DATE_EPOCH"] = "1767225600"
-    environment["DEBFULLNAME"] = "Ada Tester"
+    // sed's special characters in a name, as in a company's.
+    environment["DEBFULLNAME"] = "Ada & Tester | Co"
     environment["DEBEMAIL"] = "ada@tester.invalid"
     for (name, value) in extra { environment[name] = value }
     let built = try runToCompletion(
@@ -239,7 +240,7 @@ struct PackagingTests {
       })
     #expect(times == ["2026-01-01 00:00"], "\(times)")
     let fields = try Self.deb822Paragraphs(first.root + "/DEBIAN/control")[0]
-    #expect(fields["Maintainer"] == "Ada Tester <ada@tester.invalid>", "\(fields)")
+    #expect(fields["Maintainer"] == "Ada & Tester | Co <ada@tester.invalid>", "\(fields)")
 
     let doc = first.root + "/usr/share/doc/orientd"
     let files = try FileManager.default.subpathsOfDirectory(atPath: doc).filter {

@@ -107,6 +107,29 @@ struct UserDefaultsTests {
     #expect(get.stderr.contains("'systemctl status orientd.socket orientd'"), "\(get.stderr)")
   }
 
+  @Test("A runtime directory that refuses this user (another user's, after su) does not hide the system's orientd")
+  func refusedRuntimeDirectory() throws {
+    var (_, environment) = try Self.nobodysSession()
+    let scratch = try Scratch.current()
+    // root's own 0700 directory: nobody gets EACCES there, as after `su` from another user.
+    let foreign = try scratch.makeDirectory("foreign")
+    try #require(chmod(foreign, 0o700) == 0)
+    environment["XDG_RUNTIME_DIR"] = foreign
+    let system = try Unprivileged.openDirectory(in: scratch)
+    let service = try TestProcess([
+      TestPaths.orientd, "--demo", "--socket", system + "/orientd.sock", "--state", scratch.path("system.state"),
+      "--config", try scratch.emptyConfig(),
+    ])
+    #expect(service.waitFor("listening on", inStderr: true), "\(service.stderr)")
+    let get = try runToCompletion(
+      try Self.withSystemDirectory(system, try Unprivileged.command([TestPaths.orientctl, "get", "sensor"])),
+      environment: environment)
+    #expect(get.status == 0, "\(get.stderr)")
+    #expect(get.stdout == "online\n")
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0, "\(service.stderr)")
+  }
+
   @Test("--help says where the socket and state go for other users than root")
   func helpSaysSo() throws {
     let help = try runToCompletion([TestPaths.orientd, "--help"])

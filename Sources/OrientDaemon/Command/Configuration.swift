@@ -25,6 +25,9 @@ struct Configuration: Sendable {
       options.placeInUserDirectory(runtime: runtime)
     }
     try checkControlGroup(of: options)
+    if options.action == .checkConfig, options.persistsState {
+      try StateStore.checkName(of: options.statePath)
+    }
     return options
   }
 

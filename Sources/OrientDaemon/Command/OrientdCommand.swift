@@ -18,7 +18,10 @@ public enum OrientdCommand {
     do {
       commandLine = try CommandLineArguments.parse(arguments)
     } catch {
-      return usageFailure(error)
+      // An ExecStart= with a mistyped option, started by systemd for a waiting client.
+      let status = usageFailure(error)
+      StartFailureNotice.answerWaitingClients()
+      return status
     }
     switch commandLine.action {
     case .help:
@@ -42,6 +45,13 @@ public enum OrientdCommand {
       if commandLine.action == .run { StartFailureNotice.answerWaitingClients() }
       return status
     }
+    // What only a start finds (a state file's path that names no file, its directory unsafe):
+    // the same mistake, told the same way.
+    func failedStart(_ error: Failure) -> Int32 {
+      let status = fail(error)
+      if error.exitCode == .config || error.exitCode == .usage { StartFailureNotice.answerWaitingClients() }
+      return status
+    }
     if options.verbose { Log.threshold = .debug }
     if options.action == .run, options.servesSocket || options.persistsState,
       let directory = options.userDirectory
@@ -60,7 +70,7 @@ public enum OrientdCommand {
         return try Daemon(options: options, configuration: configuration).run().rawValue
       }
     } catch {
-      return fail(error)
+      return options.action == .run ? failedStart(error) : fail(error)
     }
   }
 

@@ -29,10 +29,7 @@ final class StateStore: Sendable {
   /// directory that cannot be made or opened is exit 73. The message names the state file.
   init(path: String) throws(Failure) {
     self.path = path
-    name = String(path.split(separator: "/").last ?? "")
-    guard !path.hasSuffix("/"), !name.isEmpty, name != ".", name != ".." else {
-      throw Failure("state file \(path): the path names no file", exitCode: .config)
-    }
+    name = try Self.checkName(of: path)
     do {
       directory = try DirectoryDescriptor.openTrusted(FileSystem.parent(of: path), creating: true)
     } catch {
@@ -40,6 +37,16 @@ final class StateStore: Sendable {
         "refusing the state file \(path): \(error)", exitCode: error.isUnsafe ? .config : .cannotCreate)
     }
     removeLeftoverTemporaryFiles()
+  }
+
+  /// The file's name in its directory; exit 78 when the path names no file (`/var/lib/orientd/`).
+  @discardableResult
+  static func checkName(of path: String) throws(Failure) -> String {
+    let name = String(path.split(separator: "/").last ?? "")
+    guard !path.hasSuffix("/"), !name.isEmpty, name != ".", name != ".." else {
+      throw Failure("state file \(path): the path names no file", exitCode: .config)
+    }
+    return name
   }
 
   /// Loads the state; a missing file gives nil. A corrupt one, or one that is not a small
