@@ -57,7 +57,8 @@ final class HookClient {
   }
 
   init(
-    socket location: SocketLocation, command: [String], timeout: Duration, supports: AllowedOrientations? = nil
+    socket location: SocketLocation, command: [String], timeout: Duration,
+    supports: AllowedOrientations? = nil
   ) throws(SystemError) {
     self.location = location
     socket = location.description

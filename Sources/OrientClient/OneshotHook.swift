@@ -10,7 +10,9 @@ enum OneshotHook {
   /// signal ended it, 124 when it took longer than `timeout` and was killed), 127 when it
   /// cannot be started, 69 when orientd cannot be reached. With `supports`, the orientation
   /// is worked out within those orientations (1 when orientd refuses them).
-  static func run(socket: SocketLocation, command: [String], timeout: Duration, supports: AllowedOrientations? = nil)
+  static func run(
+    socket: SocketLocation, command: [String], timeout: Duration, supports: AllowedOrientations? = nil
+  )
     -> Int32
   {
     let hook = HookCommand.program(command)

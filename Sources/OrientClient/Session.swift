@@ -111,7 +111,9 @@ struct Session {
     // The readings `get` answered (monitor-sensor's format), until its `ok`.
     var firstReadings: [StateChange] = []
     while let line = connection.readLine(watchingOutput: true) {
-      if line.hasPrefix(Self.badConfigPrefix) { return .cannotStart(String(line.dropFirst(Self.badConfigPrefix.count))) }
+      if line.hasPrefix(Self.badConfigPrefix) {
+        return .cannotStart(String(line.dropFirst(Self.badConfigPrefix.count)))
+      }
       let isError = line.hasPrefix("error ") || line.hasPrefix("{\"reply\":\"error\"")
       if isError || line == "ok" || line.hasPrefix("ok ") || line.hasPrefix("{\"reply\"") {
         // orientd sends an error instead of the state when it turns the connection away.

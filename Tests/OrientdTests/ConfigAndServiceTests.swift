@@ -194,7 +194,9 @@ struct ConfigAndServiceTests {
       ("", ["--state", "/var/lib/orientd/"], 78, "the path names no file"),
       ("", ["--dbsu", "system"], 64, "unknown option '--dbsu'"),
     ])
-  func socketActivatedConfigMistake(config text: String, options: [String], status: Int32, logged: String) throws {
+  func socketActivatedConfigMistake(config text: String, options: [String], status: Int32, logged: String)
+    throws
+  {
     let activate = try #require(
       TestPaths.which("systemd-socket-activate"), "systemd-socket-activate is missing")
     let scratch = try Scratch.current()

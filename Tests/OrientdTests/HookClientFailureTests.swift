@@ -38,7 +38,8 @@ struct HookClientFailureTests {
     #expect(waitUntil { FileManager.default.fileExists(atPath: socket) }, "\(server.stderr)")
     let client = try TestProcess([TestPaths.orientctl, "hook", "--socket", socket, "--", "/bin/true"])
     #expect(
-      client.waitFor("orientd cannot start: its configuration has a mistake; trying again every 30 s", inStderr: true),
+      client.waitFor(
+        "orientd cannot start: its configuration has a mistake; trying again every 30 s", inStderr: true),
       "\(client.stderr)")
     // The second try comes 30 s after the first (a timer: under load later, never sooner),
     // and says nothing new.

@@ -56,7 +56,8 @@ struct ManPageTests {
     let (text, _) = try Self.rendered("orientd.conf.5")
     // The settings: every option but the command line's own.
     let commandLineOnly: Set = [
-      "--dump", "--list", "--check-config", "--help", "--version", "--completion", "--replay", "--demo", "--config",
+      "--dump", "--list", "--check-config", "--help", "--version", "--completion", "--replay", "--demo",
+      "--config",
       "--default-config",
     ]
     let keys = CompletionTests.options(inHelp: help).subtracting(commandLineOnly).map {

@@ -56,7 +56,9 @@ struct OrientctlTimeoutTests {
         + " system service should be serving, 'systemctl status orientd.socket orientd' and 'journalctl -u"
         + " orientd' say why it is not\n", "\(result.stderr)")
     // A socket named with --socket is not the service's: no word of systemd.
-    let named = try runToCompletion([TestPaths.orientctl, "--socket", listener.path, "--timeout", "0.3", "get"])
+    let named = try runToCompletion([
+      TestPaths.orientctl, "--socket", listener.path, "--timeout", "0.3", "get",
+    ])
     #expect(named.status == 69)
     #expect(!named.stderr.contains("systemctl"), "\(named.stderr)")
   }

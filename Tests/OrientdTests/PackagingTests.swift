@@ -245,7 +245,8 @@ struct PackagingTests {
     let doc = first.root + "/usr/share/doc/orientd"
     let files = try FileManager.default.subpathsOfDirectory(atPath: doc).filter {
       var directory: ObjCBool = false
-      return FileManager.default.fileExists(atPath: doc + "/" + $0, isDirectory: &directory) && !directory.boolValue
+      return FileManager.default.fileExists(atPath: doc + "/" + $0, isDirectory: &directory)
+        && !directory.boolValue
     }
     #expect(files.contains("README.md.gz"), "\(files)")
     for file in files where !file.hasSuffix(".gz") {

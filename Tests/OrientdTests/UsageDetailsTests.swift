@@ -79,7 +79,9 @@ struct UsageDetailsTests {
 
   /// Stand-ins for bootstrap's tools: dpkg-query reports the packages in `installed` (every one
   /// when nil), apt-get writes its arguments to `apt.log` and succeeds; nothing is installed.
-  static func bootstrapStubs(installed: Set<String>? = nil) throws -> (environment: [String: String], log: String) {
+  static func bootstrapStubs(installed: Set<String>? = nil) throws -> (
+    environment: [String: String], log: String
+  ) {
     let stubs = try Scratch.current().makeDirectory("bootstrap-stubs")
     let log = stubs + "/apt.log"
     let query =
@@ -102,10 +104,12 @@ struct UsageDetailsTests {
   }
 
   static func packageList(_ name: String) -> [String] {
-    fileText(TestPaths.packageRoot + "/scripts/" + name).split(whereSeparator: \.isWhitespace).map(String.init)
+    fileText(TestPaths.packageRoot + "/scripts/" + name).split(whereSeparator: \.isWhitespace).map(
+      String.init)
   }
 
-  @Test("scripts/bootstrap says what it checked when nothing was missing, with --tests the tests' packages too")
+  @Test(
+    "scripts/bootstrap says what it checked when nothing was missing, with --tests the tests' packages too")
   func bootstrapSaysWhatItChecked() throws {
     let (environment, log) = try Self.bootstrapStubs()
     let build = Self.packageList("debian-packages")
@@ -134,7 +138,8 @@ struct UsageDetailsTests {
     #expect(result.status == 0, "\(result.stderr)")
     let installs = fileText(log).split(separator: "\n").filter { $0.hasPrefix("install ") }
     try #require(installs.count == 1, "\(fileText(log))")
-    let asked = Set(installs[0].split(separator: " ").map(String.init).filter { !$0.hasPrefix("-") }.dropFirst())
+    let asked = Set(
+      installs[0].split(separator: " ").map(String.init).filter { !$0.hasPrefix("-") }.dropFirst())
     #expect(asked == Set(Self.packageList("debian-packages")), "\(asked)")
     // What a convertible's user must not get from seeing the demo: a second sensor daemon
     // (iio-sensor-proxy would take the sensor), an emulator, other shells.

@@ -71,7 +71,8 @@ struct UserDefaultsTests {
       environment: environment)
     #expect(
       monitor.waitFor(
-        "waiting for orientd at \(userSocket) (No such file or directory) or at \(systemSocket)", inStderr: true),
+        "waiting for orientd at \(userSocket) (No such file or directory) or at \(systemSocket)",
+        inStderr: true),
       "\(monitor.stderr)")
 
     // The user's own orientd, started second, is found.
@@ -102,12 +103,15 @@ struct UserDefaultsTests {
     #expect(get.status == 69, "\(get.stderr)")
     #expect(
       get.stderr.hasPrefix(
-        "orientctl: cannot reach orientd at \(userSocket) (No such file or directory) or at \(systemSocket) ("),
+        "orientctl: cannot reach orientd at \(userSocket) (No such file or directory) or at \(systemSocket) ("
+      ),
       "\(get.stderr)")
     #expect(get.stderr.contains("'systemctl status orientd.socket orientd'"), "\(get.stderr)")
   }
 
-  @Test("A runtime directory that refuses this user (another user's, after su) does not hide the system's orientd")
+  @Test(
+    "A runtime directory that refuses this user (another user's, after su) does not hide the system's orientd"
+  )
   func refusedRuntimeDirectory() throws {
     var (_, environment) = try Self.nobodysSession()
     let scratch = try Scratch.current()
@@ -117,7 +121,8 @@ struct UserDefaultsTests {
     environment["XDG_RUNTIME_DIR"] = foreign
     let system = try Unprivileged.openDirectory(in: scratch)
     let service = try TestProcess([
-      TestPaths.orientd, "--demo", "--socket", system + "/orientd.sock", "--state", scratch.path("system.state"),
+      TestPaths.orientd, "--demo", "--socket", system + "/orientd.sock", "--state",
+      scratch.path("system.state"),
       "--config", try scratch.emptyConfig(),
     ])
     #expect(service.waitFor("listening on", inStderr: true), "\(service.stderr)")
