@@ -26,6 +26,11 @@ public enum ConfigFile {
     let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     for (index, rawLine) in lines.enumerated() {
       let location = "\(path):\(index + 1)"
+      // A NUL ends a C string: `hook = echo shown\0; echo hidden` would run half of what the
+      // file says, and the protocol refuses NUL from clients for the same reason.
+      guard !rawLine.unicodeScalars.contains("\0") else {
+        throw .config("\(location): the line holds a NUL byte")
+      }
       let line = stripComment(rawLine).trimmingSpaces
       if line.isEmpty { continue }
       guard let equals = line.firstIndex(of: "=") else {

@@ -132,6 +132,15 @@ struct ConfigFileTests {
     #expect(entries == [ConfigEntry(key: "threshold", value: "0.7", location: "c.conf:1")])
   }
 
+  @Test("A NUL byte in a line is refused naming file:line, never passed on half-read")
+  func nulRefused() throws {
+    #expect {
+      try ConfigFile.parse("threshold = 0.7\nhook = echo shown\u{0}; echo hidden\n", path: "c.conf")
+    } throws: { error in
+      (error as? Failure)?.message == "c.conf:2: the line holds a NUL byte"
+    }
+  }
+
   @Test("CRLF line endings end lines as LF does: no setting is lost behind a comment, no CR in a value")
   func crlfLineEndings() throws {
     let entries = try ConfigFile.parse("# my settings\r\nthreshold = 0.9\r\nsettle = 0\r\n", path: "c.conf")

@@ -46,6 +46,7 @@ struct CheckConfigTests {
       ("threshold = 0.9\ntreshold = 0.5\n", ":2: unknown key 'treshold' (did you mean 'threshold'?)"),
       ("threshold = 0.3\nhysteresis = 0.4\n", "hysteresis"),
       ("control-group = no-such-group-here\n", ":1: control-group: no group named 'no-such-group-here'"),
+      ("hook = echo shown\u{0}; echo hidden\n", ":1: the line holds a NUL byte"),
     ])
   func mistakeInFile(text: String, message: String) throws {
     let path = try config(text)
