@@ -52,12 +52,17 @@ extension Session {
 
   /// `orientctl doctor`: the current state explained in plain words.
   func doctor() -> Int32 {
-    guard let items = info() else { return lost() }
+    guard let received = info() else { return lost() }
+    // What orientd reports comes from files and devices others may write (a hook's command
+    // line, a device's name): no escape sequence of theirs reaches the terminal.
+    let items = received.map { InfoItem($0.key.escapingControlCharacters, $0.value.escapingControlCharacters) }
     func value(_ key: String) -> String? { items.first { $0.key == key }?.value }
     var state: [String: String] = [:]
     guard connection.send("get") else { return lost() }
     while let line = connection.readLine(), line != "ok" {
-      if let change = StateChange(line: line) { state[change.key.rawValue] = change.valueText }
+      if let change = StateChange(line: line) {
+        state[change.key.rawValue] = change.valueText.escapingControlCharacters
+      }
     }
     if connection.timedOut { return lost() }
     var report = "orientd \(value("version") ?? "?")\n\n"

@@ -54,6 +54,17 @@ struct ConfigQuirksTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test("doctor shows a hook's escape sequence as text, never sends it to the terminal")
+  func doctorEscapesControlCharacters() throws {
+    let path = try config("hook = echo \u{1B}[2J\u{1B}]0;owned\u{7}\n")
+    let daemon = try ServedDaemon(holding: (1, 0, 0), extra: ["--config", path])
+    let doctor = try daemon.orientctl("doctor")
+    #expect(doctor.status == 0, "\(doctor.stderr)")
+    #expect(doctor.stdout.contains("echo \\x1b[2J\\x1b]0;owned\\x07"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" })
+    #expect(daemon.stop() == 0)
+  }
+
   @Test("A file saved with CRLF line endings applies every setting, the first line a comment")
   func crlfFileApplies() throws {
     let path = try config("# my settings\r\nthreshold = 0.9\r\nsettle = 0\r\n")
