@@ -55,7 +55,9 @@ extension Session {
     guard let received = info() else { return lost() }
     // What orientd reports comes from files and devices others may write (a hook's command
     // line, a device's name): no escape sequence of theirs reaches the terminal.
-    let items = received.map { InfoItem($0.key.escapingControlCharacters, $0.value.escapingControlCharacters) }
+    let items = received.map {
+      InfoItem($0.key.escapingControlCharacters, $0.value.escapingControlCharacters)
+    }
     func value(_ key: String) -> String? { items.first { $0.key == key }?.value }
     var state: [String: String] = [:]
     guard connection.send("get") else { return lost() }

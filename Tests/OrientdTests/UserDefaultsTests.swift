@@ -135,6 +135,32 @@ struct UserDefaultsTests {
     #expect(service.waitForExit() == 0, "\(service.stderr)")
   }
 
+  @Test(
+    "root's orientctl, given a user's XDG_RUNTIME_DIR (sudo -E), does not use the socket that user serves")
+  func rootIgnoresUsersRuntimeDirectory() throws {
+    let (runtime, environment) = try Self.nobodysSession()
+    let config = try Scratch.current().emptyConfig()
+    chmod(config, 0o644)
+    let demo = try TestProcess(
+      try Unprivileged.command([TestPaths.orientd, "--demo", "--config", config]), environment: environment)
+    #expect(demo.waitFor("listening on \(runtime)/orientd/orientd.sock", inStderr: true), "\(demo.stderr)")
+    // The premise: the user's own orientctl reaches it there.
+    let users = try runToCompletion(
+      try Unprivileged.command([TestPaths.orientctl, "get", "sensor"]), environment: environment)
+    #expect(users.status == 0, "\(users.stderr)")
+    // root, with the user's environment and no system service (an empty /run/orientd).
+    let empty = try Unprivileged.openDirectory(in: try Scratch.current())
+    let root = try runToCompletion(
+      try Self.withSystemDirectory(empty, [TestPaths.orientctl, "lock", "left-up"]), environment: environment)
+    #expect(root.status == 69, "\(root.stdout)\(root.stderr)")
+    #expect(
+      root.stderr.hasPrefix("orientctl: cannot reach orientd at /run/orientd/orientd.sock ("),
+      "\(root.stderr)")
+    #expect(!fileText(runtime + "/orientd/state").contains("left-up"), "the user's orientd was not locked")
+    demo.signal(SIGTERM)
+    #expect(demo.waitForExit() == 0, "\(demo.stderr)")
+  }
+
   @Test("--help says where the socket and state go for other users than root")
   func helpSaysSo() throws {
     let help = try runToCompletion([TestPaths.orientd, "--help"])
