@@ -126,7 +126,7 @@ extension Session {
       report += ", each killed after \(value("hook-timeout") ?? "5 s").\n"
       for hook in hooks { report += "  - \(hook)\n" }
       if let directory = value("hooks-dir"), let problem = value("hooks-dir-problem") {
-        report += "  WARNING: hooks-dir \(directory) is \(problem); no hooks run from it until it is one.\n"
+        report += "  WARNING: hooks-dir \(directory) is \(problem); no hooks run from it until that is fixed.\n"
       }
     }
     report += readingSensors(items)

@@ -155,8 +155,10 @@ final class Daemon {
       }
       warnIfMissing(hooksDirectory: options.hooksDirectory)
       publisher.hooks = HookRunner(loop: loop, timeout: options.hookTimeout) { [unowned self] in
+        // None from a directory found unsafe (or missing) at start or the last reload.
         self.options.hooks.map(HookCommand.shell)
-          + (self.options.hooksDirectory.map(HookCommand.directory) ?? [])
+          + (self.hooksDirectoryProblem == nil
+            ? self.options.hooksDirectory.map(HookCommand.directory) ?? [] : [])
       }
       if options.dump {
         let dump = DumpOutput(loop: loop)
@@ -492,7 +494,7 @@ final class Daemon {
   private func warnIfMissing(hooksDirectory directory: String?) {
     hooksDirectoryProblem = directory.flatMap(HooksDirectory.problem)
     guard let directory, let problem = hooksDirectoryProblem else { return }
-    Log.warning("hooks-dir \(directory) is \(problem); no hooks run from it until it is one")
+    Log.warning("hooks-dir \(directory) is \(problem); no hooks run from it until that is fixed")
   }
 
   // MARK: The socket's sessions (SessionHost; `control(_:)` is above)

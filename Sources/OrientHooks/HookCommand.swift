@@ -34,10 +34,20 @@ public struct HookCommand: Equatable, Sendable {
   }
 
   /// Every executable regular file in `directory` whose name does not start with a dot, in
-  /// name order.
+  /// name order, that only root or this process's user could have written: owned by one of
+  /// them, and not writable by group or others (orientd runs them as root).
   public static func directory(_ directory: String) -> [HookCommand] {
     let names = (try? FileSystem.entries(of: directory)) ?? []
-    return names.filter { !$0.hasPrefix(".") && FileSystem.isExecutableFile(directory + "/" + $0) }.sorted()
+    return names.filter { !$0.hasPrefix(".") && isTrustedExecutable(directory + "/" + $0) }.sorted()
       .map { program([directory + "/" + $0]) }
+  }
+
+  /// Whether `path` is an executable that no user but root or this process's could have put
+  /// there or changed (a link is judged by what it points to).
+  static func isTrustedExecutable(_ path: String) -> Bool {
+    guard FileSystem.isExecutableFile(path), let status = try? FileSystem.status(of: path) else {
+      return false
+    }
+    return status.kind == .regular && status.isOwnedByRootOrUs && status.permissions & 0o022 == 0
   }
 }

@@ -3,11 +3,28 @@ import OrientSystem
 /// What is wrong with `--hooks-dir`, found once at start and at each reload, so that `info`
 /// never has to stat a path (perhaps on a slow network file system) on the loop for every
 /// client that asks.
+///
+/// orientd runs as root every executable in the directory: a directory another user may
+/// write, or one on a path another user owns, would let that user run anything as root. So it
+/// must be as safe as the state file's directory (root's or orientd's user's on the whole way,
+/// `DirectoryDescriptor.openTrusted`), and more: nobody else may add a file to it even where
+/// a sticky bit keeps them from removing orientd's.
 enum HooksDirectory {
-  /// "missing" or "not a directory" when `directory` cannot hold hooks; nil when it can.
+  /// Why `directory` cannot hold hooks, worded to follow "hooks-dir DIR is"; nil when it can.
   static func problem(_ directory: String) -> String? {
-    let status = try? FileSystem.status(of: directory)
-    guard status?.kind != .directory else { return nil }
-    return status == nil ? "missing" : "not a directory"
+    guard let status = try? FileSystem.status(of: directory) else { return "missing" }
+    guard status.kind == .directory else { return "not a directory" }
+    let opened: DirectoryDescriptor
+    do {
+      opened = try DirectoryDescriptor.openTrusted(directory, creating: false)
+    } catch {
+      return "not safe (\(error))"
+    }
+    guard let own = try? opened.status() else { return "not readable" }
+    guard own.permissions & 0o022 == 0 else {
+      return
+        "writable by other users (mode \(String(own.permissions, radix: 8))): any of them could add a hook"
+    }
+    return nil
   }
 }
