@@ -61,8 +61,13 @@ struct SteadyMagnitudeTests {
       var settings = settle300
       settings.shakeTolerance = tolerance
       var classifier = OrientationClassifier(settings: settings)
-      _ = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 0))
+      // The gate is at 1 g exactly: a sample of 1 g passes, a shake of 1.3 g does not.
+      let still = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0))
+      #expect(still.verdict == .proposed(.leftUp), "tolerance \(tolerance)")
       classifier.update(settings: settings)
+      let shaken = classifier.classify(
+        scaled(DeviceOrientation.normal.gravity, 1.3), at: SampleTime(milliseconds: 100))
+      #expect(shaken.verdict != .proposed(.normal), "tolerance \(tolerance): \(shaken.verdict)")
     }
   }
 

@@ -188,7 +188,7 @@ struct IIOSensorProxyScenarioTests {
     try #require(daemon.isListening, "orientd exited: \(daemon.run.process.stderr)")
     // No scale attribute: the raw values are m/s² already, so 10 is about 1 g.
     try checkBufferSetupAndTurns(daemon, oneG: 10)
-    _ = daemon.stop()
+    #expect(daemon.stop() == 0, "\(daemon.run.process.stderr)")
   }
 
   @Test("iio buffer accel with 16 of 32 stored bits used: scans turn orientd normal, left-up, then normal")
