@@ -154,7 +154,9 @@ final class Daemon {
         self.loop.stop()
       }
       warnIfMissing(hooksDirectory: options.hooksDirectory)
-      publisher.hooks = HookRunner(loop: loop, timeout: options.hookTimeout) { [unowned self] in
+      publisher.hooks = HookRunner(
+        loop: loop, timeout: options.hookTimeout, inherits: HookEnvironment.isInheritedByDaemonHooks
+      ) { [unowned self] in
         // None from a directory found unsafe (or missing) at start or the last reload.
         self.options.hooks.map(HookCommand.shell)
           + (self.hooksDirectoryProblem == nil

@@ -27,6 +27,8 @@ public final class HookRunner {
 
   private let loop: EventLoop
   private let commands: () -> [HookCommand]
+  /// Which of this process's variables the hooks get, by name.
+  private let inherits: (Substring) -> Bool
   private var timeout: Duration
   private var queue: [HookCommand] = []
   private var environment: [String] = []
@@ -37,11 +39,17 @@ public final class HookRunner {
   /// orientd leaves it unset and keeps going; `orientctl hook`, which has one command, ends.
   public var startFailed: ((HookCommand, SystemError) -> Void)?
 
-  /// Runs `commands()` (evaluated at the start of each run) with hooks killed after `timeout`.
-  public init(loop: EventLoop, timeout: Duration, commands: @escaping () -> [HookCommand]) {
+  /// Runs `commands()` (evaluated at the start of each run) with hooks killed after `timeout`,
+  /// with the variables of this process's environment that `inherits` names (all by default:
+  /// `orientctl hook` passes on the session's) and the change's.
+  public init(
+    loop: EventLoop, timeout: Duration, inherits: @escaping (Substring) -> Bool = { _ in true },
+    commands: @escaping () -> [HookCommand]
+  ) {
     self.loop = loop
     self.commands = commands
     self.timeout = timeout
+    self.inherits = inherits
   }
 
   /// Changes the timeout for hooks started from now on.
@@ -68,7 +76,8 @@ public final class HookRunner {
     let names = Set(variables.map(\.name))
     environment =
       Environment.all.filter { entry in
-        !names.contains(String(entry.prefix(while: { $0 != "=" })))
+        let name = entry.prefix(while: { $0 != "=" })
+        return inherits(name[...]) && !names.contains(String(name))
       } + variables.map { "\($0.name)=\($0.value)" }
     startNext()
   }

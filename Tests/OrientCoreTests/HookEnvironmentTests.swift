@@ -95,3 +95,20 @@ struct HookEnvironmentTests {
     #expect(HookEnvironment.kscreen(orientation) == ["none", "left", "inverted", "right"][quarters])
   }
 }
+
+@Suite("What orientd's own hooks inherit of its environment")
+struct DaemonHookInheritanceTests {
+  @Test(
+    "The locale, paths, display variables and ORIENTD_ overrides pass; systemd's sockets and anything else do not",
+    arguments: [
+      ("PATH", true), ("LANG", true), ("LC_ALL", true), ("LC_TIME", true), ("TZ", true), ("HOME", true),
+      ("DISPLAY", true), ("XAUTHORITY", true), ("WAYLAND_DISPLAY", true), ("ORIENTD_OUTPUT", true),
+      ("ORIENTD_HOOK", true), ("NOTIFY_SOCKET", false), ("WATCHDOG_USEC", false), ("WATCHDOG_PID", false),
+      ("LISTEN_FDS", false), ("LISTEN_PID", false), ("INVOCATION_ID", false), ("JOURNAL_STREAM", false),
+      ("CREDENTIALS_DIRECTORY", false), ("DBUS_SYSTEM_BUS_ADDRESS", false), ("MY_API_TOKEN", false),
+      ("PATHS", false), ("", false),
+    ])
+  func inheritance(name: String, inherited: Bool) {
+    #expect(HookEnvironment.isInheritedByDaemonHooks(name) == inherited)
+  }
+}

@@ -28,6 +28,30 @@ struct HookTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test(
+    "A daemon hook does not get systemd's notification socket or the service's other variables, only those orientd(8) lists"
+  )
+  func cleanEnvironment() throws {
+    let directory = try Scratch.current().makeDirectory()
+    let log = directory + "/env.log"
+    let launcher = [
+      "/usr/bin/env", "MY_API_TOKEN=s3cret", "INVOCATION_ID=0123abcd", "JOURNAL_STREAM=8:1234",
+      "NOTIFY_SOCKET=\(directory)/no-systemd", "LANG=C.UTF-8", "ORIENTD_OUTPUT=eDP-9", "DISPLAY=:7",
+    ]
+    let daemon = try ServedDaemon(
+      extra: ["--hook", "env > \(log).new && mv \(log).new \(log)"], directory: directory, launcher: launcher)
+    #expect(waitForFile(log, toContain: "ORIENTD_ORIENTATION=normal"), "\(daemon.process.stderr)")
+    let names = Set(completeLines(fileText(log)).map { String($0.prefix { $0 != "=" }) })
+    // The premise: orientd itself had them (it was told of a notification socket it cannot reach).
+    for kept in ["LANG", "ORIENTD_OUTPUT", "DISPLAY", "PATH", "ORIENTD_XRANDR"] {
+      #expect(names.contains(kept), "\(kept): \(names.sorted())")
+    }
+    for dropped in ["MY_API_TOKEN", "INVOCATION_ID", "JOURNAL_STREAM", "NOTIFY_SOCKET"] {
+      #expect(!names.contains(dropped), "\(dropped): \(names.sorted())")
+    }
+    #expect(daemon.stop() == 0)
+  }
+
   @Test("A hook that hangs is killed after the timeout, with its children, and the next hook still runs")
   func timeout() throws {
     let directory = try Scratch.current().makeDirectory()
