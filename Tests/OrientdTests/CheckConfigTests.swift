@@ -57,6 +57,23 @@ struct CheckConfigTests {
     #expect(result.stdout.isEmpty)
   }
 
+  @Test("A config file another user owns or may write is refused: its hooks would run as root")
+  func untrustedFile() throws {
+    let path = try config("hook = echo mine\n")
+    try #require(chmod(path, 0o666) == 0)
+    let writable = try check(["--config", path])
+    #expect(writable.status == 78, "\(writable.stderr)")
+    #expect(
+      writable.stderr == "orientd: refusing the config file \(path): mode 666 lets other users write it\n")
+    try #require(chmod(path, 0o644) == 0 && chown(path, Unprivileged.uid, Unprivileged.gid) == 0)
+    let owned = try check(["--config", path])
+    #expect(owned.status == 78, "\(owned.stderr)")
+    #expect(owned.stderr.contains("it is owned by uid \(Unprivileged.uid), not by root"), "\(owned.stderr)")
+    // The premise: the same file of root's own is read.
+    try #require(chown(path, 0, 0) == 0)
+    #expect(try check(["--config", path]).status == 0)
+  }
+
   @Test("A named file that is missing exits 78; a mistake on the command line exits 64")
   func missingNamedFileAndBadOption() throws {
     let missing = try check(["--config", try Scratch.current().path("absent.conf")])

@@ -200,11 +200,15 @@ struct ReadingSensorsOnDBusTests {
   }
 
   /// What a Gio client sees of the compass: its properties, then the headings signalled as the
-  /// hub's buffer delivers 180, then 270 degrees.
-  private func compassSeenByGio(_ bus: TestBus, scans: ([UInt8]) throws -> Void) throws -> [String] {
+  /// hub's buffer delivers 180, then 270 degrees. `claimed` is the change the claim itself
+  /// brings, waited for before the first scan so that the scan cannot overtake it.
+  private func compassSeenByGio(
+    _ bus: TestBus, claimed: String? = nil, scans: ([UInt8]) throws -> Void
+  ) throws -> [String] {
     let client = try SensorProxyClient(bus: bus)
     var seen = ["HasCompass " + (client.send("get HasCompass", waitFor: "reply") ?? "no reply")]
     #expect(client.claim("Compass"))
+    if let claimed { #expect(waitUntil { client.changes.contains(claimed) }, "\(client.changes)") }
     for heading: Int32 in [180, 270] {
       try scans(scans32([heading]))
       #expect(
@@ -219,7 +223,9 @@ struct ReadingSensorsOnDBusTests {
     try SensorProxyPeer.requireInstalled()
     let bus = try TestBus()
     let (run, _) = try orientd(Self.compassDevices, on: bus, fifoDevices: [0])
-    let fromOrientd = try compassSeenByGio(bus) { try run.writeNode($0, device: 0) }
+    let fromOrientd = try compassSeenByGio(bus, claimed: "changed CompassHeading=90.0") {
+      try run.writeNode($0, device: 0)
+    }
     #expect(run.stop() == 0)
 
     let peerBus = try TestBus()

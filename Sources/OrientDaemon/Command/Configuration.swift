@@ -59,6 +59,20 @@ struct Configuration: Sendable {
   /// The file's entries. The path is the user's own, so a symbolic link is followed, but only
   /// a regular file of at most 1 MiB is read: a FIFO or a device fails at once (exit 78).
   private func entries() throws(Failure) -> [ConfigEntry] {
+    // Its hooks run as orientd's user (root, as a service): nobody else may have written it.
+    // (/dev/null, which reads as empty, and what the read below refuses are not files to judge.)
+    if let status = try? FileSystem.status(of: path), status.kind == .regular {
+      guard status.isOwnedByRootOrUs else {
+        throw .config(
+          "refusing the config file \(path): it is owned by uid \(status.owner), not by root or orientd's user"
+        )
+      }
+      guard status.permissions & 0o022 == 0 else {
+        throw .config(
+          "refusing the config file \(path): mode \(String(status.permissions, radix: 8)) lets other users"
+            + " write it")
+      }
+    }
     let bytes: [UInt8]
     do {
       bytes = try FileSystem.readRegularFile(path, limit: Self.sizeLimit)
