@@ -208,7 +208,8 @@ struct ConfigAndServiceTests {
     let arguments = try TestPaths.isolated(
       orientdArguments: ["--demo", "--socket", socket, "--config", config] + state + options, in: scratch)
     let activator = try TestProcess([activate, "-l", socket, TestPaths.orientd] + arguments)
-    try #require(waitUntil { FileManager.default.fileExists(atPath: socket) }, "\(activator.stderr)")
+    // It says so once the socket listens: the file alone is there from bind(), before listen().
+    try #require(activator.waitFor("Listening on \(socket)", inStderr: true), "\(activator.stderr)")
     // The first connection makes systemd-socket-activate start orientd, which cannot start. The
     // client hears so at once, not after its --timeout, and the mistake stays in orientd's log.
     let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "--timeout", "60", "get"])
@@ -232,7 +233,8 @@ struct ConfigAndServiceTests {
     let arguments = try TestPaths.isolated(
       orientdArguments: ["--demo", "--socket", socket, "--state", directory + "/st"], in: scratch)
     let activator = try TestProcess([activate, "-l", socket, TestPaths.orientd] + arguments)
-    try #require(waitUntil { FileManager.default.fileExists(atPath: socket) }, "\(activator.stderr)")
+    // It says so once the socket listens: the file alone is there from bind(), before listen().
+    try #require(activator.waitFor("Listening on \(socket)", inStderr: true), "\(activator.stderr)")
     // The first connection makes systemd-socket-activate start orientd with the socket.
     let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "get"])
     #expect(result.status == 0)
