@@ -4,7 +4,7 @@ import Testing
 @Suite("Which allowed set wins: the newest intent", .scratch)
 struct AllowedPrecedenceTests {
   private func writeConfig(_ text: String, to path: String) throws {
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try writeConfigFile(text, to: path)
   }
 
   /// A directory for orientd's socket and state file, with a config file that sets `allowed`.

@@ -20,7 +20,7 @@ struct CheckConfigTests {
 
   func config(_ text: String) throws -> String {
     let path = try Scratch.current().path("orientd.conf")
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try writeConfigFile(text, to: path)
     return path
   }
 

@@ -5,7 +5,7 @@ import Testing
 struct ConfigAndServiceTests {
   func writeConfig(_ text: String, in directory: String) throws -> String {
     let path = directory + "/orientd.conf"
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try writeConfigFile(text, to: path)
     return path
   }
 
@@ -203,7 +203,7 @@ struct ConfigAndServiceTests {
     let directory = try scratch.makeDirectory()
     let socket = directory + "/activated.sock"
     let config = directory + "/orientd.conf"
-    try text.write(toFile: config, atomically: true, encoding: .utf8)
+    try writeConfigFile(text, to: config)
     let state = options.contains("--state") ? [] : ["--state", directory + "/st"]
     let arguments = try TestPaths.isolated(
       orientdArguments: ["--demo", "--socket", socket, "--config", config] + state + options, in: scratch)

@@ -5,7 +5,7 @@ import Testing
 struct ConfigValueTests {
   func writeConfig(_ text: String) throws -> String {
     let path = try Scratch.current().makeDirectory() + "/orientd.conf"
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try writeConfigFile(text, to: path)
     return path
   }
 

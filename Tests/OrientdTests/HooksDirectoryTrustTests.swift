@@ -17,7 +17,7 @@ struct HooksDirectoryTrustTests {
   /// another, config hooks first).
   static func runTwice(hooksDirectory: String, log: String) throws -> ServedDaemon {
     let config = try Scratch.current().path("orientd.conf")
-    try "hook = echo ran >> \(log)\n".write(toFile: config, atomically: true, encoding: .utf8)
+    try writeConfigFile("hook = echo ran >> \(log)\n", to: config)
     let daemon = try ServedDaemon(
       holding: (1, 0, 0), extra: ["--config", config, "--hooks-dir", hooksDirectory])
     #expect(waitForFile(log, toContain: "ran"), "\(daemon.process.stderr)")

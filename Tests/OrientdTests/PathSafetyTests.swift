@@ -198,8 +198,7 @@ struct PathSafetyTests {
   @Test("A config file over 1 MiB is refused with exit 78")
   func hugeConfigFile() throws {
     let config = try Scratch.current().path("huge.conf")
-    try String(repeating: "# padding\n", count: 110_000).write(
-      toFile: config, atomically: false, encoding: .utf8)
+    try writeConfigFile(String(repeating: "# padding\n", count: 110_000), to: config)
     let result = try Self.startOrRefusal(["--config", config, "--demo"])
     #expect(result.status == 78, "\(result.stderr)")
     #expect(result.stderr.contains("\(config) is larger than 1048576 bytes"), "\(result.stderr)")

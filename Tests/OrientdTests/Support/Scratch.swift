@@ -55,7 +55,10 @@ final class Scratch: @unchecked Sendable {
     defer { lock.unlock() }
     if let configPath { return configPath }
     let path = path("empty.conf")
-    guard FileManager.default.createFile(atPath: path, contents: Data()) else { throw POSIXError(.EIO) }
+    // 0644 whatever the umask: see writeConfigFile.
+    guard FileManager.default.createFile(atPath: path, contents: Data()), chmod(path, 0o644) == 0 else {
+      throw POSIXError(.EIO)
+    }
     configPath = path
     return path
   }
