@@ -15,7 +15,7 @@ import OrientSystem
 /// has to say arrives as `BusEvent`s, delivered after sd-bus has returned, so a handler may
 /// close the connection. When the bus goes away the connection reports `.disconnected` and
 /// stops watching; reconnecting means opening a new `BusConnection`.
-public final class BusConnection {
+package final class BusConnection {
   /// Which bus this connects to.
   let address: BusAddress
   /// How many times the loop woke this connection (its descriptor or its timer), for the
@@ -53,7 +53,7 @@ public final class BusConnection {
   ///
   /// Only the socket's connect happens here (immediate for a local socket); authentication
   /// and `Hello` proceed on the loop. Messages sent before then wait in sd-bus's queue.
-  public init(
+  package init(
     _ address: BusAddress, loop: EventLoop, screening: BusCallScreening? = nil,
     handler: @escaping (BusEvent) -> Void
   ) throws(SystemError) {
@@ -94,7 +94,7 @@ public final class BusConnection {
   ///
   /// The answer arrives as `.name(name, .owned)` or `.queued`, then follows `NameAcquired` and
   /// `NameLost`; a refusal arrives as `.nameRequestFailed`.
-  public func requestName(_ name: String) throws(SystemError) {
+  package func requestName(_ name: String) throws(SystemError) {
     guard let bus else { throw SystemError("request name \(name) on \(address)", code: .notConnected) }
     try names.request(name, on: bus, operation: "request name \(name) on \(address)")
     updateLoop()
@@ -157,7 +157,7 @@ public final class BusConnection {
 
   /// Closes the connection without waiting: what is still queued is dropped, names are
   /// released by the bus as the socket closes. Calling it again does nothing.
-  public func close() {
+  package func close() {
     stopWatching()
     if let bus { sd_bus_close(bus) }
     // Slots hold references to the bus: they go first, so that the bus is freed with it.
@@ -173,7 +173,7 @@ public final class BusConnection {
   // MARK: Serving
 
   /// Exports `object`; its methods and properties are served from the next wake-up on.
-  public func export(_ object: BusObject) throws(SystemError) {
+  package func export(_ object: BusObject) throws(SystemError) {
     let operation = "export \(object.interface) at \(object.path) on \(address)"
     guard let bus else { throw SystemError(operation, code: .notConnected) }
     let exported = ExportedObject(object, connection: self)
@@ -183,7 +183,7 @@ public final class BusConnection {
 
   /// Broadcasts `PropertiesChanged` with the new values of `names`. Sent from a method
   /// handler, it follows the handler's reply.
-  public func emitPropertiesChanged(path: String, interface: String, names: [String]) {
+  package func emitPropertiesChanged(path: String, interface: String, names: [String]) {
     guard !names.isEmpty else { return }
     if processing {
       pending.append { [weak self] in
@@ -207,7 +207,7 @@ public final class BusConnection {
 
   /// Reports `.peerGone(name)` when the client with unique name `name` leaves the bus, also
   /// when it has left already. Watching a client twice does nothing.
-  public func watchPeer(_ name: String) throws(SystemError) {
+  package func watchPeer(_ name: String) throws(SystemError) {
     let operation = "watch \(name) on \(address)"
     guard let bus else { throw SystemError(operation, code: .notConnected) }
     try peers.watch(name, on: bus, operation: operation)
@@ -216,7 +216,7 @@ public final class BusConnection {
   /// Asks the bus which user runs the client `name`; `completion` gets the user id, or nil
   /// when the bus does not know it (the client has gone). It runs on the loop after sd-bus
   /// has returned, and not at all if the connection is closed or lost first.
-  public func unixUser(of name: String, completion: @escaping (UInt32?) -> Void) throws(SystemError) {
+  package func unixUser(of name: String, completion: @escaping (UInt32?) -> Void) throws(SystemError) {
     try callBusDaemon(
       "GetConnectionUnixUser", about: name, operation: "ask \(address) for the user of \(name)"
     ) {
@@ -233,7 +233,7 @@ public final class BusConnection {
   /// its process id, or nil when the bus does not know it (nobody owns the name now). It runs
   /// on the loop after sd-bus has returned, and not at all if the connection is closed or
   /// lost first.
-  public func processID(of name: String, completion: @escaping (UInt32?) -> Void) throws(SystemError) {
+  package func processID(of name: String, completion: @escaping (UInt32?) -> Void) throws(SystemError) {
     try callBusDaemon(
       "GetConnectionUnixProcessID", about: name, operation: "ask \(address) for the process of \(name)"
     ) {
@@ -247,7 +247,7 @@ public final class BusConnection {
   }
 
   /// Stops watching a client (it has no claims left).
-  public func forgetPeer(_ name: String) { peers.forget(name) }
+  package func forgetPeer(_ name: String) { peers.forget(name) }
 
   // MARK: Opening
 

@@ -1,5 +1,5 @@
 /// Whether this connection holds a well-known name it asked for.
-public enum NameOwnership: Sendable, Equatable {
+package enum NameOwnership: Sendable, Equatable {
   /// The connection is the name's primary owner.
   case owned
   /// Another connection owns the name; this one waits in the bus's queue and gets the name
@@ -11,7 +11,7 @@ public enum NameOwnership: Sendable, Equatable {
 
 /// What a `BusConnection` reports to its owner, always after sd-bus has finished processing,
 /// so the handler may close the connection.
-public enum BusEvent: Sendable, Equatable {
+package enum BusEvent: Sendable, Equatable {
   /// The ownership of a requested name changed.
   case name(String, NameOwnership)
   /// The bus answered a name request with an error (e.g. the policy forbids owning it).

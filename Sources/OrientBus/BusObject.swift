@@ -1,25 +1,25 @@
 import CSystemd
 
 /// A value of a property, in the D-Bus types orientd's interfaces use.
-public enum BusValue: Sendable, Equatable {
+package enum BusValue: Sendable, Equatable {
   case boolean(Bool)
   case string(String)
   case double(Double)
 }
 
 /// The D-Bus type of a property: its one-letter signature.
-public enum BusValueType: String, Sendable {
+package enum BusValueType: String, Sendable {
   case boolean = "b"
   case string = "s"
   case double = "d"
 }
 
 /// A method call an exported object answers.
-public struct BusMethodCall {
+package struct BusMethodCall {
   /// The method's name.
-  public var member: String
+  package var member: String
   /// The caller's unique name (`:1.42`), set by the bus daemon.
-  public var sender: String
+  package var sender: String
   /// The call's message, for `deferReply`.
   let message: OpaquePointer
   /// The connection it came on.
@@ -27,11 +27,11 @@ public struct BusMethodCall {
 
   /// Keeps the call to be answered later, for a handler that returns nil: it waits for
   /// something only the bus can tell (who the caller is).
-  public func deferReply() -> BusPendingReply { BusPendingReply(message, connection: connection) }
+  package func deferReply() -> BusPendingReply { BusPendingReply(message, connection: connection) }
 }
 
 /// A method call answered later, exactly once; one dropped unanswered gets an error.
-public final class BusPendingReply {
+package final class BusPendingReply {
   private var message: OpaquePointer?
   private weak var connection: BusConnection?
 
@@ -45,7 +45,7 @@ public final class BusPendingReply {
   }
 
   /// Sends the reply; calling it again does nothing.
-  public func send(_ reply: BusReply) {
+  package func send(_ reply: BusReply) {
     guard let message else { return }
     self.message = nil
     defer { sd_bus_message_unref(message) }
@@ -57,7 +57,7 @@ public final class BusPendingReply {
 }
 
 /// What a method returns.
-public enum BusReply: Sendable, Equatable {
+package enum BusReply: Sendable, Equatable {
   /// An empty method return.
   case empty
   /// A D-Bus error, such as `org.freedesktop.DBus.Error.LimitsExceeded`, with a message for
@@ -89,7 +89,7 @@ public enum BusReply: Sendable, Equatable {
 /// properties are read-only and announce their changes with `PropertiesChanged`, values
 /// included. `Properties`, `Introspectable` (with the XML built from this description) and
 /// `Peer` come from sd-bus.
-public struct BusObject {
+package struct BusObject {
   /// Where the object is exported, e.g. `/net/hadess/SensorProxy`.
   var path: String
   /// The one interface its methods and properties belong to.
@@ -105,7 +105,7 @@ public struct BusObject {
   var call: (BusMethodCall) -> BusReply?
 
   /// An object at `path` with `interface`.
-  public init(
+  package init(
     path: String, interface: String, methods: [String], properties: [(name: String, type: BusValueType)],
     value: @escaping (String) -> BusValue, call: @escaping (BusMethodCall) -> BusReply?
   ) {

@@ -2,9 +2,9 @@ import OrientCore
 import OrientSystem
 
 /// The `orientctl` client: query, monitor and control orientd over its socket.
-public enum OrientctlCommand {
+package enum OrientctlCommand {
   /// Runs orientctl with `arguments` (without the program name) and returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
+  package static func main(_ arguments: [String]) -> Int32 {
     ignoreBrokenPipes()
     let invocation: Invocation
     do {

@@ -1,19 +1,19 @@
 import OrientCore
 
 /// The command line split into settings, the action, and the sample source.
-public struct CommandLineArguments: Sendable {
+package struct CommandLineArguments: Sendable {
   /// Settings in order, by name without dashes; flags have no value.
-  public var settings: [(name: String, value: String?)] = []
-  public var action = DaemonAction.run
-  public var dump = false
-  public var source = SampleSourceChoice.iio
+  package var settings: [(name: String, value: String?)] = []
+  package var action = DaemonAction.run
+  package var dump = false
+  package var source = SampleSourceChoice.iio
   /// The config file named with `--config`, if any.
-  public var configPath: String?
+  package var configPath: String?
   /// The config file named with `--default-config`: read when it exists, like the default.
-  public var defaultConfigPath: String?
+  package var defaultConfigPath: String?
 
   /// Splits arguments; `--name value` and `--name=value` both work.
-  public static func parse(_ arguments: [String]) throws(Failure) -> CommandLineArguments {
+  package static func parse(_ arguments: [String]) throws(Failure) -> CommandLineArguments {
     var result = CommandLineArguments()
     var sources: [String] = []
     var index = 0

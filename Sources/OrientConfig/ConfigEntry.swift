@@ -1,12 +1,12 @@
 /// A config file line: `key = value`, with where it came from.
-public struct ConfigEntry: Equatable, Sendable {
-  public var key: String
-  public var value: String
+package struct ConfigEntry: Equatable, Sendable {
+  package var key: String
+  package var value: String
   /// `file:line`, for messages.
-  public var location: String
+  package var location: String
 
   /// Creates an entry.
-  public init(key: String, value: String, location: String) {
+  package init(key: String, value: String, location: String) {
     self.key = key
     self.value = value
     self.location = location

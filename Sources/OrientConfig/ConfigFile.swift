@@ -8,15 +8,15 @@ import OrientCore
 /// as it is between them (blanks and `#` included; there are no escapes). A value that only
 /// starts with a quote (`"my hook" --now`, as a shell command may) is taken as it is, quotes
 /// and all. A key given twice is a warning, and the later line wins; only `hook` adds up.
-public enum ConfigFile {
+package enum ConfigFile {
   /// The keys the file accepts.
-  public static var keys: [String] { OptionTable.configKeys }
+  package static var keys: [String] { OptionTable.configKeys }
 
   /// The keys whose lines add up rather than replace each other.
   static let listKeys: Set = ["hook"]
 
   /// Splits a config file into entries, checking every key (values are checked when applied).
-  public static func parse(_ text: String, path: String) throws(Failure) -> [ConfigEntry] {
+  package static func parse(_ text: String, path: String) throws(Failure) -> [ConfigEntry] {
     var entries: [ConfigEntry] = []
     // Editors on other systems save UTF-8 with a byte order mark; it is not part of a key.
     var text = Substring(text)
@@ -61,7 +61,7 @@ public enum ConfigFile {
   }
 
   /// The warnings for keys given more than once: each later line names the first, and wins.
-  public static func repeatedKeyWarnings(_ entries: [ConfigEntry]) -> [String] {
+  package static func repeatedKeyWarnings(_ entries: [ConfigEntry]) -> [String] {
     var first: [String: String] = [:]
     var warnings: [String] = []
     for entry in entries where !listKeys.contains(entry.key) {

@@ -1,7 +1,7 @@
 import OrientCore
 
 /// `orientd --help`, made from the option table so the list of options exists once.
-public enum DaemonHelp {
+package enum DaemonHelp {
   /// The width every line of the help fits in.
   static let width = 80
   /// The column where each option's summary starts.
@@ -10,7 +10,7 @@ public enum DaemonHelp {
   /// The options, section by section: a heading line, then each option with its summary
   /// wrapped to 80 columns, and a blank line between sections. orientd(8) lists the same
   /// options in the same sections (HelpTests).
-  public static var optionList: String {
+  package static var optionList: String {
     OptionSection.allCases.map { section in
       let lines = OptionTable.all.filter { $0.section == section }.map(lines(for:))
       return section.rawValue + ":\n" + lines.joined()
@@ -18,7 +18,7 @@ public enum DaemonHelp {
   }
 
   /// The whole help text.
-  public static var text: String {
+  package static var text: String {
     """
     Usage: orientd [OPTION]...
     Reads an IIO accelerometer and publishes which way the screen is up.
@@ -72,7 +72,7 @@ public enum DaemonHelp {
   }
 
   /// What orientd's command line accepts, for the shells' completion scripts.
-  public static var completionSpec: CompletionSpec {
+  package static var completionSpec: CompletionSpec {
     CompletionSpec(
       program: "orientd",
       options: OptionTable.all.map { option in

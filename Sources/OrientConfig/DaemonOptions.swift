@@ -1,7 +1,7 @@
 import OrientCore
 
 /// What `orientd` was asked to do.
-public enum DaemonAction: Equatable, Sendable {
+package enum DaemonAction: Equatable, Sendable {
   /// Run the pipeline (daemon mode, or `--dump`).
   case run
   /// List accelerometers and exit.
@@ -18,7 +18,7 @@ public enum DaemonAction: Equatable, Sendable {
 }
 
 /// Where samples come from.
-public enum SampleSourceChoice: Equatable, Sendable {
+package enum SampleSourceChoice: Equatable, Sendable {
   /// An IIO accelerometer through libiio.
   case iio
   /// A trace file replayed.
@@ -28,7 +28,7 @@ public enum SampleSourceChoice: Equatable, Sendable {
 }
 
 /// How an IIO sensor is read.
-public enum CaptureMode: String, CaseIterable, Sendable {
+package enum CaptureMode: String, CaseIterable, Sendable {
   /// Buffered capture when the buffer delivers a sample within 1 s, polling otherwise.
   case auto
   /// Read the raw attributes every `--interval`.
@@ -38,7 +38,7 @@ public enum CaptureMode: String, CaseIterable, Sendable {
 }
 
 /// Which message bus `net.hadess.SensorProxy` is served on.
-public enum BusChoice: String, CaseIterable, Sendable {
+package enum BusChoice: String, CaseIterable, Sendable {
   /// The system bus, where desktops look for iio-sensor-proxy (the shipped service).
   case system
   /// The session bus of orientd's user, for trying it out without root.
@@ -48,80 +48,80 @@ public enum BusChoice: String, CaseIterable, Sendable {
 }
 
 /// The parsed command line of `orientd`.
-public struct DaemonOptions: Equatable, Sendable {
-  public var action = DaemonAction.run
-  public var source = SampleSourceChoice.iio
+package struct DaemonOptions: Equatable, Sendable {
+  package var action = DaemonAction.run
+  package var source = SampleSourceChoice.iio
   /// Print one line per published change to stdout.
-  public var dump = false
+  package var dump = false
   /// The libiio context URI; nil means the local context.
-  public var uri: String?
+  package var uri: String?
   /// A device id, name or label to use instead of the automatic choice.
-  public var device: String?
+  package var device: String?
   /// The polling period.
-  public var interval = Duration.milliseconds(200)
+  package var interval = Duration.milliseconds(200)
   /// How the IIO sensor is read.
-  public var captureMode = CaptureMode.auto
-  public var settings = ClassifierSettings.defaults
+  package var captureMode = CaptureMode.auto
+  package var settings = ClassifierSettings.defaults
   /// The allowed screen orientations given with `--allowed`; nil leaves the saved or default set.
-  public var allowed: AllowedOrientations?
+  package var allowed: AllowedOrientations?
   /// A mount matrix that overrides every other source, as given.
-  public var mountMatrix: Matrix3?
+  package var mountMatrix: Matrix3?
   /// A trace file to append every corrected sample to.
-  public var recordPath: String?
+  package var recordPath: String?
   /// Log samples and decisions too.
-  public var verbose = false
+  package var verbose = false
   /// When the screen follows the device: always, only in tablet mode, or auto.
-  public var rotate = RotatePolicy.auto
+  package var rotate = RotatePolicy.auto
   /// Whether a hinge-given mode is shown as a virtual tablet-mode switch.
-  public var virtualTabletSwitch = true
+  package var virtualTabletSwitch = true
   /// The bus to serve `net.hadess.SensorProxy` on.
-  public var bus = BusChoice.off
+  package var bus = BusChoice.off
   /// What D-Bus's `AccelerometerOrientation` follows.
-  public var busOrientation = SensorProxyAccelerometer.Source.device
+  package var busOrientation = SensorProxyAccelerometer.Source.device
   /// The Unix socket clients connect to.
-  public var socketPath = "/run/orientd/orientd.sock"
+  package var socketPath = "/run/orientd/orientd.sock"
   /// Whether `--socket` was given (it turns the socket on even with `--dump`).
-  public var socketGiven = false
+  package var socketGiven = false
   /// The socket file's permissions.
-  public var socketMode: UInt32 = 0o666
+  package var socketMode: UInt32 = 0o666
   /// The group whose members may run control commands; nil lets every client.
-  public var controlGroup: String?
+  package var controlGroup: String?
   /// The most clients served at once.
-  public var maxClients = 256
+  package var maxClients = 256
   /// The most clients one user other than root and orientd's own may have; nil: a quarter
   /// of `maxClients`.
-  public var maxClientsPerUser: Int?
+  package var maxClientsPerUser: Int?
   /// How long a client that has sent no command and read nothing is kept.
-  public var idleTimeout = Duration.seconds(30)
+  package var idleTimeout = Duration.seconds(30)
   /// The per-user limit in force.
-  public var clientsPerUserLimit: Int { maxClientsPerUser ?? max(1, maxClients / 4) }
+  package var clientsPerUserLimit: Int { maxClientsPerUser ?? max(1, maxClients / 4) }
   /// Where the lock and allowed set are kept across restarts.
-  public var statePath = "/var/lib/orientd/state"
+  package var statePath = "/var/lib/orientd/state"
   /// Whether `--state` was given (it turns persistence on even with `--dump`).
-  public var stateGiven = false
+  package var stateGiven = false
   /// Whether `--allowed` was given on the command line, where it beats the saved set.
-  public var allowedGiven = false
+  package var allowedGiven = false
   /// The config file's own `allowed =`, whatever the command line says; the state file records
   /// it so that an edit of the file can be told from an old value.
-  public var configAllowed: AllowedOrientations?
+  package var configAllowed: AllowedOrientations?
   /// Commands run (by /bin/sh) on every screen-orientation change.
-  public var hooks: [String] = []
+  package var hooks: [String] = []
   /// A directory whose executables run, in name order, on every change.
-  public var hooksDirectory: String?
+  package var hooksDirectory: String?
   /// How long a hook may run before it is killed.
-  public var hookTimeout = Duration.seconds(5)
+  package var hookTimeout = Duration.seconds(5)
 
   /// Where each setting given was last set, by name: `file:line` or `--name`.
-  public var origins: [String: String] = [:]
+  package var origins: [String: String] = [:]
 
   /// The directory the socket and the state file were put in because orientd does not run
   /// as root (see `placeInUserDirectory`); nil when they are where the options say.
-  public var userDirectory: String?
+  package var userDirectory: String?
 
   /// Puts the socket and the state file that neither the config file nor the command line
   /// places into `runtime`/orientd: a user other than root cannot create /run/orientd or
   /// /var/lib/orientd, but has a runtime directory of their own ($XDG_RUNTIME_DIR).
-  public mutating func placeInUserDirectory(runtime: String) {
+  package mutating func placeInUserDirectory(runtime: String) {
     let directory = (runtime.hasSuffix("/") ? runtime : runtime + "/") + "orientd"
     if origins["socket"] == nil { socketPath = directory + "/orientd.sock" }
     if origins["state"] == nil { statePath = directory + "/state" }
@@ -129,18 +129,18 @@ public struct DaemonOptions: Equatable, Sendable {
   }
 
   /// Whether orientd serves the socket: always, except for `--dump` without `--socket`.
-  public var servesSocket: Bool { !dump || socketGiven }
+  package var servesSocket: Bool { !dump || socketGiven }
 
   /// Whether orientd loads and saves the state file.
-  public var persistsState: Bool { servesSocket || stateGiven }
+  package var persistsState: Bool { servesSocket || stateGiven }
 
   /// Creates the defaults.
-  public init() {}
+  package init() {}
 
   /// Builds the options from the config file's entries, then the command line on top.
   ///
   /// A `hook` on the command line replaces the file's hooks rather than adding to them.
-  public static func resolve(commandLine: CommandLineArguments, config: [ConfigEntry]) throws(Failure)
+  package static func resolve(commandLine: CommandLineArguments, config: [ConfigEntry]) throws(Failure)
     -> DaemonOptions
   {
     var options = try DaemonOptions(config: config)
@@ -149,7 +149,7 @@ public struct DaemonOptions: Equatable, Sendable {
   }
 
   /// The defaults with a config file's entries applied; a bad value names file:line and key.
-  public init(config: [ConfigEntry]) throws(Failure) {
+  package init(config: [ConfigEntry]) throws(Failure) {
     self.init()
     for entry in config {
       do {
@@ -176,7 +176,7 @@ public struct DaemonOptions: Equatable, Sendable {
   }
 
   /// Applies the command line over these options and checks the result.
-  public mutating func overlay(_ commandLine: CommandLineArguments) throws(Failure) {
+  package mutating func overlay(_ commandLine: CommandLineArguments) throws(Failure) {
     var options = self
     if commandLine.settings.contains(where: { $0.name == "hook" }) { options.hooks = [] }
     for (name, value) in commandLine.settings {
@@ -209,7 +209,7 @@ public struct DaemonOptions: Equatable, Sendable {
   }
 
   /// Applies one setting by its name (the long option without dashes, or the config key).
-  public mutating func apply(_ name: String, _ value: String?) throws(ValueError) {
+  package mutating func apply(_ name: String, _ value: String?) throws(ValueError) {
     guard let option = OptionTable.settings.first(where: { $0.name == name }), let apply = option.apply else {
       throw ValueError("unknown setting '\(name)'")
     }

@@ -3,18 +3,18 @@
 ///
 /// Pure, and derived from the option table: a setting is live or restart-only where it is
 /// declared (`SettingField`), so a new setting cannot be forgotten here.
-public struct ReloadPlan: Sendable {
+package struct ReloadPlan: Sendable {
   /// The options to run with from now on: the running ones with every live setting's new
   /// value (and where it was set).
-  public let options: DaemonOptions
+  package let options: DaemonOptions
   /// The live settings whose value changed, in the table's order.
-  public let applied: [String]
+  package let applied: [String]
   /// The settings whose value changed but that only a restart applies, in the table's order.
-  public let needRestart: [String]
+  package let needRestart: [String]
 
   /// The plan for going from `running` to `loaded` (the file read again, with the same
   /// command line over it).
-  public init(running: DaemonOptions, loaded: DaemonOptions) {
+  package init(running: DaemonOptions, loaded: DaemonOptions) {
     var options = running
     var applied: [String] = []
     var needRestart: [String] = []
@@ -37,7 +37,7 @@ public struct ReloadPlan: Sendable {
   }
 
   /// The names of the settings a reload applies at once.
-  public static var liveSettings: [String] {
+  package static var liveSettings: [String] {
     OptionTable.settings.filter { $0.field?.reload == .live }.map(\.name)
   }
 }

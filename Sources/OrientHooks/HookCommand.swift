@@ -1,19 +1,19 @@
 import OrientSystem
 
 /// A program to run on a change: a shell command, or an executable file.
-public struct HookCommand: Equatable, Sendable {
+package struct HookCommand: Equatable, Sendable {
   /// How the log names it.
-  public var description: String
+  package var description: String
   /// The program and its arguments.
-  public var arguments: [String]
+  package var arguments: [String]
 
   /// A command line run by /bin/sh.
-  public static func shell(_ command: String) -> HookCommand {
+  package static func shell(_ command: String) -> HookCommand {
     HookCommand(description: command, arguments: ["/bin/sh", "-c", command])
   }
 
   /// An executable run directly with `arguments`; a bare name is looked up on `$PATH`.
-  public static func program(_ arguments: [String]) -> HookCommand {
+  package static func program(_ arguments: [String]) -> HookCommand {
     var resolved = arguments
     if let name = arguments.first, !name.contains("/"), let path = Environment.findExecutable(name) {
       resolved[0] = path
@@ -23,7 +23,7 @@ public struct HookCommand: Equatable, Sendable {
 
   /// Why the program cannot be started, or nil when it can: the program must be an executable
   /// regular file (a bare name, one found on `$PATH`).
-  public var startProblem: String? {
+  package var startProblem: String? {
     guard let program = arguments.first else { return "no command given" }
     // `program` resolves a bare name only when $PATH has it.
     guard program.contains("/") else { return "\(program): command not found on $PATH" }
@@ -36,7 +36,7 @@ public struct HookCommand: Equatable, Sendable {
   /// Every executable regular file in `directory` whose name does not start with a dot, in
   /// name order, that only root or this process's user could have written: owned by one of
   /// them, and not writable by group or others (orientd runs them as root).
-  public static func directory(_ directory: String) -> [HookCommand] {
+  package static func directory(_ directory: String) -> [HookCommand] {
     let names = (try? FileSystem.entries(of: directory)) ?? []
     return names.filter { !$0.hasPrefix(".") && isTrustedExecutable(directory + "/" + $0) }.sorted()
       .map { program([directory + "/" + $0]) }

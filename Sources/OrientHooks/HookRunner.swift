@@ -4,7 +4,7 @@ import OrientSystem
 /// Runs hooks on the event loop: asynchronously, one at a time in order, each killed after
 /// a timeout, and coalesced: changes that come during a run lead to one more run with only
 /// the latest environment. A failing hook is logged and changes nothing else.
-public final class HookRunner {
+package final class HookRunner {
   /// The hook that runs now.
   private final class Child {
     let pid: ProcessID
@@ -37,12 +37,12 @@ public final class HookRunner {
 
   /// Called when a hook cannot be started at all (posix_spawn failed), after the warning.
   /// orientd leaves it unset and keeps going; `orientctl hook`, which has one command, ends.
-  public var startFailed: ((HookCommand, SystemError) -> Void)?
+  package var startFailed: ((HookCommand, SystemError) -> Void)?
 
   /// Runs `commands()` (evaluated at the start of each run) with hooks killed after `timeout`,
   /// with the variables of this process's environment that `inherits` names (all by default:
   /// `orientctl hook` passes on the session's) and the change's.
-  public init(
+  package init(
     loop: EventLoop, timeout: Duration, inherits: @escaping (Substring) -> Bool = { _ in true },
     commands: @escaping () -> [HookCommand]
   ) {
@@ -53,7 +53,7 @@ public final class HookRunner {
   }
 
   /// Changes the timeout for hooks started from now on.
-  public func update(timeout: Duration) {
+  package func update(timeout: Duration) {
     self.timeout = timeout
   }
 
@@ -61,7 +61,7 @@ public final class HookRunner {
   var isRunning: Bool { child != nil || !queue.isEmpty }
 
   /// Runs every hook with `variables` added to the environment, now or after the current run.
-  public func trigger(_ variables: [(name: String, value: String)]) {
+  package func trigger(_ variables: [(name: String, value: String)]) {
     guard !isRunning else {
       pending = variables
       return
@@ -128,7 +128,7 @@ public final class HookRunner {
   /// is reaped. The hook stays unreaped until then, so the group's id cannot have been reused.
   /// A process that left the group (setsid) is not found; under systemd, the service's cgroup
   /// is.
-  public func terminate(grace: Duration = .milliseconds(500)) {
+  package func terminate(grace: Duration = .milliseconds(500)) {
     queue = []
     pending = nil
     guard let running = child else { return }

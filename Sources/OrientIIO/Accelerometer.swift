@@ -2,36 +2,36 @@ import OrientCore
 import OrientSystem
 
 /// Where an accelerometer sits in a convertible: in the display lid or in the keyboard base.
-public enum SensorLocation: String, Sendable {
+package enum SensorLocation: String, Sendable {
   case display
   case base
   case unknown
 }
 
 /// One axis's calibration and the attribute files it came from.
-public struct AxisSetup: Sendable {
-  public var calibration: AxisCalibration
+package struct AxisSetup: Sendable {
+  package var calibration: AxisCalibration
   /// The scale's file, or nil when none was found and 1.0 is assumed.
-  public var scaleFile: String?
+  package var scaleFile: String?
   /// The offset's file, or nil when there is none (offset 0).
-  public var offsetFile: String?
+  package var offsetFile: String?
 }
 
 /// An IIO device with accel x, y and z channels: raw attributes to poll, scan elements to
 /// capture through a buffer, or both.
-public struct Accelerometer {
+package struct Accelerometer {
   /// The device.
-  public let device: IIODevice
+  package let device: IIODevice
   /// Where the sensor sits, and what said so.
-  public let location: SensorLocation
-  public let locationSource: String?
+  package let location: SensorLocation
+  package let locationSource: String?
   /// Whether it has `in_accel_{x,y,z}_raw`, so it can be polled.
-  public let canPoll: Bool
+  package let canPoll: Bool
   /// Whether accel x, y and z are scan elements, so it can capture through a buffer.
-  public let canBuffer: Bool
+  package let canBuffer: Bool
   /// What was wrong with the location udev gave, e.g. a typo in a hwdb entry, which must not
   /// pass for "no location" without a word; the sensor is then located by its other hints.
-  public let locationProblem: String?
+  package let locationProblem: String?
 
   static let axes = ["x", "y", "z"]
 
@@ -48,7 +48,7 @@ public struct Accelerometer {
   }
 
   /// How it can be captured, for `--list`.
-  public var captureText: String {
+  package var captureText: String {
     switch (canBuffer, canPoll) {
     case (true, true): return "buffer or poll (scan elements for accel x, y and z)"
     case (true, false):
@@ -58,7 +58,7 @@ public struct Accelerometer {
   }
 
   /// Why polling cannot read it, when it cannot: the error that `mode poll` gives.
-  public var whyNotPollable: IIOError? { canPoll ? nil : .notPollable(sensor: summary) }
+  package var whyNotPollable: IIOError? { canPoll ? nil : .notPollable(sensor: summary) }
 
   private static func locate(_ device: IIODevice, udev: UdevProperties?) -> (SensorLocation, String?, String?)
   {
@@ -88,7 +88,7 @@ public struct Accelerometer {
   }
 
   /// A one-line identity for logs, e.g. `iio:device0 (accel_3d)`.
-  public var summary: String {
+  package var summary: String {
     device.name.isEmpty ? device.id : "\(device.id) (\(device.name))"
   }
 

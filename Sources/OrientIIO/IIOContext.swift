@@ -3,10 +3,10 @@ import OrientCore
 import OrientSystem
 
 /// An open libiio context: the local sysfs backend, or a remote one such as `ip:HOST`.
-public final class IIOContext {
+package final class IIOContext {
   let pointer: OpaquePointer
   /// The URI as the user gave it, or `local:` for the default.
-  public let uri: String
+  package let uri: String
 
   /// Opens a context; nil opens the local one.
   ///
@@ -35,7 +35,7 @@ public final class IIOContext {
 
   /// Opens the context `uri` names (nil: the local one), with a hint of what to try when it
   /// fails, or `noIIODevices` when the local one was asked for on a machine without IIO.
-  public static func open(uri: String?) throws(IIOError) -> IIOContext {
+  package static func open(uri: String?) throws(IIOError) -> IIOContext {
     let cause: SystemError
     do {
       return try IIOContext(uri: uri)
@@ -103,17 +103,17 @@ public final class IIOContext {
   deinit { iio_context_destroy(pointer) }
 
   /// True for the local sysfs backend, the only one udev knows about.
-  public var isLocal: Bool {
+  package var isLocal: Bool {
     String(cString: iio_context_get_name(pointer)) == "local"
   }
 
   /// Bounds how long a remote read may wait (in whole milliseconds, as libiio takes it).
-  public func setTimeout(_ timeout: Duration) {
+  package func setTimeout(_ timeout: Duration) {
     _ = iio_context_set_timeout(pointer, UInt32(clamping: max(0, timeout.wholeMilliseconds)))
   }
 
   /// Every device in the context, in libiio's order.
-  public var devices: [IIODevice] {
+  package var devices: [IIODevice] {
     let count = iio_context_get_devices_count(pointer)
     return (0..<count).compactMap { index in
       iio_context_get_device(pointer, index).map { IIODevice(pointer: $0, context: self) }

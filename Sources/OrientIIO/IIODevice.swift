@@ -9,7 +9,7 @@ enum AttributeHandle {
 }
 
 /// The result of reading an attribute.
-public enum AttributeValue: Equatable, Sendable {
+package enum AttributeValue: Equatable, Sendable {
   /// The text without surrounding blanks, its control characters escaped (a number reads
   /// as it is).
   case text(String)
@@ -29,7 +29,7 @@ public enum AttributeValue: Equatable, Sendable {
 /// values) has its control characters escaped here, where it enters orientd: a driver or a
 /// remote iiod can put a newline in a name, and a name reaches `info` replies, `--list`
 /// and the log, where it must not start a line of its own.
-public struct IIODevice {
+package struct IIODevice {
   let pointer: OpaquePointer
   /// Keeps the context alive while the device is in use.
   let context: IIOContext
@@ -59,15 +59,15 @@ public struct IIODevice {
   }
 
   /// The kernel id, e.g. `iio:device0`.
-  public var id: String { String(cString: iio_device_get_id(pointer)).escapingControlCharacters }
+  package var id: String { String(cString: iio_device_get_id(pointer)).escapingControlCharacters }
 
   /// The driver name, e.g. `accel_3d`.
-  public var name: String {
+  package var name: String {
     iio_device_get_name(pointer).map { String(cString: $0).escapingControlCharacters } ?? ""
   }
 
   /// The sysfs label, e.g. `accel-display`, if the device has one.
-  public var label: String? {
+  package var label: String? {
     iio_device_get_label(pointer).map { String(cString: $0).escapingControlCharacters }
   }
 
@@ -79,11 +79,11 @@ public struct IIODevice {
 
   /// Whether the device has the sysfs attribute file `fileName`, without reading it (a read of
   /// a HID sensor's `_raw` file powers the sensor and asks the hub for a report).
-  public func has(_ fileName: String) -> Bool { attributes[fileName] != nil }
+  package func has(_ fileName: String) -> Bool { attributes[fileName] != nil }
 
   /// Writes the sysfs attribute file `fileName`; returns the errno on failure.
   @discardableResult
-  public func write(_ fileName: String, _ value: String) -> Errno? {
+  package func write(_ fileName: String, _ value: String) -> Errno? {
     guard let handle = attributes[fileName] else { return .noSuchFile }
     let result: Int
     switch handle {
@@ -94,7 +94,7 @@ public struct IIODevice {
   }
 
   /// The device number, e.g. 3 for `iio:device3`.
-  public var number: Int? { id.hasPrefix("iio:device") ? Int(id.dropFirst("iio:device".count)) : nil }
+  package var number: Int? { id.hasPrefix("iio:device") ? Int(id.dropFirst("iio:device".count)) : nil }
 
   /// Whether this is a trigger rather than a device.
   var isTrigger: Bool { iio_device_is_trigger(pointer) }
@@ -103,7 +103,7 @@ public struct IIODevice {
   func channel(_ id: String) -> OpaquePointer? { iio_device_find_channel(pointer, id, false) }
 
   /// Reads the sysfs attribute file `fileName`, e.g. `in_accel_x_scale`.
-  public func read(_ fileName: String) -> AttributeValue {
+  package func read(_ fileName: String) -> AttributeValue {
     guard let handle = attributes[fileName] else { return .missing }
     return Self.read(handle)
   }

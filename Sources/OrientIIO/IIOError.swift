@@ -5,7 +5,7 @@ import OrientSystem
 /// Each case's description is the message orientd shows, word for word. What a case means
 /// for the program (its exit status, how long to wait before looking again) is decided by
 /// the caller, from the case.
-public enum IIOError: Error, Sendable, CustomStringConvertible {
+package enum IIOError: Error, Sendable, CustomStringConvertible {
   /// The context could not be opened: libiio failed, or the server did not answer. `hint`
   /// says what to try.
   case contextUnavailable(SystemError, hint: String?)
@@ -28,7 +28,7 @@ public enum IIOError: Error, Sendable, CustomStringConvertible {
   /// scan that cannot be laid out, a buffer libiio cannot open).
   case bufferUnusable(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .contextUnavailable(let cause, let hint):
       return hint.map { "\(cause); \($0)" } ?? "\(cause)"

@@ -6,16 +6,16 @@ import OrientSystem
 /// Finds the devices that may carry readings (light, proximity, heading): IIO devices with
 /// the channels `ReadingChannels` names, and hwmon devices with Apple's `light` file. What it
 /// finds are facts; `SensorInventory` decides what they are.
-public enum ReadingDiscovery {
+package enum ReadingDiscovery {
   /// One IIO device's facts, with the device to open.
-  public struct Found {
-    public var facts: SensorDeviceFacts
-    public var device: IIODevice?
+  package struct Found {
+    package var facts: SensorDeviceFacts
+    package var device: IIODevice?
   }
 
   /// The IIO devices of `context` that have a reading's attribute or scan element, in libiio's
   /// order, with what `udev` says of them (local contexts only).
-  public static func iioDevices(in context: IIOContext, udev: UdevProperties?) -> [Found] {
+  package static func iioDevices(in context: IIOContext, udev: UdevProperties?) -> [Found] {
     let devices = context.devices
     let triggers = Set(devices.filter(\.isTrigger).map(\.name))
     // The magnetometer's own channels too, to say why one without a heading is no compass.
@@ -41,7 +41,7 @@ public enum ReadingDiscovery {
 
   /// The hwmon devices with a `light` file (Apple's SMC), through udev: the file sits in the
   /// hwmon device's directory or in its parent's (`applesmc.768/light`).
-  public static func hwmonLightSensors() -> [SensorDeviceFacts] {
+  package static func hwmonLightSensors() -> [SensorDeviceFacts] {
     guard let udev = udev_new() else { return [] }
     defer { udev_unref(udev) }
     guard let enumerate = udev_enumerate_new(udev) else { return [] }

@@ -2,14 +2,14 @@ import OrientCore
 import OrientSystem
 
 /// Finds accelerometers in an IIO context and picks the one that drives orientation.
-public enum SensorDiscovery {
+package enum SensorDiscovery {
   /// Every device with accel x, y and z raw attributes or scan elements, in libiio's order.
-  public static func accelerometers(in context: IIOContext, udev: UdevProperties?) -> [Accelerometer] {
+  package static func accelerometers(in context: IIOContext, udev: UdevProperties?) -> [Accelerometer] {
     context.devices.compactMap { Accelerometer(device: $0, udev: udev) }
   }
 
   /// Why `chosen` was picked among `sensors`, in words.
-  public static func reason(for chosen: Accelerometer, among sensors: [Accelerometer], selector: String?)
+  package static func reason(for chosen: Accelerometer, among sensors: [Accelerometer], selector: String?)
     -> String
   {
     if let selector { return "--device \(selector) names it" }
@@ -23,13 +23,13 @@ public enum SensorDiscovery {
   /// The keyboard base's sensor, for the hinge angle: the first sensor located in the base
   /// that is not `display` (the one orientation comes from, which `--device` may have made a
   /// base sensor), or nil.
-  public static func base(among sensors: [Accelerometer], besides display: Accelerometer?) -> Accelerometer? {
+  package static func base(among sensors: [Accelerometer], besides display: Accelerometer?) -> Accelerometer? {
     sensors.first { $0.location == .base && $0.device.id != display?.device.id }
   }
 
   /// Picks by `--device` (id, name or label), else the first display sensor, else the first
   /// sensor not in the base. The error says where it looked.
-  public static func choose(
+  package static func choose(
     from sensors: [Accelerometer], selector: String?, context: IIOContext
   ) throws(IIOError) -> Accelerometer {
     let found =

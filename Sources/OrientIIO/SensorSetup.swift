@@ -2,13 +2,13 @@ import OrientCore
 import OrientSystem
 
 /// An accelerometer made ready to sample: calibrated, with its mount matrix chosen.
-public struct SensorSetup {
-  public let accelerometer: Accelerometer
-  public let axes: [AxisSetup]
-  public let matrix: MountMatrixChoice
+package struct SensorSetup {
+  package let accelerometer: Accelerometer
+  package let axes: [AxisSetup]
+  package let matrix: MountMatrixChoice
 
   /// Reads calibration and mount matrix, passing every warning to `warn`.
-  public init(
+  package init(
     accelerometer: Accelerometer, matrixOption: Matrix3?, udev: UdevProperties?, warn: (String) -> Void
   ) {
     self.accelerometer = accelerometer
@@ -19,13 +19,13 @@ public struct SensorSetup {
   }
 
   /// The converter from raw readings to corrected g.
-  public var converter: SampleConverter {
+  package var converter: SampleConverter {
     SampleConverter(
       x: axes[0].calibration, y: axes[1].calibration, z: axes[2].calibration, mountMatrix: matrix.matrix)
   }
 
   /// The scales, e.g. `0.038307 (in_accel_scale)`, or one entry per axis when they differ.
-  public var scaleText: String {
+  package var scaleText: String {
     let parts = axes.map { axis in
       "\(axis.calibration.scale) (\(axis.scaleFile ?? "none, assumed"))"
     }
@@ -34,7 +34,7 @@ public struct SensorSetup {
   }
 
   /// The offsets, e.g. `0`, or one entry per axis when they differ.
-  public var offsetText: String {
+  package var offsetText: String {
     let parts = axes.map { axis in
       axis.offsetFile.map { "\(axis.calibration.offset) (\($0))" } ?? "0"
     }

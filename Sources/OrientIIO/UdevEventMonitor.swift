@@ -3,15 +3,15 @@ import OrientSystem
 
 /// udev's events for some subsystems: a netlink socket the owner watches on its loop, which
 /// wakes it only when a device comes, changes or goes.
-public final class UdevEventMonitor {
+package final class UdevEventMonitor {
   private let udev: OpaquePointer
   private let monitor: OpaquePointer
   /// The socket to watch for readability; libudev owns it.
-  public let descriptor: Int32
+  package let descriptor: Int32
 
   /// Listens to udev's (not the kernel's) events for `subsystems`, which come after udev has
   /// set the device's properties; nil when they cannot be had.
-  public init?(subsystems: [String]) {
+  package init?(subsystems: [String]) {
     guard let udev = udev_new() else { return nil }
     guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
       udev_unref(udev)
@@ -37,14 +37,14 @@ public final class UdevEventMonitor {
   }
 
   /// An event: what happened (`add`, `change`, `remove`, ...) to the device at a sysfs path.
-  public struct Event: Equatable, Sendable {
-    public var action: String
-    public var subsystem: String
-    public var syspath: String
+  package struct Event: Equatable, Sendable {
+    package var action: String
+    package var subsystem: String
+    package var syspath: String
   }
 
   /// The events waiting, a batch at a time (a flood is read over several wake-ups).
-  public func receive() -> [Event] {
+  package func receive() -> [Event] {
     var events: [Event] = []
     for _ in 0..<64 {
       guard let device = udev_monitor_receive_device(monitor) else { break }

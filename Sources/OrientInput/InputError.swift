@@ -1,9 +1,9 @@
 /// Why an input device could not be found, opened, read or created; the message names the device.
-public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What went wrong, naming the device (its node and, where known, its name).
-  public let message: String
+  package let message: String
   /// The errno behind the failure, when there is one.
-  public let code: Int32?
+  package let code: Int32?
 
   /// An error saying `message`, with the errno `code` if one caused it.
   init(_ message: String, code: Int32? = nil) {
@@ -11,5 +11,5 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     self.code = code
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }

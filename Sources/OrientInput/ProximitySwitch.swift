@@ -3,7 +3,7 @@ import OrientSystem
 /// An evdev device's front proximity switch (`SW_FRONT_PROXIMITY`), read through libevdev:
 /// near while the switch is on. Its events wake the loop that watches `descriptor`; nothing is
 /// polled.
-public final class ProximitySwitch {
+package final class ProximitySwitch {
   private let device: SwitchDevice
 
   /// Input devices with switches looked at, at most: machines have one or two, and whoever may
@@ -11,7 +11,7 @@ public final class ProximitySwitch {
   static let maximumCandidates = 16
 
   /// The input devices with a front proximity switch now: their node and name.
-  public static func find() -> [(devnode: String, name: String)] {
+  package static func find() -> [(devnode: String, name: String)] {
     guard let discovery = try? SwitchDiscovery() else { return [] }
     return discovery.candidates().prefix(maximumCandidates).compactMap { candidate in
       guard let device = try? SwitchDevice.open(candidate, wanted: [.frontProximity]) else { return nil }
@@ -20,7 +20,7 @@ public final class ProximitySwitch {
   }
 
   /// Opens the device at `devnode`; throws when it cannot be opened, or has no such switch.
-  public init(devnode: String) throws(InputError) {
+  package init(devnode: String) throws(InputError) {
     let candidate = SwitchCandidate(syspath: "", devnode: devnode)
     guard let device = try SwitchDevice.open(candidate, wanted: [.frontProximity]) else {
       throw InputError("\(devnode) has no SW_FRONT_PROXIMITY switch")
@@ -29,16 +29,16 @@ public final class ProximitySwitch {
   }
 
   /// The descriptor to watch for readability.
-  public var descriptor: Int32 { device.descriptor }
+  package var descriptor: Int32 { device.descriptor }
 
   /// The device for log lines.
-  public var label: String { device.label }
+  package var label: String { device.label }
 
   /// Whether something is near, as the switch says now.
-  public var isNear: Bool { device.state(.frontProximity) == true }
+  package var isNear: Bool { device.state(.frontProximity) == true }
 
   /// What became of the device after reading its events.
-  public enum Drained: Equatable, Sendable {
+  package enum Drained: Equatable, Sendable {
     /// Read; the switch may have moved.
     case read
     /// The device is gone.
@@ -48,7 +48,7 @@ public final class ProximitySwitch {
   }
 
   /// Reads the events waiting.
-  public func drain() -> Drained {
+  package func drain() -> Drained {
     switch device.drain() {
     case .read: .read
     case .gone: .gone

@@ -1,9 +1,9 @@
 /// What the switches say: nil where there is no such switch.
-public struct SwitchReadings: Equatable, Sendable {
+package struct SwitchReadings: Equatable, Sendable {
   /// True in tablet mode; nil without a tablet-mode switch.
-  public var tablet: Bool?
+  package var tablet: Bool?
   /// True when the lid is closed; nil without a lid switch.
-  public var lid: Bool?
+  package var lid: Bool?
 
   /// Readings with the given values.
   init(tablet: Bool? = nil, lid: Bool? = nil) {

@@ -9,7 +9,7 @@ import OrientSystem
 /// Several devices may have the same switch (intel-hid and intel-vbtn both report
 /// `SW_TABLET_MODE` on some machines): any of them on means on. A device that fails is
 /// logged, naming it, and dropped; its switches then read nil unless another device has them.
-public final class TabletSwitchWatcher {
+package final class TabletSwitchWatcher {
   private let loop: EventLoop
   private let onChange: (SwitchReadings) -> Void
   private var discovery: SwitchDiscovery?
@@ -24,7 +24,7 @@ public final class TabletSwitchWatcher {
   private var tooMany = RateLimitedWarning(period: .seconds(60))
 
   /// A watcher on `loop` that calls `onChange` with the readings when they change.
-  public init(loop: EventLoop, onChange: @escaping (SwitchReadings) -> Void) {
+  package init(loop: EventLoop, onChange: @escaping (SwitchReadings) -> Void) {
     self.loop = loop
     self.onChange = onChange
   }
@@ -33,7 +33,7 @@ public final class TabletSwitchWatcher {
 
   /// Finds the switches present, reads their state, starts watching them and udev's
   /// events, and reports the initial readings once.
-  public func start() {
+  package func start() {
     guard discovery == nil else { return }
     let discovery: SwitchDiscovery
     do {
@@ -58,7 +58,7 @@ public final class TabletSwitchWatcher {
   }
 
   /// Stops watching and closes every device.
-  public func stop() {
+  package func stop() {
     for entry in devices { loop.unwatch(entry.watch) }
     devices = []
     if let monitorWatch { loop.unwatch(monitorWatch) }
@@ -71,7 +71,7 @@ public final class TabletSwitchWatcher {
   /// The switches read, for `orientctl info`: e.g. `SW_TABLET_MODE on /dev/input/event5
   /// (Intel HID switches)`, several joined with "; " (the first four, then how many more),
   /// or `none`.
-  public var summary: String {
+  package var summary: String {
     guard !devices.isEmpty else { return "none" }
     let shown = devices.prefix(4).map { entry in
       entry.device.switches.map(\.name).joined(separator: ", ") + " on " + entry.device.label

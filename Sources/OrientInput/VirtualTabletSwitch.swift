@@ -11,7 +11,7 @@ import OrientSystem
 /// Failing to create it or to write to it is logged here, once, because the daemon goes on
 /// without it: the switch only mirrors a mode that orientd serves anyway. libevdev opens
 /// and closes `/dev/uinput` itself; the device goes with the object (`UI_DEV_DESTROY`).
-public final class VirtualTabletSwitch {
+package final class VirtualTabletSwitch {
   /// The device's name, by which orientd knows its own switch among the input devices.
   static let deviceName = "orientd tablet-mode switch"
 
@@ -23,7 +23,7 @@ public final class VirtualTabletSwitch {
 
   /// Creates the uinput device and logs where it is. Without /dev/uinput (or permission to
   /// use it), logs why once and returns nil, and orientd goes on without it.
-  public init?() {
+  package init?() {
     do {
       device = try Self.create()
     } catch {
@@ -38,7 +38,7 @@ public final class VirtualTabletSwitch {
   /// Reports tablet mode (true) or laptop mode, if that is a change: `SW_TABLET_MODE` then
   /// `SYN_REPORT`. A failed write is logged (once per run of failures) and tried again at
   /// the next change.
-  public func set(tablet: Bool) {
+  package func set(tablet: Bool) {
     guard tablet != self.tablet else { return }
     do {
       try write(tablet: tablet)

@@ -9,15 +9,15 @@ import Glibc
 /// (`setpriv --clear-groups`, a sandboxed service) is not a member; a process given the
 /// group (`setpriv --groups`, `sg`) is. Only where the kernel does not tell the peer's groups
 /// (Linux before 4.13) is the group database asked instead.
-public struct ControlPermission: Sendable {
+package struct ControlPermission: Sendable {
   private let ownUID: uid_t
   private let group: gid_t?
   /// Who may control, for the error a refused peer gets: it names the group to join. Worked
   /// out once here, as the user database may be slow (NSS) and refusals come on the event loop.
-  public let requirement: String
+  package let requirement: String
 
   /// Everyone may control.
-  public static let everyone = ControlPermission(ownUID: geteuid(), group: nil, groupName: nil)
+  package static let everyone = ControlPermission(ownUID: geteuid(), group: nil, groupName: nil)
 
   private init(ownUID: uid_t, group: gid_t?, groupName: String?) {
     self.ownUID = ownUID
@@ -32,14 +32,14 @@ public struct ControlPermission: Sendable {
   }
 
   /// Restricts control to `groupName` (a name or a numeric gid); nil when no such group exists.
-  public init?(groupName: String) {
+  package init?(groupName: String) {
     guard let group = Self.groupID(groupName) else { return nil }
     self.init(ownUID: geteuid(), group: group, groupName: groupName)
   }
 
   /// Whether `groupName` (a name or a numeric gid) names a group: the check a config file is
   /// given, without the user lookup that building a permission makes.
-  public static func groupExists(_ groupName: String) -> Bool { groupID(groupName) != nil }
+  package static func groupExists(_ groupName: String) -> Bool { groupID(groupName) != nil }
 
   private static func groupID(_ groupName: String) -> gid_t? {
     if let record = getgrnam(groupName) { return record.pointee.gr_gid }
@@ -49,7 +49,7 @@ public struct ControlPermission: Sendable {
 
   /// Whether the peer at the other end of `socket`, with credentials `peer`, may lock,
   /// unlock, rotate and allow. A peer whose groups cannot be read may not.
-  public func allows(_ peer: PeerCredentials?, on socket: borrowing FileDescriptor) -> Bool {
+  package func allows(_ peer: PeerCredentials?, on socket: borrowing FileDescriptor) -> Bool {
     guard group != nil else { return true }
     do {
       return allows(peer, supplementaryGroups: try socket.peerGroups())
@@ -60,7 +60,7 @@ public struct ControlPermission: Sendable {
 
   /// Whether a peer with credentials `peer` and `supplementaryGroups` may control; with nil
   /// groups (the kernel does not tell them), the group database decides.
-  public func allows(_ peer: PeerCredentials?, supplementaryGroups: [UInt32]?) -> Bool {
+  package func allows(_ peer: PeerCredentials?, supplementaryGroups: [UInt32]?) -> Bool {
     guard let group else { return true }
     guard let peer else { return false }
     if peer.uid == 0 || peer.uid == ownUID || peer.gid == group { return true }

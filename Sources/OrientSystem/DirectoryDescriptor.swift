@@ -6,9 +6,9 @@ import Glibc
 /// symbolic link) changes which directory a name lands in, and no name given here follows a
 /// symbolic link. Get one with `openTrusted(_:creating:)`. It is immutable: its operations may
 /// be called from any thread.
-public final class DirectoryDescriptor: Sendable {
+package final class DirectoryDescriptor: Sendable {
   /// The directory's path as it was asked for, for messages.
-  public let path: String
+  package let path: String
   private let descriptor: FileDescriptor
 
   init(path: String, descriptor: consuming FileDescriptor) {
@@ -20,13 +20,13 @@ public final class DirectoryDescriptor: Sendable {
   var rawValue: Int32 { descriptor.rawValue }
 
   /// `name` inside the directory, as a path for messages.
-  public func path(of name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
+  package func path(of name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
 
   /// The directory's own status.
-  public func status() throws(SystemError) -> FileStatus { try descriptor.status() }
+  package func status() throws(SystemError) -> FileStatus { try descriptor.status() }
 
   /// The status of the entry `name` itself (a symbolic link is not followed); nil if there is none.
-  public func status(of name: String) throws(SystemError) -> FileStatus? {
+  package func status(of name: String) throws(SystemError) -> FileStatus? {
     var info = stat()
     switch retryingInterrupts({ fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }) {
     case .success: return FileStatus(info)
@@ -36,7 +36,7 @@ public final class DirectoryDescriptor: Sendable {
   }
 
   /// Opens the entry `name`; a symbolic link there is an error (ELOOP), never followed.
-  public func open(
+  package func open(
     _ name: String, _ access: AccessMode, options: OpenOptions = [], permissions: mode_t = 0o644
   ) throws(SystemError) -> FileDescriptor {
     let flags = access.flag | options.rawValue | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC
@@ -47,19 +47,19 @@ public final class DirectoryDescriptor: Sendable {
   /// Renames the entry `source` over `destination`, both in this directory, atomically.
   ///
   /// A symbolic link at `destination` is replaced, not followed.
-  public func rename(_ source: String, to destination: String) throws(SystemError) {
+  package func rename(_ source: String, to destination: String) throws(SystemError) {
     _ = try systemCall("rename \(path(of: source)) to \(path(of: destination))") {
       renameat(rawValue, source, rawValue, destination)
     }
   }
 
   /// Removes the entry `name` (not a directory).
-  public func remove(_ name: String) throws(SystemError) {
+  package func remove(_ name: String) throws(SystemError) {
     _ = try systemCall("unlink \(path(of: name))") { unlinkat(rawValue, name, 0) }
   }
 
   /// The names in the directory, without `.` and `..`, in no particular order.
-  public func entries() throws(SystemError) -> [String] {
+  package func entries() throws(SystemError) -> [String] {
     // A descriptor of its own: readdir moves the descriptor's position, and closedir closes it.
     let own = try systemCall("open \(path)") { openat(rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     guard let handle = fdopendir(own) else {
@@ -72,7 +72,7 @@ public final class DirectoryDescriptor: Sendable {
   }
 
   /// Flushes the directory's entries (a rename in it) to the disk.
-  public func sync() throws(SystemError) {
+  package func sync() throws(SystemError) {
     _ = try systemCall("fsync \(path)") { fsync(rawValue) }
   }
 }

@@ -1,8 +1,8 @@
 /// Why a directory for orientd's own files (its state, its socket) was refused or could not
 /// be opened or made.
-public struct DirectoryRefusal: Error, Sendable, CustomStringConvertible {
+package struct DirectoryRefusal: Error, Sendable, CustomStringConvertible {
   /// What is wrong.
-  public enum Reason: Sendable {
+  package enum Reason: Sendable {
     /// Owned by a user other than root or this process's effective user, who could change it.
     case ownedByAnotherUser(uid: UInt32)
     /// Group or others may write it and it has no sticky bit: they could swap its entries.
@@ -20,21 +20,21 @@ public struct DirectoryRefusal: Error, Sendable, CustomStringConvertible {
   }
 
   /// The directory that was asked for.
-  public let directory: String
+  package let directory: String
   /// The directory, ancestor or link that the reason is about.
   let offending: String
-  public let reason: Reason
+  package let reason: Reason
 
   /// Whether the directory is unsafe or unusable as configured (exit 78), rather than one that
   /// could not be made or opened (exit 73).
-  public var isUnsafe: Bool {
+  package var isUnsafe: Bool {
     switch reason {
     case .cannotCreate, .cannotOpen: return false
     default: return true
     }
   }
 
-  public var description: String {
+  package var description: String {
     let subject = offending == directory ? offending : "\(offending), on the way to \(directory),"
     let place = offending == directory ? offending : "\(offending) (on the way to \(directory))"
     switch reason {

@@ -39,7 +39,7 @@ extension DirectoryDescriptor {
   ///
   /// The walk holds each directory open while it looks into it, so a directory swapped or
   /// renamed meanwhile cannot send it elsewhere.
-  public static func openTrusted(_ path: String, creating: Bool) throws(DirectoryRefusal)
+  package static func openTrusted(_ path: String, creating: Bool) throws(DirectoryRefusal)
     -> DirectoryDescriptor
   {
     var walk = try TrustedWalk(directory: path)

@@ -1,14 +1,14 @@
 import Glibc
 
 /// The process's environment variables.
-public enum Environment {
+package enum Environment {
   /// The value of `name`, if set.
-  public static func value(_ name: String) -> String? {
+  package static func value(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
   }
 
   /// Every variable as `NAME=value`.
-  public static var all: [String] {
+  package static var all: [String] {
     var result: [String] = []
     var entry = environ
     while let pointer = entry.pointee {
@@ -19,10 +19,10 @@ public enum Environment {
   }
 
   /// Removes `name`, so children do not inherit it.
-  public static func remove(_ name: String) { unsetenv(name) }
+  package static func remove(_ name: String) { unsetenv(name) }
 
   /// The path of the executable `name` on `$PATH`, if there is one.
-  public static func findExecutable(_ name: String) -> String? {
+  package static func findExecutable(_ name: String) -> String? {
     let path = value("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first(where: FileSystem.isExecutableFile)
   }

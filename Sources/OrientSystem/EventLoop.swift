@@ -1,21 +1,21 @@
 import CLinux
 
 /// Readiness flags for `EventLoop.watch`.
-public struct IOEvents: OptionSet, Sendable {
-  public let rawValue: UInt32
-  public init(rawValue: UInt32) { self.rawValue = rawValue }
+package struct IOEvents: OptionSet, Sendable {
+  package let rawValue: UInt32
+  package init(rawValue: UInt32) { self.rawValue = rawValue }
 
-  public static let readable = IOEvents(rawValue: UInt32(EPOLLIN.rawValue))
-  public static let writable = IOEvents(rawValue: UInt32(EPOLLOUT.rawValue))
-  public static let hangUp = IOEvents(rawValue: UInt32(EPOLLHUP.rawValue))
-  public static let error = IOEvents(rawValue: UInt32(EPOLLERR.rawValue))
+  package static let readable = IOEvents(rawValue: UInt32(EPOLLIN.rawValue))
+  package static let writable = IOEvents(rawValue: UInt32(EPOLLOUT.rawValue))
+  package static let hangUp = IOEvents(rawValue: UInt32(EPOLLHUP.rawValue))
+  package static let error = IOEvents(rawValue: UInt32(EPOLLERR.rawValue))
 }
 
 /// A watched descriptor; pass it back to `EventLoop.unwatch` or `EventLoop.change`.
-public struct Watch: Hashable, Sendable {
+package struct Watch: Hashable, Sendable {
   fileprivate let token: UInt64
   /// The descriptor being watched.
-  public let descriptor: Int32
+  package let descriptor: Int32
 }
 
 /// A single-threaded epoll loop: each thread that waits for events runs its own.
@@ -26,7 +26,7 @@ public struct Watch: Hashable, Sendable {
 /// for ready descriptors and due timers. Timers are deadlines the loop keeps itself
 /// and turns into epoll_wait's timeout: a periodic poll costs one wake-up and no
 /// system call beyond the wait, where a timerfd would add a read on every tick.
-public final class EventLoop {
+package final class EventLoop {
   /// A timer's next expiry, and its period in nanoseconds (0: once).
   private struct ArmedTimer {
     let token: UInt64
@@ -45,7 +45,7 @@ public final class EventLoop {
   /// When the current round of handlers started.
   ///
   /// Read once per wake-up, so a periodic handler need not read the clock again.
-  public private(set) var now = MonotonicInstant.now
+  package private(set) var now = MonotonicInstant.now
 
   /// Whether this loop waits with epoll_wait's whole milliseconds, because epoll_pwait2 is
   /// missing (Linux < 5.11) or a seccomp filter written before it refuses it (EPERM).
@@ -54,14 +54,14 @@ public final class EventLoop {
   private(set) var waitsInMilliseconds = false
 
   /// Creates an epoll instance.
-  public init() throws(SystemError) {
+  package init() throws(SystemError) {
     epoll = FileDescriptor(adopting: try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
   }
 
   /// Calls `handler` on the loop whenever `descriptor` is ready for `events`.
   ///
   /// The descriptor's owner keeps it open until it calls `unwatch`.
-  public func watch(
+  package func watch(
     _ descriptor: Int32, for events: IOEvents = .readable, handler: @escaping (IOEvents) -> Void
   ) throws(SystemError) -> Watch {
     let token = nextToken
@@ -74,12 +74,12 @@ public final class EventLoop {
   }
 
   /// Changes which events a watched descriptor is reported for.
-  public func change(_ watch: Watch, to events: IOEvents) {
+  package func change(_ watch: Watch, to events: IOEvents) {
     _ = clinux_epoll_ctl(epoll.rawValue, EPOLL_CTL_MOD, watch.descriptor, events.rawValue, watch.token)
   }
 
   /// Stops watching; call it before closing the descriptor.
-  public func unwatch(_ watch: Watch) {
+  package func unwatch(_ watch: Watch) {
     _ = clinux_epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, watch.descriptor, 0, 0)
     handlers[watch.token] = nil
   }
@@ -163,10 +163,10 @@ public final class EventLoop {
   }
 
   /// Makes `run` return after the current round of handlers.
-  public func stop() { stopping = true }
+  package func stop() { stopping = true }
 
   /// Dispatches ready descriptors until `stop` is called.
-  public func run() throws(SystemError) {
+  package func run() throws(SystemError) {
     stopping = false
     let flags = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 64)
     let tokens = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 64)

@@ -2,7 +2,7 @@ import CLinux
 import Glibc
 
 /// How a file is opened for access.
-public enum AccessMode: Sendable {
+package enum AccessMode: Sendable {
   case readOnly
   case writeOnly
   case readWrite
@@ -17,50 +17,50 @@ public enum AccessMode: Sendable {
 }
 
 /// Options for opening a file; every descriptor is opened close-on-exec.
-public struct OpenOptions: OptionSet, Sendable {
-  public let rawValue: Int32
-  public init(rawValue: Int32) { self.rawValue = rawValue }
+package struct OpenOptions: OptionSet, Sendable {
+  package let rawValue: Int32
+  package init(rawValue: Int32) { self.rawValue = rawValue }
 
-  public static let create = OpenOptions(rawValue: O_CREAT)
-  public static let truncate = OpenOptions(rawValue: O_TRUNC)
-  public static let append = OpenOptions(rawValue: O_APPEND)
-  public static let exclusive = OpenOptions(rawValue: O_EXCL)
-  public static let directory = OpenOptions(rawValue: O_DIRECTORY)
-  public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
-  public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+  package static let create = OpenOptions(rawValue: O_CREAT)
+  package static let truncate = OpenOptions(rawValue: O_TRUNC)
+  package static let append = OpenOptions(rawValue: O_APPEND)
+  package static let exclusive = OpenOptions(rawValue: O_EXCL)
+  package static let directory = OpenOptions(rawValue: O_DIRECTORY)
+  package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+  package static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
 }
 
 /// An open file descriptor that this value owns: it is closed exactly once, when the value
 /// is consumed by `close()` or goes out of scope.
 ///
 /// Every operation retries after EINTR and throws a `SystemError` naming what failed.
-public struct FileDescriptor: ~Copyable, Sendable {
+package struct FileDescriptor: ~Copyable, Sendable {
   /// The descriptor number, for the event loop and for C libraries that take one.
-  public let rawValue: Int32
+  package let rawValue: Int32
 
   /// Takes ownership of an open descriptor.
-  public init(adopting rawValue: Int32) { self.rawValue = rawValue }
+  package init(adopting rawValue: Int32) { self.rawValue = rawValue }
 
   deinit { _ = Glibc.close(rawValue) }
 
   /// Closes the descriptor now.
   ///
   /// Linux releases the descriptor even when close fails, so close is never retried.
-  public consuming func close() {
+  package consuming func close() {
     let raw = rawValue
     discard self
     _ = Glibc.close(raw)
   }
 
   /// Gives the descriptor up without closing it; the caller owns the number from now on.
-  public consuming func release() -> Int32 {
+  package consuming func release() -> Int32 {
     let raw = rawValue
     discard self
     return raw
   }
 
   /// Opens `path`.
-  public static func open(
+  package static func open(
     _ path: String, _ access: AccessMode, options: OpenOptions = [], permissions: mode_t = 0o644
   ) throws(SystemError) -> FileDescriptor {
     let flags = access.flag | options.rawValue | O_CLOEXEC
@@ -69,46 +69,46 @@ public struct FileDescriptor: ~Copyable, Sendable {
   }
 
   /// Reads up to `buffer.count` bytes; 0 at end of file.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     try readDescriptor(rawValue, into: buffer)
   }
 
   /// Reads up to `buffer.count` bytes at `offset`, leaving the file position alone.
   ///
   /// A sysfs attribute produces a fresh value on every read at offset 0.
-  public func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(SystemError)
+  package func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(SystemError)
     -> Int
   {
     try systemCall("pread") { pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
   }
 
   /// Reads until end of file; more than `limit` bytes is an error (EFBIG).
-  public func readAll(limit: Int = 1 << 20) throws(SystemError) -> [UInt8] {
+  package func readAll(limit: Int = 1 << 20) throws(SystemError) -> [UInt8] {
     try readAllOfDescriptor(rawValue, limit: limit)
   }
 
   /// Writes all of `bytes`, going on after partial writes.
-  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+  package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     try writeAllToDescriptor(rawValue, bytes)
   }
 
   /// Writes all of a string's UTF-8 bytes.
-  public func writeAll(_ text: String) throws(SystemError) {
+  package func writeAll(_ text: String) throws(SystemError) {
     try writeAllToDescriptor(rawValue, text)
   }
 
   /// Flushes the file's data and metadata to the disk.
-  public func sync() throws(SystemError) {
+  package func sync() throws(SystemError) {
     _ = try systemCall("fsync") { fsync(rawValue) }
   }
 
   /// The file's type, identity and link count.
-  public func status() throws(SystemError) -> FileStatus { FileStatus(try fileInformation(rawValue)) }
+  package func status() throws(SystemError) -> FileStatus { FileStatus(try fileInformation(rawValue)) }
 
   /// The file's count of hard links (fstat); 0 once it was removed or replaced while open.
   ///
   /// For a check made on every poll, which needs nothing else of the status.
-  public func linkCount() throws(SystemError) -> UInt64 { UInt64(try fileInformation(rawValue).st_nlink) }
+  package func linkCount() throws(SystemError) -> UInt64 { UInt64(try fileInformation(rawValue).st_nlink) }
 
   /// Sets the file's permission bits (fchmod): the file this descriptor holds, whatever its
   /// path leads to now.
@@ -120,12 +120,12 @@ public struct FileDescriptor: ~Copyable, Sendable {
   ///
   /// The kernel is asked directly: a preloaded library (umockdev's) may claim sysfs for a
   /// file on another file system.
-  public func isOnSysfs() throws(SystemError) -> Bool {
+  package func isOnSysfs() throws(SystemError) -> Bool {
     try systemCall("fstatfs") { clinux_file_system_type(rawValue) } == SYSFS_MAGIC
   }
 
   /// Makes reads and writes return EAGAIN instead of waiting.
-  public func setNonBlocking() throws(SystemError) {
+  package func setNonBlocking() throws(SystemError) {
     let flags = try systemCall("fcntl F_GETFL") { fcntl(rawValue, F_GETFL) }
     _ = try systemCall("fcntl F_SETFL") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
   }
@@ -137,31 +137,31 @@ public struct FileDescriptor: ~Copyable, Sendable {
 }
 
 /// The standard streams, which the process does not own and never closes.
-public struct StandardStream: Sendable {
+package struct StandardStream: Sendable {
   private let rawValue: Int32
 
-  public static let input = StandardStream(rawValue: 0)
-  public static let output = StandardStream(rawValue: 1)
-  public static let error = StandardStream(rawValue: 2)
+  package static let input = StandardStream(rawValue: 0)
+  package static let output = StandardStream(rawValue: 1)
+  package static let error = StandardStream(rawValue: 2)
 
   /// The descriptor number, to wait on it.
-  public var descriptor: Int32 { rawValue }
+  package var descriptor: Int32 { rawValue }
 
   /// Writes all of `text` with as few write(2) calls as the stream takes.
-  public func write(_ text: String) throws(SystemError) {
+  package func write(_ text: String) throws(SystemError) {
     try writeAllToDescriptor(rawValue, text)
   }
 
   /// Writes a message where a failed write has nowhere to be reported (stderr).
-  public func report(_ text: String) { try? write(text) }
+  package func report(_ text: String) { try? write(text) }
 
   /// Reads up to `buffer.count` bytes; 0 at end of input.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     try readDescriptor(rawValue, into: buffer)
   }
 
   /// The stream's type and identity (to tell whether stderr is the journal).
-  public func status() throws(SystemError) -> FileStatus { FileStatus(try fileInformation(rawValue)) }
+  package func status() throws(SystemError) -> FileStatus { FileStatus(try fileInformation(rawValue)) }
 }
 
 // MARK: Shared by owned descriptors and the standard streams

@@ -1,9 +1,9 @@
 import Glibc
 
 /// What fstat or lstat tells about a file.
-public struct FileStatus: Equatable, Sendable {
+package struct FileStatus: Equatable, Sendable {
   /// The kinds of file orientd tells apart.
-  public enum Kind: Sendable {
+  package enum Kind: Sendable {
     case regular
     case directory
     case symbolicLink
@@ -13,7 +13,7 @@ public struct FileStatus: Equatable, Sendable {
     case blockDevice
 
     /// The kind with its article, for messages: "a FIFO".
-    public var name: String {
+    package var name: String {
       switch self {
       case .regular: return "a regular file"
       case .directory: return "a directory"
@@ -26,16 +26,16 @@ public struct FileStatus: Equatable, Sendable {
     }
   }
 
-  public var kind: Kind
-  public var device: UInt64
+  package var kind: Kind
+  package var device: UInt64
   var inode: UInt64
   /// Hard links; 0 once the file was removed while still open.
-  public var linkCount: UInt64
-  public var size: Int64
+  package var linkCount: UInt64
+  package var size: Int64
   /// The permission bits, with set-id and sticky bits.
-  public var permissions: UInt32
-  public var owner: UInt32
-  public var group: UInt32
+  package var permissions: UInt32
+  package var owner: UInt32
+  package var group: UInt32
 
   /// The device a character or block device file stands for (st_rdev); 0 for other files.
   var specialDevice: UInt64
@@ -49,7 +49,7 @@ public struct FileStatus: Equatable, Sendable {
   }
 
   /// Whether root or this process's effective user owns the file.
-  public var isOwnedByRootOrUs: Bool { owner == 0 || owner == DirectoryTrust.effectiveUser }
+  package var isOwnedByRootOrUs: Bool { owner == 0 || owner == DirectoryTrust.effectiveUser }
 
   init(_ info: stat) {
     switch info.st_mode & S_IFMT {

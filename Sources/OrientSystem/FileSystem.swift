@@ -1,10 +1,10 @@
 import Glibc
 
 /// Operations on paths: whole-file reads, status, links and directories.
-public enum FileSystem {
+package enum FileSystem {
   /// Reads a whole file as UTF-8 text (invalid bytes become U+FFFD and then fail parsing);
   /// a file over `limit` bytes is an error.
-  public static func readText(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> String {
+  package static func readText(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> String {
     let file = try FileDescriptor.open(path, .readOnly)
     do {
       return String(decoding: try file.readAll(limit: limit), as: UTF8.self)
@@ -14,33 +14,33 @@ public enum FileSystem {
   }
 
   /// The status of `path`, or of a symbolic link itself when `followingLinks` is false.
-  public static func status(of path: String, followingLinks: Bool = true) throws(SystemError) -> FileStatus {
+  package static func status(of path: String, followingLinks: Bool = true) throws(SystemError) -> FileStatus {
     var info = stat()
     _ = try systemCall("stat \(path)") { followingLinks ? stat(path, &info) : lstat(path, &info) }
     return FileStatus(info)
   }
 
   /// Whether something exists at `path`.
-  public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+  package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
   /// Whether `path` is a regular file this process may execute.
-  public static func isExecutableFile(_ path: String) -> Bool {
+  package static func isExecutableFile(_ path: String) -> Bool {
     guard let status = try? status(of: path), status.kind == .regular else { return false }
     return access(path, X_OK) == 0
   }
 
   /// Removes the file at `path`.
-  public static func remove(_ path: String) throws(SystemError) {
+  package static func remove(_ path: String) throws(SystemError) {
     _ = try systemCall("unlink \(path)") { unlink(path) }
   }
 
   /// Renames `source` over `destination` atomically.
-  public static func rename(_ source: String, to destination: String) throws(SystemError) {
+  package static func rename(_ source: String, to destination: String) throws(SystemError) {
     _ = try systemCall("rename \(source) to \(destination)") { Glibc.rename(source, destination) }
   }
 
   /// The names in a directory, without `.` and `..`, in no particular order.
-  public static func entries(of directory: String) throws(SystemError) -> [String] {
+  package static func entries(of directory: String) throws(SystemError) -> [String] {
     guard let handle = opendir(directory) else { throw SystemError("opendir \(directory)", code: .current) }
     defer { closedir(handle) }
     return names(in: handle)
@@ -66,7 +66,7 @@ public enum FileSystem {
   }
 
   /// The folder part of `path`: `/var/lib/orientd` for `/var/lib/orientd/state`, `.` for `state`.
-  public static func parent(of path: String) -> String {
+  package static func parent(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     let parent = String(path[..<slash])
     return parent.isEmpty ? "/" : parent
@@ -75,7 +75,7 @@ public enum FileSystem {
 
 extension FileSystem {
   /// `path` with every symbolic link resolved.
-  public static func resolvedPath(_ path: String) throws(SystemError) -> String {
+  package static func resolvedPath(_ path: String) throws(SystemError) -> String {
     guard let resolved = realpath(path, nil) else { throw SystemError("realpath \(path)", code: .current) }
     defer { free(resolved) }
     return String(cString: resolved)

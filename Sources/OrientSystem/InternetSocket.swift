@@ -1,13 +1,13 @@
 import Glibc
 
 /// TCP sockets: a client connection with time limits, and a listener on the loopback address.
-public enum InternetSocket {
+package enum InternetSocket {
   /// Connects to `host` (a name or an address) on `port` within `timeout`,
   /// through the first address the resolver gives, as libiio's network backend does.
   ///
   /// The socket is returned blocking and close-on-exec, with `timeout` as its
   /// send and receive timeouts, so no later call on it waits longer than that.
-  public static func connect(host: String, port: UInt16, timeout: Duration) throws(SystemError)
+  package static func connect(host: String, port: UInt16, timeout: Duration) throws(SystemError)
     -> FileDescriptor
   {
     var hints = addrinfo()
@@ -60,7 +60,7 @@ public enum InternetSocket {
 
   /// Listens on 127.0.0.1:`port` (0: a free port the kernel picks), non-blocking and
   /// close-on-exec; `boundPort` tells which port it got.
-  public static func listenOnLoopback(port: UInt16, backlog: Int32 = 64) throws(SystemError) -> FileDescriptor
+  package static func listenOnLoopback(port: UInt16, backlog: Int32 = 64) throws(SystemError) -> FileDescriptor
   {
     let socket = FileDescriptor(
       adopting: try systemCall("socket") {
@@ -88,7 +88,7 @@ public enum InternetSocket {
 
 extension FileDescriptor {
   /// The local port of a bound IPv4 or IPv6 socket.
-  public func boundPort() throws(SystemError) -> UInt16 {
+  package func boundPort() throws(SystemError) -> UInt16 {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
     _ = try systemCall("getsockname") {

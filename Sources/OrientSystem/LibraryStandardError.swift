@@ -13,13 +13,13 @@ import CLinux
 ///   crash, where a pipe would keep them from ever being read;
 /// - descriptor 2 stays the real stderr, which hook programs inherit and crash reports use.
 /// Text written to descriptor 2 directly (not through stdio) is not taken.
-public enum LibraryStandardError {
+package enum LibraryStandardError {
   nonisolated(unsafe) private static var handler: (@Sendable (UnsafeRawBufferPointer) -> Void)?
 
   /// From now on, stdio's `stderr` output goes to `handler`, in the thread that writes it, in
   /// whole lines (a line longer than stdio's buffer comes in pieces; text flushed without a
   /// newline comes as it is). Call it once, before any thread starts.
-  public static func redirect(to handler: @escaping @Sendable (UnsafeRawBufferPointer) -> Void)
+  package static func redirect(to handler: @escaping @Sendable (UnsafeRawBufferPointer) -> Void)
     throws(SystemError)
   {
     self.handler = handler

@@ -2,13 +2,13 @@ import Glibc
 import Synchronization
 
 /// Log severities; each message is one line on stderr, where journald picks it up.
-public enum LogLevel: Int, Comparable, Sendable {
+package enum LogLevel: Int, Comparable, Sendable {
   case debug = 7
   case info = 6
   case warning = 4
   case error = 3
 
-  public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue > rhs.rawValue }
+  package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue > rhs.rawValue }
 
   var label: String {
     switch self {
@@ -25,35 +25,35 @@ public enum LogLevel: Int, Comparable, Sendable {
 /// Both of orientd's threads log; their writes are serialized. Once the daemon calls
 /// `writeWithoutWaiting()`, a line stderr cannot take at once is dropped and counted rather
 /// than waited for (see `LogOutput`).
-public enum Log {
+package enum Log {
   private static let thresholdStorage = Atomic<Int>(LogLevel.info.rawValue)
   private static let output = Mutex(LogOutput())
   /// The thread inside `output`'s lock (pthread_self), or 0.
   private static let writer = Atomic<UInt>(0)
 
   /// The least severe level written; SIGHUP may change it while the sensor thread logs.
-  public static var threshold: LogLevel {
+  package static var threshold: LogLevel {
     get { LogLevel(rawValue: thresholdStorage.load(ordering: .relaxed)) ?? .info }
     set { thresholdStorage.store(newValue.rawValue, ordering: .relaxed) }
   }
 
   /// Whether `debug` messages are written.
-  public static var isVerbose: Bool { threshold == .debug }
+  package static var isVerbose: Bool { threshold == .debug }
 
   /// The program name that starts each line on a terminal. Set once at start-up, before any thread.
-  nonisolated(unsafe) public static var program = "orientd"
+  nonisolated(unsafe) package static var program = "orientd"
 
   /// Whether stderr goes to the journal, which reads `<N>` priority prefixes. Set once at start-up.
-  nonisolated(unsafe) public static var toJournal = false
+  nonisolated(unsafe) package static var toJournal = false
 
   /// Writes `message` at `level`: `orientd: warning: ...` on a terminal, `<4>...` to the journal.
-  public static func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
+  package static func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= threshold else { return }
     emit(line(level, message()), lines: 1)
   }
 
   /// Writes several messages at `level` with one write(2), each on its own line.
-  public static func write(_ level: LogLevel, lines messages: [String]) {
+  package static func write(_ level: LogLevel, lines messages: [String]) {
     guard level >= threshold, !messages.isEmpty else { return }
     var text = ""
     for message in messages { text += line(level, message) }
@@ -62,7 +62,7 @@ public enum Log {
 
   /// From now on, never waits for stderr: a line it cannot take at once is dropped, and the
   /// next line that gets through says how many were. Call it once, at start-up.
-  public static func writeWithoutWaiting() {
+  package static func writeWithoutWaiting() {
     let status = try? StandardStream.error.status()
     output.withLock { $0 = LogOutput(nonBlockingFor: status) }
   }
@@ -92,15 +92,15 @@ public enum Log {
   }
 
   /// Detects whether stderr is the journal stream systemd named in `$JOURNAL_STREAM`.
-  public static func detectJournal() {
+  package static func detectJournal() {
     guard let value = Environment.value("JOURNAL_STREAM") else { return }
     let parts = value.split(separator: ":")
     guard parts.count == 2, let status = try? StandardStream.error.status() else { return }
     toJournal = String(status.device) == parts[0] && String(status.inode) == parts[1]
   }
 
-  public static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
-  public static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
-  public static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
-  public static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
+  package static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+  package static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+  package static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+  package static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
 }

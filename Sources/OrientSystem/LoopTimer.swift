@@ -2,13 +2,13 @@
 ///
 /// The loop keeps the deadline itself (see `EventLoop`), so a timer holds no descriptor
 /// and a tick costs no system call.
-public final class LoopTimer {
+package final class LoopTimer {
   private let loop: EventLoop
   private let token: UInt64
   private let handler: (UInt64) -> Void
 
   /// Creates a disarmed timer whose `handler` gets the number of expirations since the last call.
-  public init(loop: EventLoop, handler: @escaping (UInt64) -> Void) {
+  package init(loop: EventLoop, handler: @escaping (UInt64) -> Void) {
     self.loop = loop
     self.handler = handler
     token = loop.newTimerToken()
@@ -17,17 +17,17 @@ public final class LoopTimer {
   deinit { loop.disarmTimer(token) }
 
   /// Fires once after `delay` (at once if zero or less), then every `interval` if one is given.
-  public func schedule(after delay: Duration, repeating interval: Duration? = nil) {
+  package func schedule(after delay: Duration, repeating interval: Duration? = nil) {
     loop.armTimer(
       token, deadline: MonotonicInstant.now + max(delay, .zero),
       interval: interval.map { UInt64(max(1, $0.wholeNanoseconds)) } ?? 0, handler: handler)
   }
 
   /// Fires once at `deadline` (at once if it has passed).
-  public func schedule(at deadline: MonotonicInstant) {
+  package func schedule(at deadline: MonotonicInstant) {
     loop.armTimer(token, deadline: deadline, interval: 0, handler: handler)
   }
 
   /// Disarms the timer.
-  public func cancel() { loop.disarmTimer(token) }
+  package func cancel() { loop.disarmTimer(token) }
 }

@@ -2,14 +2,14 @@ import CLinux
 import Synchronization
 
 /// A kind of message in a `Mailbox`, and how many messages of that kind may wait at once.
-public struct MailboxKind: Hashable, Sendable {
+package struct MailboxKind: Hashable, Sendable {
   /// The kind's name, for messages about it.
-  public let name: String
+  package let name: String
   /// At most this many wait; a new one beyond it pushes out the oldest of its kind.
-  public let limit: Int
+  package let limit: Int
 
   /// A kind of which at most `limit` (at least 1) messages wait.
-  public init(_ name: String, limit: Int) {
+  package init(_ name: String, limit: Int) {
     self.name = name
     self.limit = max(1, limit)
   }
@@ -22,7 +22,7 @@ public struct MailboxKind: Hashable, Sendable {
 /// behind never makes the queue grow without bound: once a kind's limit is reached, each new
 /// message of that kind replaces the oldest one waiting. Messages come out in the order they
 /// were posted.
-public final class Mailbox<Message: Sendable>: Sendable {
+package final class Mailbox<Message: Sendable>: Sendable {
   private struct Entry {
     let sequence: UInt64
     let message: Message
@@ -39,18 +39,18 @@ public final class Mailbox<Message: Sendable>: Sendable {
   private let kind: @Sendable (Message) -> MailboxKind
 
   /// Creates an empty mailbox; `kind` sorts each message into its kind.
-  public init(kind: @escaping @Sendable (Message) -> MailboxKind) throws(SystemError) {
+  package init(kind: @escaping @Sendable (Message) -> MailboxKind) throws(SystemError) {
     self.kind = kind
     counter = FileDescriptor(
       adopting: try systemCall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
   }
 
   /// Adds a message and wakes the reader.
-  public func post(_ message: Message) { post(message, dropped: {}) }
+  package func post(_ message: Message) { post(message, dropped: {}) }
 
   /// Adds a message and wakes the reader; calls `dropped` when the oldest waiting message of
   /// its kind was dropped to make room.
-  public func post(_ message: Message, dropped: () -> Void) {
+  package func post(_ message: Message, dropped: () -> Void) {
     let kind = self.kind(message)
     let kept = waiting.withLock { waiting in
       waiting.byKind[kind, default: []].append(Entry(sequence: waiting.nextSequence, message: message))
@@ -68,10 +68,10 @@ public final class Mailbox<Message: Sendable>: Sendable {
   }
 
   /// How many messages wait now.
-  public var count: Int { waiting.withLock { $0.count } }
+  package var count: Int { waiting.withLock { $0.count } }
 
   /// Takes every waiting message, in the order they were posted.
-  public func drain() -> [Message] {
+  package func drain() -> [Message] {
     var count: eventfd_t = 0
     // Fails only when nothing was posted since the last drain.
     _ = retryingInterrupts { eventfd_read(counter.rawValue, &count) }
@@ -88,7 +88,7 @@ public final class Mailbox<Message: Sendable>: Sendable {
   }
 
   /// Calls `handler` on `loop` with each message as it arrives.
-  public func deliver(on loop: EventLoop, to handler: @escaping (Message) -> Void) throws(SystemError)
+  package func deliver(on loop: EventLoop, to handler: @escaping (Message) -> Void) throws(SystemError)
     -> Watch
   {
     try loop.watch(counter.rawValue) { [self] _ in

@@ -1,12 +1,12 @@
 import CLinux
 
 /// Giving freed heap memory back to the kernel.
-public enum MemoryRelease {
+package enum MemoryRelease {
   /// Returns the free pages of every malloc arena to the kernel (`malloc_trim(0)`).
   ///
   /// glibc keeps freed memory for reuse; after a one-off burst of allocations, such as a
   /// large remote IIO context that was refused, this is what makes resident memory drop back.
-  public static func trimHeap() { _ = malloc_trim(0) }
+  package static func trimHeap() { _ = malloc_trim(0) }
 
   /// Makes every block of 128 KiB or more its own mapping, returned to the kernel when freed.
   ///
@@ -14,7 +14,7 @@ public enum MemoryRelease {
   /// then keeps such blocks in the heap. A client can make the daemon receive a message as
   /// big as the bus allows (32 MiB and more); without a fixed threshold that memory can stay
   /// resident after the message is gone.
-  public static func mapLargeBlocks() { _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024) }
+  package static func mapLargeBlocks() { _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024) }
 
   /// Makes every thread allocate from the one main arena.
   ///
@@ -22,5 +22,5 @@ public enum MemoryRelease {
   /// with pages of its own: orientd's two worker threads held 44 kB resident in theirs, and
   /// sharing the main heap grows it by 28 kB (smaps of a polling daemon). The threads allocate
   /// little and seldom, so they lose nothing by sharing. Call it before any thread starts.
-  public static func shareOneArena() { _ = mallopt(M_ARENA_MAX, 1) }
+  package static func shareOneArena() { _ = mallopt(M_ARENA_MAX, 1) }
 }

@@ -3,33 +3,33 @@ import Glibc
 /// A point in time on CLOCK_MONOTONIC, the only clock the daemon reads.
 ///
 /// Instants are compared and subtracted; what lies between two of them is a `Duration`.
-public struct MonotonicInstant: Comparable, Hashable, Sendable {
+package struct MonotonicInstant: Comparable, Hashable, Sendable {
   /// Nanoseconds since the clock's (boot-time) origin.
-  public let nanoseconds: UInt64
+  package let nanoseconds: UInt64
 
   /// The instant `nanoseconds` after the clock's origin.
-  public init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
+  package init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
 
   /// The current time.
-  public static var now: MonotonicInstant {
+  package static var now: MonotonicInstant {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return MonotonicInstant(nanoseconds: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
   }
 
-  public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
+  package static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
     lhs.nanoseconds < rhs.nanoseconds
   }
 
   /// The time from `rhs` to `lhs`, negative when `lhs` is earlier.
-  public static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
+  package static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
     lhs >= rhs
       ? .nanoseconds(Int64(clamping: lhs.nanoseconds - rhs.nanoseconds))
       : .zero - .nanoseconds(Int64(clamping: rhs.nanoseconds - lhs.nanoseconds))
   }
 
   /// The instant `duration` later (earlier when negative), kept within the clock's range.
-  public static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
+  package static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
     let delta = rhs.wholeNanoseconds
     if delta >= 0 {
       let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(UInt64(delta))
@@ -40,12 +40,12 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable {
   }
 
   /// The time elapsed since this instant (zero or more).
-  public var elapsed: Duration { max(.zero, Self.now - self) }
+  package var elapsed: Duration { max(.zero, Self.now - self) }
 }
 
 extension Duration {
   /// Whole nanoseconds, truncated toward zero and clamped to `Int64`'s range (292 years).
-  public var wholeNanoseconds: Int64 {
+  package var wholeNanoseconds: Int64 {
     let (seconds, attoseconds) = components
     let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
     guard !overflow else { return seconds < 0 ? .min : .max }

@@ -1,9 +1,9 @@
 /// The process, user and group at the other end of a Unix socket.
-public struct PeerCredentials: Sendable {
-  public var pid: Int32
-  public var uid: UInt32
+package struct PeerCredentials: Sendable {
+  package var pid: Int32
+  package var uid: UInt32
   /// The peer's effective group when it connected.
-  public var gid: UInt32
+  package var gid: UInt32
 
   /// Credentials as given; the kernel's come from `FileDescriptor.peerCredentials()`.
   init(pid: Int32, uid: UInt32, gid: UInt32) {

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The credentials this process runs with.
-public enum ProcessCredentials {
+package enum ProcessCredentials {
   /// The effective user id: whose files and sockets this process makes.
-  public static var effectiveUserID: UInt32 { geteuid() }
+  package static var effectiveUserID: UInt32 { geteuid() }
 }

@@ -2,7 +2,7 @@ import CLinux
 import Glibc
 
 /// How a child process ended.
-public enum ExitStatus: Equatable, Sendable {
+package enum ExitStatus: Equatable, Sendable {
   /// It called exit with this code.
   case exited(Int32)
   /// A signal killed it.
@@ -16,44 +16,44 @@ public enum ExitStatus: Equatable, Sendable {
 
 /// The id of one process: never 0 or negative, which kill(2) would read as a process group
 /// or every process the caller may signal.
-public struct ProcessID: Hashable, Sendable, CustomStringConvertible {
-  public let rawValue: pid_t
+package struct ProcessID: Hashable, Sendable, CustomStringConvertible {
+  package let rawValue: pid_t
 
   /// Wraps `rawValue`; nil unless it is positive.
-  public init?(_ rawValue: pid_t) {
+  package init?(_ rawValue: pid_t) {
     guard rawValue > 0 else { return nil }
     self.rawValue = rawValue
   }
 
   /// This process.
-  public static var current: ProcessID { ProcessID(getpid())! }
+  package static var current: ProcessID { ProcessID(getpid())! }
 
-  public var description: String { String(rawValue) }
+  package var description: String { String(rawValue) }
 
   /// Sends `signal` to the process.
-  public func send(_ signal: Signal) throws(SystemError) {
+  package func send(_ signal: Signal) throws(SystemError) {
     _ = try systemCall("kill \(rawValue)") { kill(rawValue, signal.rawValue) }
   }
 
   /// Sends `signal` to the process group this process leads (see `Spawn.newProcessGroup`).
-  public func sendToGroup(_ signal: Signal) throws(SystemError) {
+  package func sendToGroup(_ signal: Signal) throws(SystemError) {
     _ = try systemCall("kill -\(rawValue)") { kill(-rawValue, signal.rawValue) }
   }
 
   /// A descriptor that becomes readable when the process exits (pidfd_open).
-  public func exitDescriptor() throws(SystemError) -> FileDescriptor {
+  package func exitDescriptor() throws(SystemError) -> FileDescriptor {
     FileDescriptor(adopting: try systemCall("pidfd_open \(rawValue)") { clinux_pidfd_open(rawValue) })
   }
 
   /// Reaps the child if it has exited; nil while it runs.
-  public func reap() throws(SystemError) -> ExitStatus? {
+  package func reap() throws(SystemError) -> ExitStatus? {
     var status: Int32 = 0
     let reaped = try systemCall("waitpid \(rawValue)") { waitpid(rawValue, &status, WNOHANG) }
     return reaped == rawValue ? ExitStatus(waitStatus: status) : nil
   }
 
   /// Waits for the child to exit and reaps it.
-  public func wait() throws(SystemError) -> ExitStatus {
+  package func wait() throws(SystemError) -> ExitStatus {
     var status: Int32 = 0
     _ = try systemCall("waitpid \(rawValue)") { waitpid(rawValue, &status, 0) }
     return ExitStatus(waitStatus: status)

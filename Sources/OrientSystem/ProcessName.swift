@@ -1,11 +1,11 @@
 import Glibc
 
 /// The name of another process, as the kernel shows it in /proc/PID/comm, whole.
-public enum ProcessName {
+package enum ProcessName {
   /// The process's command name; when the kernel cut it to its 15 bytes (`iio-sensor-prox`),
   /// the file name of the program it ran that the cut name begins (`iio-sensor-proxy`). Nil
   /// when it is gone or this process may not see it.
-  public static func of(_ pid: UInt32) -> String? {
+  package static func of(_ pid: UInt32) -> String? {
     guard pid > 0, let bytes = read("/proc/\(pid)/comm", limit: 64) else { return nil }
     let text = String(decoding: bytes, as: UTF8.self)
     let comm = text.hasSuffix("\n") ? String(text.dropLast()) : text

@@ -1,14 +1,14 @@
 /// Lets a repeating warning through at most once per period, counting the ones held back.
-public struct RateLimitedWarning: Sendable {
+package struct RateLimitedWarning: Sendable {
   private let period: Duration
   private var last: MonotonicInstant?
   private var suppressed = 0
 
   /// Creates a limiter that allows one message per `period`.
-  public init(period: Duration = .seconds(10)) { self.period = period }
+  package init(period: Duration = .seconds(10)) { self.period = period }
 
   /// Logs `message` unless one was logged within the period.
-  public mutating func warn(_ message: @autoclosure () -> String, now: MonotonicInstant = .now) {
+  package mutating func warn(_ message: @autoclosure () -> String, now: MonotonicInstant = .now) {
     if let last, now - last < period {
       suppressed += 1
       return

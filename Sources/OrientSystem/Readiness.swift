@@ -1,11 +1,11 @@
 import Glibc
 
 /// Waiting for a few descriptors at once without an event loop, as a blocking client does.
-public enum Readiness {
+package enum Readiness {
   /// Waits up to `timeout` (nil: no limit; rounded up to whole milliseconds) until one of `descriptors` is
   /// ready for its events, and returns what each one is ready for (empty for those that are
   /// not). Errors and hang-ups are always reported.
-  public static func wait(
+  package static func wait(
     _ descriptors: [(descriptor: Int32, events: IOEvents)], timeout: Duration?
   ) throws(SystemError) -> [IOEvents] {
     var entries = descriptors.map {

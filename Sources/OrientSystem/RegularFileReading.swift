@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why a file that must be a small regular file (a config or state file) was not read.
-public enum RegularFileError: Error, Sendable, CustomStringConvertible {
+package enum RegularFileError: Error, Sendable, CustomStringConvertible {
   case missing(path: String)
   /// A symbolic link where links are not followed.
   case symbolicLink(path: String)
@@ -12,7 +12,7 @@ public enum RegularFileError: Error, Sendable, CustomStringConvertible {
   case ownedByAnotherUser(path: String, uid: UInt32)
   case system(SystemError)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .missing(let path): return "\(path) does not exist"
     case .symbolicLink(let path): return "\(path) is a symbolic link, which is not followed there"
@@ -30,7 +30,7 @@ extension FileSystem {
   /// path is the user's own choice). A FIFO or a device is refused before it is opened, so
   /// nothing waits for a writer or reads without end; /dev/null, the usual "no file", reads
   /// as empty.
-  public static func readRegularFile(_ path: String, limit: Int) throws(RegularFileError) -> [UInt8] {
+  package static func readRegularFile(_ path: String, limit: Int) throws(RegularFileError) -> [UInt8] {
     var info = stat()
     switch retryingInterrupts({ stat(path, &info) }) {
     case .success: break
@@ -56,7 +56,7 @@ extension DirectoryDescriptor {
   /// Reads the regular file `name` in this directory, at most `limit` bytes. A symbolic link
   /// is not followed, a file owned by someone other than root or this process's user is
   /// refused, and a FIFO or a device is refused before it is opened.
-  public func readRegularFile(_ name: String, limit: Int) throws(RegularFileError) -> [UInt8] {
+  package func readRegularFile(_ name: String, limit: Int) throws(RegularFileError) -> [UInt8] {
     let path = path(of: name)
     let found: FileStatus?
     do {

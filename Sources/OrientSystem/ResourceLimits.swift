@@ -4,7 +4,7 @@ import Glibc
 ///
 /// Each client is a descriptor; the usual soft limit of 1024 would cap the clients
 /// well below what `--max-clients` asks for.
-public func raiseOpenFileLimit(to wanted: Int) {
+package func raiseOpenFileLimit(to wanted: Int) {
   var limit = rlimit()
   guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
   let target = min(rlim_t(wanted), limit.rlim_max)

@@ -1,17 +1,17 @@
 import Glibc
 
 /// A signal number, with names for the ones orientd sends and handles.
-public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-  public let rawValue: Int32
-  public init(rawValue: Int32) { self.rawValue = rawValue }
+package struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  package let rawValue: Int32
+  package init(rawValue: Int32) { self.rawValue = rawValue }
 
-  public static let hangUp = Signal(rawValue: SIGHUP)
-  public static let interrupt = Signal(rawValue: SIGINT)
-  public static let terminate = Signal(rawValue: SIGTERM)
-  public static let kill = Signal(rawValue: SIGKILL)
+  package static let hangUp = Signal(rawValue: SIGHUP)
+  package static let interrupt = Signal(rawValue: SIGINT)
+  package static let terminate = Signal(rawValue: SIGTERM)
+  package static let kill = Signal(rawValue: SIGKILL)
 
   /// `SIGTERM` style, or the number for the ones without a name here.
-  public var description: String {
+  package var description: String {
     switch self {
     case .hangUp: return "SIGHUP"
     case .interrupt: return "SIGINT"

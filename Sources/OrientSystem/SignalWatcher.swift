@@ -2,7 +2,7 @@ import CLinux
 import Glibc
 
 /// Delivers signals through a signalfd on the event loop instead of async handlers.
-public final class SignalWatcher {
+package final class SignalWatcher {
   private let descriptor: FileDescriptor
   private let loop: EventLoop
   private var watch: Watch?
@@ -10,7 +10,7 @@ public final class SignalWatcher {
   /// Blocks `signals` for the process and calls `handler` on the loop when one arrives.
   ///
   /// Create it before starting any thread, so every thread inherits the mask.
-  public init(loop: EventLoop, signals: [Signal], handler: @escaping (Signal) -> Void) throws(SystemError) {
+  package init(loop: EventLoop, signals: [Signal], handler: @escaping (Signal) -> Void) throws(SystemError) {
     var mask = sigset_t()
     sigemptyset(&mask)
     for signal in signals { sigaddset(&mask, signal.rawValue) }
@@ -39,6 +39,6 @@ public final class SignalWatcher {
 }
 
 /// Ignores SIGPIPE so a closed reader shows up as EPIPE from write(2).
-public func ignoreBrokenPipes() {
+package func ignoreBrokenPipes() {
   _ = signal(SIGPIPE, SIG_IGN)
 }

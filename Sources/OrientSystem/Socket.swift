@@ -3,7 +3,7 @@ import Glibc
 
 extension FileDescriptor {
   /// Sends what the socket takes of `bytes` without raising SIGPIPE; nil when its buffer is full.
-  public func send(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+  package func send(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
     switch retryingInterrupts({ Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }) {
     case .success(let count): return count
     case .failure(.wouldBlock): return nil
@@ -12,12 +12,12 @@ extension FileDescriptor {
   }
 
   /// Sends what the socket takes of `bytes`; nil when its buffer is full.
-  public func send(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int? {
+  package func send(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int? {
     try bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try send(buffer) } }.get()
   }
 
   /// Sends all of `bytes` on a blocking socket without raising SIGPIPE.
-  public func sendAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+  package func sendAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     var offset = 0
     while offset < bytes.count {
       let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
@@ -27,7 +27,7 @@ extension FileDescriptor {
   }
 
   /// Sends all of a string's UTF-8 bytes on a blocking socket.
-  public func sendAll(_ text: String) throws(SystemError) {
+  package func sendAll(_ text: String) throws(SystemError) {
     var text = text
     try text.withUTF8 { bytes in
       Result { () throws(SystemError) in try sendAll(UnsafeRawBufferPointer(bytes)) }
@@ -35,7 +35,7 @@ extension FileDescriptor {
   }
 
   /// Receives up to `buffer.count` bytes; 0 when the peer shut down, nil when nothing waits.
-  public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
+  package func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
     switch retryingInterrupts({ recv(rawValue, buffer.baseAddress, buffer.count, 0) }) {
     case .success(let count): return count
     case .failure(.wouldBlock): return nil
@@ -46,7 +46,7 @@ extension FileDescriptor {
   /// Accepts a pending connection, non-blocking and close-on-exec; nil when none waits.
   ///
   /// A connection that was aborted before it was accepted is skipped.
-  public func accept() throws(SystemError) -> FileDescriptor? {
+  package func accept() throws(SystemError) -> FileDescriptor? {
     while true {
       switch retryingInterrupts({ clinux_accept(rawValue) }) {
       case .success(let fd): return FileDescriptor(adopting: fd)
@@ -58,7 +58,7 @@ extension FileDescriptor {
   }
 
   /// The credentials of a connected Unix socket's peer.
-  public func peerCredentials() -> PeerCredentials? {
+  package func peerCredentials() -> PeerCredentials? {
     var pid: Int32 = 0
     var uid: UInt32 = 0
     var gid: UInt32 = 0

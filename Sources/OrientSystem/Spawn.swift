@@ -5,9 +5,9 @@ import Glibc
 ///
 /// The child gets no descriptor beyond its three streams, no blocked signals and every signal
 /// at its default action, whatever the parent blocked or ignored.
-public struct Spawn: Sendable {
+package struct Spawn: Sendable {
   /// Where a standard stream of the child goes.
-  public enum Stream: Sendable {
+  package enum Stream: Sendable {
     /// The parent's stream.
     case inherit
     /// A file opened for the child.
@@ -15,23 +15,23 @@ public struct Spawn: Sendable {
   }
 
   /// The program (a path) and its arguments.
-  public var arguments: [String]
+  package var arguments: [String]
   /// `NAME=value` strings; nil passes this process's environment.
-  public var environment: [String]?
+  package var environment: [String]?
   var standardInput = Stream.file("/dev/null", .readOnly)
-  public var standardOutput = Stream.inherit
-  public var standardError = Stream.inherit
+  package var standardOutput = Stream.inherit
+  package var standardError = Stream.inherit
   /// Whether the child leads a new process group, so it can be killed with its own children.
-  public var newProcessGroup = false
+  package var newProcessGroup = false
 
   /// A spawn of `arguments` with the defaults above.
-  public init(_ arguments: [String], environment: [String]? = nil) {
+  package init(_ arguments: [String], environment: [String]? = nil) {
     self.arguments = arguments
     self.environment = environment
   }
 
   /// Starts the child.
-  public func start() throws(SystemError) -> ProcessID {
+  package func start() throws(SystemError) -> ProcessID {
     guard let program = arguments.first else { throw SystemError("posix_spawn", code: .invalidArgument) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The service manager's side of orientd: readiness and watchdog notifications, and
 /// sockets passed in by socket activation. Both work without libsystemd.
-public enum Systemd {
+package enum Systemd {
   /// A service manager that stops reading would otherwise get a warning per watchdog ping.
   private static let notifyWarning = Mutex(RateLimitedWarning())
 
@@ -10,7 +10,7 @@ public enum Systemd {
   ///
   /// Never waits; a notification the service manager does not take is logged and dropped.
   @discardableResult
-  public static func notify(_ state: String) -> Bool {
+  package static func notify(_ state: String) -> Bool {
     guard let path = Environment.value("NOTIFY_SOCKET"), !path.isEmpty else { return false }
     do {
       try UnixSocket.sendDatagram(state, to: path)
@@ -22,7 +22,7 @@ public enum Systemd {
   }
 
   /// Half of `$WATCHDOG_USEC`, when the watchdog is on for this process.
-  public static var watchdogInterval: Duration? {
+  package static var watchdogInterval: Duration? {
     guard let text = Environment.value("WATCHDOG_USEC"), let usec = Int64(text), usec > 0 else { return nil }
     if let owner = Environment.value("WATCHDOG_PID"), owner != ProcessID.current.description { return nil }
     return .microseconds(usec) / 2
@@ -32,7 +32,7 @@ public enum Systemd {
   /// made non-blocking; nil when orientd was not socket-activated.
   ///
   /// The variables are removed so hooks do not inherit them.
-  public static func activatedListener() throws(SystemError) -> FileDescriptor? {
+  package static func activatedListener() throws(SystemError) -> FileDescriptor? {
     defer {
       Environment.remove("LISTEN_PID")
       Environment.remove("LISTEN_FDS")

@@ -2,7 +2,7 @@ import CLinux
 import Glibc
 
 /// Why a listening socket could not be set up.
-public enum ListenError: Error, Sendable, CustomStringConvertible {
+package enum ListenError: Error, Sendable, CustomStringConvertible {
   /// Another process accepts connections on the path.
   case inUse(path: String)
   /// The path exists and is not a socket.
@@ -14,7 +14,7 @@ public enum ListenError: Error, Sendable, CustomStringConvertible {
   /// A system call failed.
   case system(SystemError)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .inUse(let path): return "another orientd is listening on \(path)"
     case .notASocket(let path): return "\(path) exists and is not a socket; refusing to replace it"
@@ -27,14 +27,14 @@ public enum ListenError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A listening socket and its file.
-public struct UnixListener: ~Copyable {
+package struct UnixListener: ~Copyable {
   /// The listening socket: non-blocking, close-on-exec.
   var descriptor: FileDescriptor
   /// The socket's file, to remove at exit.
-  public let file: SocketFile
+  package let file: SocketFile
 
   /// The listening socket, to serve on; keep `file` first.
-  public consuming func takeDescriptor() -> FileDescriptor { descriptor }
+  package consuming func takeDescriptor() -> FileDescriptor { descriptor }
 }
 
 /// A socket file this process bound, in its directory held open.
@@ -44,9 +44,9 @@ public struct UnixListener: ~Copyable {
 /// and inode numbers. Without that, a filesystem that reuses freed inodes at once (ext4) gave
 /// the socket a newer orientd bound in its place the old one's numbers, and the leaving orientd
 /// removed it as its own.
-public final class SocketFile: Sendable {
+package final class SocketFile: Sendable {
   /// The socket's path, for messages.
-  public let path: String
+  package let path: String
   private let directory: DirectoryDescriptor
   private let name: String
   /// The bound file, held so that its identity stays its own.
@@ -86,14 +86,14 @@ public final class SocketFile: Sendable {
   /// Call it while still listening: a newer orientd replaces only a socket nobody listens on,
   /// so until the listener closes, nothing can take the name between this check and the
   /// removal.
-  public func removeIfStillOurs() {
+  package func removeIfStillOurs() {
     guard isStillOurs else { return }
     try? directory.remove(name)
   }
 }
 
 /// Unix sockets: listening with stale-socket recovery, connecting, and datagrams.
-public enum UnixSocket {
+package enum UnixSocket {
   /// Binds and listens on `path`, creating missing parent directories (0755).
   ///
   /// The directory is reached as `DirectoryDescriptor.openTrusted` does (refused if another
@@ -101,7 +101,7 @@ public enum UnixSocket {
   /// file nobody listens on is replaced, a live one is an error, anything else is left alone.
   /// The socket file gets `mode` from the moment it exists. The socket is non-blocking and
   /// close-on-exec.
-  public static func listen(path: String, mode: UInt32, backlog: Int32 = 128) throws(ListenError)
+  package static func listen(path: String, mode: UInt32, backlog: Int32 = 128) throws(ListenError)
     -> UnixListener
   {
     let name = String(path.split(separator: "/").last ?? "")
@@ -188,7 +188,7 @@ public enum UnixSocket {
   }
 
   /// Connects a stream socket to `path`; blocking unless asked otherwise.
-  public static func connect(path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
+  package static func connect(path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
     guard let address = UnixAddress(path) else { throw SystemError("connect \(path)", code: .nameTooLong) }
     return try connect(address, path: path, nonBlocking: nonBlocking)
   }

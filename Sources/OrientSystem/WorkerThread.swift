@@ -2,11 +2,11 @@ import CLinux
 import Glibc
 
 /// A POSIX thread running one closure, which the owner can wait for with a time limit.
-public final class WorkerThread: Sendable {
+package final class WorkerThread: Sendable {
   private let thread: pthread_t
 
   /// Starts `body` on a new thread. Signals the caller blocked stay blocked in it.
-  public init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+  package init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
     let box = Unmanaged.passRetained(Body(body)).toOpaque()
     var created = pthread_t()
     let result = pthread_create(
@@ -25,7 +25,7 @@ public final class WorkerThread: Sendable {
   }
 
   /// Waits up to `timeout` for the thread to finish; false if it is still running.
-  public func join(within timeout: Duration) -> Bool {
+  package func join(within timeout: Duration) -> Bool {
     clinux_thread_join(thread, max(0, timeout.wholeNanoseconds)) == 0
   }
 

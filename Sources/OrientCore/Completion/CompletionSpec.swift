@@ -1,9 +1,9 @@
 /// What a program's command line accepts, as shell completions need it: its options, and its
 /// commands with theirs. orientd's comes from its option table, orientctl's from its command
 /// table, so the completions say what `--help` says.
-public struct CompletionSpec: Sendable, Equatable {
+package struct CompletionSpec: Sendable, Equatable {
   /// What follows an option, or what a command takes as its arguments.
-  public enum Value: Sendable, Equatable {
+  package enum Value: Sendable, Equatable {
     /// Nothing: a flag, or a command without arguments.
     case none
     /// One of these words.
@@ -24,19 +24,19 @@ public struct CompletionSpec: Sendable, Equatable {
   }
 
   /// An option: `--name`, maybe `-x`, and what follows it.
-  public struct Option: Sendable, Equatable {
+  package struct Option: Sendable, Equatable {
     /// The long name, without its dashes.
-    public var name: String
+    package var name: String
     /// The one-letter form, without its dash.
-    public var short: Character?
-    public var value: Value
+    package var short: Character?
+    package var value: Value
     /// One line for the shell to show beside it.
-    public var summary: String
+    package var summary: String
     /// Whether it ends the command line: nothing else is completed after `--help`.
-    public var isTerminal: Bool
+    package var isTerminal: Bool
 
     /// An option called `--name` (and `-short`) taking `value`.
-    public init(
+    package init(
       _ name: String, short: Character? = nil, value: Value = .none, summary: String, isTerminal: Bool = false
     ) {
       self.name = name
@@ -48,19 +48,19 @@ public struct CompletionSpec: Sendable, Equatable {
   }
 
   /// A command (`orientctl get`): its options and its arguments.
-  public struct Command: Sendable, Equatable {
-    public var name: String
-    public var summary: String
-    public var options: [Option]
+  package struct Command: Sendable, Equatable {
+    package var name: String
+    package var summary: String
+    package var options: [Option]
     /// What its arguments are: choices (which may be given together, `get --json mode`), a
     /// list, a command line (`hook`), or nothing.
-    public var arguments: Value
+    package var arguments: Value
     /// How its usage line shows its arguments (`[FIELD]`); nil to spell out the choices
     /// (`cw|ccw`), or nothing for a command without arguments.
-    public var operands: String?
+    package var operands: String?
 
     /// Creates a command.
-    public init(
+    package init(
       _ name: String, summary: String, options: [Option] = [], arguments: Value = .none,
       operands: String? = nil
     ) {
@@ -73,7 +73,7 @@ public struct CompletionSpec: Sendable, Equatable {
 
     /// `name [--flag] [--option VALUE]... OPERANDS`: every option it takes, then its
     /// arguments, for its usage line.
-    public var synopsis: String {
+    package var synopsis: String {
       var words = [name]
       for option in options {
         let value = option.placeholder.map { " " + $0 } ?? ""
@@ -89,28 +89,28 @@ public struct CompletionSpec: Sendable, Equatable {
   }
 
   /// The program's name, as the shell sees it.
-  public var program: String
+  package var program: String
   /// The options before (or, for orientctl, also after) the command.
-  public var options: [Option]
+  package var options: [Option]
   /// The commands; empty for a program without commands (orientd).
-  public var commands: [Command]
+  package var commands: [Command]
 
   /// Creates a spec.
-  public init(program: String, options: [Option], commands: [Command] = []) {
+  package init(program: String, options: [Option], commands: [Command] = []) {
     self.program = program
     self.options = options
     self.commands = commands
   }
 
   /// The shells a completion script is written for.
-  public enum Shell: String, CaseIterable, Sendable {
+  package enum Shell: String, CaseIterable, Sendable {
     case bash
     case zsh
     case fish
   }
 
   /// The completion script for `shell`.
-  public func script(for shell: Shell) -> String {
+  package func script(for shell: Shell) -> String {
     switch shell {
     case .bash: return BashCompletion(spec: self).script
     case .zsh: return ZshCompletion(spec: self).script

@@ -1,20 +1,20 @@
 /// Standard gravity in m/s², the unit IIO scales produce.
-public let standardGravity = 9.80665
+package let standardGravity = 9.80665
 
 /// Turns one axis's raw reading into g: `(raw + offset) * scale / 9.80665`.
-public struct AxisCalibration: Equatable, Sendable {
-  public var scale: Double
-  public var offset: Double
+package struct AxisCalibration: Equatable, Sendable {
+  package var scale: Double
+  package var offset: Double
 
   /// Creates a calibration from the IIO scale (m/s² per raw unit) and offset (raw units).
-  public init(scale: Double, offset: Double = 0) {
+  package init(scale: Double, offset: Double = 0) {
     self.scale = scale
     self.offset = offset
   }
 
   /// The reading in g.
   @inlinable
-  public func gravity(raw: Double) -> Double {
+  package func gravity(raw: Double) -> Double {
     (raw + offset) * scale / standardGravity
   }
 }

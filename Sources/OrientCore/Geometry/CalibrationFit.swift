@@ -1,26 +1,26 @@
 /// The mount matrix that maps measured gravity in the three poses to what the contract expects.
-public struct CalibrationFit: Equatable, Sendable {
+package struct CalibrationFit: Equatable, Sendable {
   /// The exact fit M with M x measured = expected for the three poses.
-  public let fitted: Matrix3
+  package let fitted: Matrix3
   /// The nearest signed permutation matrix, when within `roundingLimit` degrees of the fit.
-  public let rounded: Matrix3?
+  package let rounded: Matrix3?
   /// The largest angle between a fitted row and the matching rounded row, in degrees.
-  public let deviation: Double
+  package let deviation: Double
   /// The matrix to use: the rounded one when there is one, else the fit.
-  public var matrix: Matrix3 { rounded ?? fitted }
+  package var matrix: Matrix3 { rounded ?? fitted }
   /// Whether the matrix to use is orthonormal.
-  public var isOrthonormal: Bool { matrix.isOrthonormal(tolerance: 0.05) }
+  package var isOrthonormal: Bool { matrix.isOrthonormal(tolerance: 0.05) }
   /// Its determinant: +1 for a rotation, -1 for a mirror.
-  public var determinant: Double { matrix.determinant }
+  package var determinant: Double { matrix.determinant }
   /// Whether the matrix mirrors: no sensor turned as asked gives that, since a sensor's axes
   /// are right-handed as the contract's are; one pose was not the one asked for.
-  public var isMirrored: Bool { determinant < 0 }
+  package var isMirrored: Bool { determinant < 0 }
 
   /// Rounding to a signed permutation is accepted up to this many degrees.
   static let roundingLimit = 20.0
 
   /// Fits from the averaged raw gravity of the normal, left-up and face-up poses.
-  public init(normal: Vector3, leftUp: Vector3, faceUp: Vector3) throws(ValueError) {
+  package init(normal: Vector3, leftUp: Vector3, faceUp: Vector3) throws(ValueError) {
     let measured = Matrix3(columns: normal.normalized, leftUp.normalized, faceUp.normalized)
     guard let inverse = measured.inverse, abs(measured.determinant) > 0.2 else {
       throw ValueError("the three poses are not far enough apart to tell the axes apart; repeat them")

@@ -1,12 +1,12 @@
 /// The poses `orientctl calibrate` asks for, and the corrected gravity each must give.
-public enum CalibrationPose: CaseIterable, Sendable {
+package enum CalibrationPose: CaseIterable, Sendable {
   case normal
   case leftUp
   case faceUp
 
   /// The gravity the contract expects in this pose: normal (0, -1, 0), left-up (+1, 0, 0),
   /// face-up (0, 0, -1).
-  public var expected: Vector3 {
+  package var expected: Vector3 {
     switch self {
     case .normal: return DeviceOrientation.normal.gravity
     case .leftUp: return DeviceOrientation.leftUp.gravity
@@ -15,7 +15,7 @@ public enum CalibrationPose: CaseIterable, Sendable {
   }
 
   /// What to ask the user to do.
-  public var instruction: String {
+  package var instruction: String {
     switch self {
     case .normal: return "Hold the device upright in its normal position (as you would use it)"
     case .leftUp: return "Turn it so its left edge points up"
@@ -25,7 +25,7 @@ public enum CalibrationPose: CaseIterable, Sendable {
 }
 
 /// The verdict on one pose's samples.
-public enum PoseReading: Equatable, Sendable {
+package enum PoseReading: Equatable, Sendable {
   /// The averaged raw gravity.
   case steady(Vector3)
   /// The samples varied too much: the device moved.
@@ -36,7 +36,7 @@ public enum PoseReading: Equatable, Sendable {
   case tooFew(count: Int)
 
   /// Judges raw samples (in g) taken over about a second.
-  public init(
+  package init(
     samples: [Vector3], minimumCount: Int = 5, maximumSpread: Double = 0.08, tolerance: Double = 0.15
   ) {
     guard samples.count >= minimumCount else {

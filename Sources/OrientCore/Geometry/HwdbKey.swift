@@ -1,8 +1,8 @@
 /// Builds the hwdb match key `60-sensor.hwdb` uses for this sensor on this machine.
-public enum HwdbKey {
+package enum HwdbKey {
   /// `sensor:modalias:<parent modalias>*:dmi:*:svn<vendor>:pn<product>:*`, falling back to the
   /// full DMI string when it lacks a vendor or product name.
-  public static func make(modalias: String, dmi: String) -> String {
+  package static func make(modalias: String, dmi: String) -> String {
     let fields = dmi.split(separator: ":")
     let vendor = fields.first { $0.hasPrefix("svn") }
     let product = fields.first { $0.hasPrefix("pn") }
@@ -18,7 +18,7 @@ public enum HwdbKey {
 
   /// The lines for `/etc/udev/hwdb.d/61-sensor-local.hwdb`, the matrix rounded as the
   /// entries of systemd's own 60-sensor.hwdb are written.
-  public static func entry(key: String, matrix: Matrix3) -> String {
+  package static func entry(key: String, matrix: Matrix3) -> String {
     "\(key)\n ACCEL_MOUNT_MATRIX=\(MountMatrix.formatRounded(matrix))\n"
   }
 }

@@ -1,22 +1,22 @@
 /// A 3x3 matrix stored by rows; `matrix * v` gives row i dotted with v as component i.
-public struct Matrix3: Equatable, Sendable {
-  public var row0: Vector3
-  public var row1: Vector3
-  public var row2: Vector3
+package struct Matrix3: Equatable, Sendable {
+  package var row0: Vector3
+  package var row1: Vector3
+  package var row2: Vector3
 
   /// Creates a matrix from its rows.
   @inlinable
-  public init(rows row0: Vector3, _ row1: Vector3, _ row2: Vector3) {
+  package init(rows row0: Vector3, _ row1: Vector3, _ row2: Vector3) {
     self.row0 = row0
     self.row1 = row1
     self.row2 = row2
   }
 
   /// The identity matrix.
-  public static let identity = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))
+  package static let identity = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))
 
   /// The rows as an array, in order.
-  public var rows: [Vector3] { [row0, row1, row2] }
+  package var rows: [Vector3] { [row0, row1, row2] }
 
   /// The columns as vectors, in order.
   var columns: [Vector3] {
@@ -35,12 +35,12 @@ public struct Matrix3: Equatable, Sendable {
 
   /// Applies the matrix to a vector.
   @inlinable
-  public static func * (matrix: Matrix3, vector: Vector3) -> Vector3 {
+  package static func * (matrix: Matrix3, vector: Vector3) -> Vector3 {
     Vector3(matrix.row0.dot(vector), matrix.row1.dot(vector), matrix.row2.dot(vector))
   }
 
   /// The matrix product.
-  public static func * (lhs: Matrix3, rhs: Matrix3) -> Matrix3 {
+  package static func * (lhs: Matrix3, rhs: Matrix3) -> Matrix3 {
     let columns = rhs.columns
     func row(_ r: Vector3) -> Vector3 {
       Vector3(r.dot(columns[0]), r.dot(columns[1]), r.dot(columns[2]))
@@ -49,14 +49,14 @@ public struct Matrix3: Equatable, Sendable {
   }
 
   /// The determinant.
-  public var determinant: Double {
+  package var determinant: Double {
     row0.x * (row1.y * row2.z - row1.z * row2.y)
       - row0.y * (row1.x * row2.z - row1.z * row2.x)
       + row0.z * (row1.x * row2.y - row1.y * row2.x)
   }
 
   /// True when the rows are orthonormal within `tolerance` (M times its transpose is nearly I).
-  public func isOrthonormal(tolerance: Double = 0.01) -> Bool {
+  package func isOrthonormal(tolerance: Double = 0.01) -> Bool {
     let product = self * transposed
     let identityRows = Matrix3.identity.rows
     for (row, expected) in zip(product.rows, identityRows) {
@@ -70,7 +70,7 @@ public struct Matrix3: Equatable, Sendable {
 
 extension Matrix3 {
   /// The matrix whose columns are `a`, `b` and `c`.
-  public init(columns a: Vector3, _ b: Vector3, _ c: Vector3) {
+  package init(columns a: Vector3, _ b: Vector3, _ c: Vector3) {
     self.init(rows: Vector3(a.x, b.x, c.x), Vector3(a.y, b.y, c.y), Vector3(a.z, b.z, c.z))
   }
 

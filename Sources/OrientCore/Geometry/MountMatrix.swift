@@ -1,5 +1,5 @@
 /// Where the mount matrix in use came from, in the order they are tried.
-public enum MountMatrixSource: Equatable, Sendable, CustomStringConvertible {
+package enum MountMatrixSource: Equatable, Sendable, CustomStringConvertible {
   /// The `--mount-matrix` option.
   case option
   /// The udev property `ACCEL_MOUNT_MATRIX` (usually from systemd's hwdb).
@@ -9,7 +9,7 @@ public enum MountMatrixSource: Equatable, Sendable, CustomStringConvertible {
   /// No source parsed; the identity matrix is used.
   case identity
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .option: return "option --mount-matrix"
     case .udev: return "udev ACCEL_MOUNT_MATRIX"
@@ -19,7 +19,7 @@ public enum MountMatrixSource: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// Where exactly, e.g. `ACCEL_MOUNT_MATRIX` or `in_accel_mount_matrix`.
-  public var detail: String {
+  package var detail: String {
     switch self {
     case .option: return "--mount-matrix"
     case .udev: return "ACCEL_MOUNT_MATRIX"
@@ -29,7 +29,7 @@ public enum MountMatrixSource: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// A one-word kind: option, udev, sysfs or identity.
-  public var kind: String {
+  package var kind: String {
     switch self {
     case .option: return "option"
     case .udev: return "udev"
@@ -40,12 +40,12 @@ public enum MountMatrixSource: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The sysfs attribute names that may hold a mount matrix, in order of preference.
-public let sysfsMountMatrixAttributes = ["in_accel_mount_matrix", "mount_matrix", "in_mount_matrix"]
+package let sysfsMountMatrixAttributes = ["in_accel_mount_matrix", "mount_matrix", "in_mount_matrix"]
 
 /// Parsing and checking of mount matrices written `x1, y1, z1; x2, y2, z2; x3, y3, z3`.
-public enum MountMatrix {
+package enum MountMatrix {
   /// Parses a matrix; row i gives corrected axis i. Rejects a row of zeros.
-  public static func parse(_ text: some StringProtocol) throws(ValueError) -> Matrix3 {
+  package static func parse(_ text: some StringProtocol) throws(ValueError) -> Matrix3 {
     let rows = text.trimmingSpaces.split(separator: ";", omittingEmptySubsequences: false)
     guard rows.count == 3 else {
       throw ValueError("expected 3 rows separated by ';', found \(rows.count) in '\(text)'")
@@ -72,7 +72,7 @@ public enum MountMatrix {
 
   /// Formats a matrix as systemd's hwdb entries write them: each value rounded to three
   /// decimals without trailing zeros (`0.707`, `1`, never `-0`), for matrices people copy.
-  public static func formatRounded(_ matrix: Matrix3) -> String {
+  package static func formatRounded(_ matrix: Matrix3) -> String {
     func number(_ value: Double) -> String {
       var text = DecimalFormatting.fixed(value, decimals: 3)
       while text.contains("."), text.hasSuffix("0") { text.removeLast() }
@@ -85,7 +85,7 @@ public enum MountMatrix {
   }
 
   /// Formats a matrix in the same syntax it is parsed from, e.g. `0, 1, 0; -1, 0, 0; 0, 0, 1`.
-  public static func format(_ matrix: Matrix3) -> String {
+  package static func format(_ matrix: Matrix3) -> String {
     func number(_ value: Double) -> String {
       if value == value.rounded(), abs(value) < 1e9 { return String(Int(value)) }
       return String(value)
@@ -97,26 +97,26 @@ public enum MountMatrix {
 }
 
 /// A candidate matrix text and the source it came from.
-public struct MountMatrixCandidate: Sendable {
-  public var source: MountMatrixSource
-  public var text: String
+package struct MountMatrixCandidate: Sendable {
+  package var source: MountMatrixSource
+  package var text: String
 
   /// Creates a candidate.
-  public init(source: MountMatrixSource, text: String) {
+  package init(source: MountMatrixSource, text: String) {
     self.source = source
     self.text = text
   }
 }
 
 /// The outcome of choosing a mount matrix: the matrix, its source, and warnings to log.
-public struct MountMatrixChoice: Sendable {
-  public var matrix: Matrix3
-  public var source: MountMatrixSource
-  public var warnings: [String]
+package struct MountMatrixChoice: Sendable {
+  package var matrix: Matrix3
+  package var source: MountMatrixSource
+  package var warnings: [String]
 
   /// Takes the first candidate that parses; every rejected one and a non-orthonormal result
   /// add a warning naming the source.
-  public init(candidates: [MountMatrixCandidate]) {
+  package init(candidates: [MountMatrixCandidate]) {
     var warnings: [String] = []
     for candidate in candidates {
       do {

@@ -1,25 +1,25 @@
 import Glibc
 
 /// A three-component vector, used for accelerations in g.
-public struct Vector3: Equatable, Sendable {
-  public var x: Double
-  public var y: Double
-  public var z: Double
+package struct Vector3: Equatable, Sendable {
+  package var x: Double
+  package var y: Double
+  package var z: Double
 
   /// Creates a vector from its three components.
   @inlinable
-  public init(_ x: Double, _ y: Double, _ z: Double) {
+  package init(_ x: Double, _ y: Double, _ z: Double) {
     self.x = x
     self.y = y
     self.z = z
   }
 
   /// The zero vector.
-  public static let zero = Vector3(0, 0, 0)
+  package static let zero = Vector3(0, 0, 0)
 
   /// The dot product with another vector.
   @inlinable
-  public func dot(_ other: Vector3) -> Double {
+  package func dot(_ other: Vector3) -> Double {
     x * other.x + y * other.y + z * other.z
   }
 
@@ -29,11 +29,11 @@ public struct Vector3: Equatable, Sendable {
 
   /// The Euclidean length.
   @inlinable
-  public var magnitude: Double { magnitudeSquared.squareRoot() }
+  package var magnitude: Double { magnitudeSquared.squareRoot() }
 
   /// The component at `index` (0: x, 1: y, 2: z).
   @inlinable
-  public subscript(index: Int) -> Double {
+  package subscript(index: Int) -> Double {
     switch index {
     case 0: return x
     case 1: return y
@@ -43,7 +43,7 @@ public struct Vector3: Equatable, Sendable {
 
   /// True when every component is a finite number.
   @inlinable
-  public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+  package var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 }
 
 extension Vector3 {
@@ -54,7 +54,7 @@ extension Vector3 {
   }
 
   /// The angle to another vector, in degrees.
-  public func angle(to other: Vector3) -> Double {
+  package func angle(to other: Vector3) -> Double {
     let cosine = max(-1, min(1, normalized.dot(other.normalized)))
     return acosDegrees(cosine)
   }

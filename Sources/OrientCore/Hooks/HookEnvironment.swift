@@ -1,19 +1,19 @@
 /// The environment a hook runs with: the orientations, and ready-made values for the
 /// tools that rotate displays and touchscreens.
-public enum HookEnvironment {
+package enum HookEnvironment {
   /// Whether a hook orientd runs itself (as root, under systemd) gets the variable `name` of
   /// orientd's own environment: the locale, the paths, what a display tool needs to find a
   /// display (set with the unit's `Environment=`), and the `ORIENTD_` overrides the example
   /// hooks read. Not systemd's notification and watchdog sockets, passed sockets, journal
   /// stream or credentials, nor anything else the service happens to have: a hook must not
   /// speak to systemd as orientd, and what it gets is what orientd(8) lists.
-  public static func isInheritedByDaemonHooks(_ name: some StringProtocol) -> Bool {
+  package static func isInheritedByDaemonHooks(_ name: some StringProtocol) -> Bool {
     if name.hasPrefix("ORIENTD_") || name.hasPrefix("LC_") { return true }
     return daemonHookVariables.contains(String(name))
   }
 
   /// The variables of orientd's environment its own hooks get (besides `LC_*` and `ORIENTD_*`).
-  public static let daemonHookVariables: Set<String> = [
+  package static let daemonHookVariables: Set<String> = [
     "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "DISPLAY", "XAUTHORITY",
     "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XDG_SESSION_TYPE", "XDG_CURRENT_DESKTOP", "SWAYSOCK",
     "HYPRLAND_INSTANCE_SIGNATURE", "DBUS_SESSION_BUS_ADDRESS",
@@ -22,7 +22,7 @@ public enum HookEnvironment {
   /// The variables for a change of the screen orientation or the mode, in a stable order.
   ///
   /// For an undefined orientation the per-tool values describe `normal`.
-  public static func variables(
+  package static func variables(
     orientation: ScreenOrientation?, previous: ScreenOrientation?, device: DeviceOrientation?,
     mode: TabletMode = .unknown
   ) -> [(name: String, value: String)] {

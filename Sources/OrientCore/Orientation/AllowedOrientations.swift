@@ -1,34 +1,34 @@
 /// A set of screen orientations, such as the ones the screen may take.
-public struct AllowedOrientations: OptionSet, Hashable, Sendable {
-  public let rawValue: UInt8
+package struct AllowedOrientations: OptionSet, Hashable, Sendable {
+  package let rawValue: UInt8
 
-  public init(rawValue: UInt8) { self.rawValue = rawValue & 0b1111 }
+  package init(rawValue: UInt8) { self.rawValue = rawValue & 0b1111 }
 
   /// The set holding just `orientation`.
-  public init(_ orientation: ScreenOrientation) {
+  package init(_ orientation: ScreenOrientation) {
     self.init(rawValue: 1 << orientation.rawValue)
   }
 
   /// All four orientations, the default.
-  public static let all = AllowedOrientations(rawValue: 0b1111)
+  package static let all = AllowedOrientations(rawValue: 0b1111)
 
   /// Whether `orientation` is in the set.
-  public func contains(_ orientation: ScreenOrientation) -> Bool {
+  package func contains(_ orientation: ScreenOrientation) -> Bool {
     contains(AllowedOrientations(orientation))
   }
 
   /// The members in clockwise order: normal, left-up, bottom-up, right-up.
-  public var members: [ScreenOrientation] {
+  package var members: [ScreenOrientation] {
     ScreenOrientation.allCases.filter { contains($0) }
   }
 
   /// The comma-separated names in clockwise order, e.g. `normal,left-up`.
-  public var listText: String {
+  package var listText: String {
     members.map(\.name).joined(separator: ",")
   }
 
   /// Parses a non-empty comma-separated list such as `normal, left-up`, or `all` for the four.
-  public static func parse(_ text: some StringProtocol) throws(ValueError) -> AllowedOrientations {
+  package static func parse(_ text: some StringProtocol) throws(ValueError) -> AllowedOrientations {
     var result = AllowedOrientations()
     for item in text.split(separator: ",", omittingEmptySubsequences: false) {
       let name = item.trimmingSpaces

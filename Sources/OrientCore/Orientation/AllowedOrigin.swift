@@ -1,5 +1,5 @@
 /// Where the allowed set in force came from.
-public enum AllowedOrigin: Equatable, Sendable {
+package enum AllowedOrigin: Equatable, Sendable {
   /// `--allowed` on the command line, which always wins.
   case commandLine
   /// The config file's `allowed =`; `changedSinceSaved` when it beat a saved set because it
@@ -14,7 +14,7 @@ public enum AllowedOrigin: Equatable, Sendable {
   case defaults
 
   /// Whether the set was chosen with `orientctl allow`, as the state file records it.
-  public var isChosen: Bool {
+  package var isChosen: Bool {
     switch self {
     case .control, .saved: return true
     case .commandLine, .configFile, .defaults: return false
@@ -29,7 +29,7 @@ public enum AllowedOrigin: Equatable, Sendable {
   /// `allowed =` is edited: the state file records the file's value, so a value that differs
   /// from the record was written after the save and wins. Removing the line expresses no
   /// intent about a chosen set. A state file from before these records keeps its set.
-  public static func choose(
+  package static func choose(
     commandLine: AllowedOrientations?, config: AllowedOrientations?, saved: PersistedState?
   ) -> (allowed: AllowedOrientations, origin: AllowedOrigin) {
     if let commandLine { return (commandLine, .commandLine) }
@@ -48,7 +48,7 @@ public enum AllowedOrigin: Equatable, Sendable {
   ///
   /// An edited `allowed =` is the newest intent, unless `--allowed` pins the set. A removed
   /// line gives way to the default only where the line was what chose the set.
-  public func reloaded(
+  package func reloaded(
     config: AllowedOrientations?, previousConfig: AllowedOrientations?, commandLineGiven: Bool
   ) -> (allowed: AllowedOrientations, origin: AllowedOrigin)? {
     guard config != previousConfig, !commandLineGiven else { return nil }
@@ -59,7 +59,7 @@ public enum AllowedOrigin: Equatable, Sendable {
 
   /// How the origin reads in the log and in `info`, e.g. `orientctl allow, saved in PATH`;
   /// `config` and `state` are the files, or nil where they must not be shown.
-  public func describe(config: String?, state: String?) -> String {
+  package func describe(config: String?, state: String?) -> String {
     switch self {
     case .commandLine: return "--allowed on the command line"
     case .configFile(let changed):

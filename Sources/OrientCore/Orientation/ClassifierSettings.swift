@@ -1,20 +1,20 @@
 /// The tunables of the orientation classifier, all in g except `settle`.
-public struct ClassifierSettings: Equatable, Sendable {
+package struct ClassifierSettings: Equatable, Sendable {
   /// A component must reach this to propose a new orientation.
-  public var threshold: Double
+  package var threshold: Double
   /// The current orientation holds while its component stays at or above `threshold - hysteresis`.
-  public var hysteresis: Double
+  package var hysteresis: Double
   /// Samples whose magnitude is outside `[1 - shakeTolerance, 1 + shakeTolerance]` are ignored.
-  public var shakeTolerance: Double
+  package var shakeTolerance: Double
   /// How long a new proposal must hold before it becomes current.
-  public var settle: Duration
+  package var settle: Duration
 
   /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 200 ms settle.
-  public static let defaults = ClassifierSettings(
+  package static let defaults = ClassifierSettings(
     threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .milliseconds(200))
 
   /// Creates settings; `validate()` reports values that make no sense.
-  public init(threshold: Double, hysteresis: Double, shakeTolerance: Double, settle: Duration) {
+  package init(threshold: Double, hysteresis: Double, shakeTolerance: Double, settle: Duration) {
     self.threshold = threshold
     self.hysteresis = hysteresis
     self.shakeTolerance = shakeTolerance
@@ -22,7 +22,7 @@ public struct ClassifierSettings: Equatable, Sendable {
   }
 
   /// Throws when a value is out of range, naming the option it belongs to.
-  public func validate() throws(ValueError) {
+  package func validate() throws(ValueError) {
     guard threshold > 0, threshold <= 1 else {
       throw ValueError("threshold must be above 0 and at most 1 g, got \(threshold)")
     }

@@ -11,18 +11,18 @@
 /// set, and is never turned to an orientation it said it cannot show.
 ///
 /// Pure: computed from the policy's state and the client's set.
-public struct ClientScreenView: Hashable, Sendable {
+package struct ClientScreenView: Hashable, Sendable {
   /// The orientations the client supports; `.all` for a client that declared none.
-  public let supported: AllowedOrientations
+  package let supported: AllowedOrientations
 
   /// The view of a client that declared nothing: the policy's orientation.
-  public static let policy = ClientScreenView(checked: .all)
+  package static let policy = ClientScreenView(checked: .all)
 
   private init(checked supported: AllowedOrientations) { self.supported = supported }
 
   /// The view of a client that declares `supported` while `policy` holds; refused when none
   /// of those orientations is allowed, since the client could then be told none.
-  public init(supporting supported: AllowedOrientations, under policy: ScreenPolicy) throws(PolicyError) {
+  package init(supporting supported: AllowedOrientations, under policy: ScreenPolicy) throws(PolicyError) {
     guard !supported.isDisjoint(with: policy.allowed) else {
       throw .noneSupported(supported, policy.allowed)
     }
@@ -30,10 +30,10 @@ public struct ClientScreenView: Hashable, Sendable {
   }
 
   /// Whether the client sees exactly the policy's orientation, whatever happens.
-  public var followsPolicy: Bool { supported == .all }
+  package var followsPolicy: Bool { supported == .all }
 
   /// The client's screen orientation under `policy`.
-  public func orientation(under policy: ScreenPolicy) -> ScreenOrientation? {
+  package func orientation(under policy: ScreenPolicy) -> ScreenOrientation? {
     // A set that holds every allowed orientation changes nothing: the policy's own answer.
     guard !supported.isSuperset(of: policy.allowed) else { return policy.orientation }
     return policy.orientation(within: policy.allowed.intersection(supported))

@@ -1,15 +1,15 @@
 /// What a control command (`lock`, `unlock`, `rotate`, `allow`, `mode`) did to the state.
-public struct ControlOutcome: Equatable, Sendable {
+package struct ControlOutcome: Equatable, Sendable {
   /// The changes clients see, in publication order.
-  public var changes: [StateChange]
+  package var changes: [StateChange]
   /// Whether the state kept across restarts changed, so the commander's `ok` waits until it is
   /// saved: a `mode` override can change it while nothing clients see changes.
-  public var changesSavedState: Bool
+  package var changesSavedState: Bool
   /// Whether a `mode` command changed the override (which the daemon logs).
-  public var changesOverride: Bool
+  package var changesOverride: Bool
 
   /// An outcome with `changes`.
-  public init(changes: [StateChange], changesSavedState: Bool, changesOverride: Bool = false) {
+  package init(changes: [StateChange], changesSavedState: Bool, changesOverride: Bool = false) {
     self.changes = changes
     self.changesSavedState = changesSavedState
     self.changesOverride = changesOverride
@@ -20,7 +20,7 @@ extension OrientationTracker {
   /// Runs a control command: the screen policy's for `lock`, `unlock`, `rotate` and `allow`, the
   /// mode's override for `mode`. A command the policy refuses (a target outside the allowed set)
   /// fails with `not-allowed`; any other command is not a control command.
-  public mutating func control(_ command: ClientCommand) -> Result<ControlOutcome, ProtocolError> {
+  package mutating func control(_ command: ClientCommand) -> Result<ControlOutcome, ProtocolError> {
     if case .mode(let mode) = command {
       let before = self.mode.override
       let changes = updateMode { $0.override = mode }

@@ -2,7 +2,7 @@
 ///
 /// Directions are in the corrected (display) frame, where an upright device
 /// reads y = -1 g, as systemd's hwdb and iio-sensor-proxy expect.
-public enum DeviceOrientation: UInt8, CaseIterable, Sendable {
+package enum DeviceOrientation: UInt8, CaseIterable, Sendable {
   case normal
   case bottomUp
   case leftUp
@@ -11,7 +11,7 @@ public enum DeviceOrientation: UInt8, CaseIterable, Sendable {
   case faceDown
 
   /// The protocol name, e.g. `left-up`.
-  public var name: String {
+  package var name: String {
     switch self {
     case .normal: return "normal"
     case .bottomUp: return "bottom-up"
@@ -23,13 +23,13 @@ public enum DeviceOrientation: UInt8, CaseIterable, Sendable {
   }
 
   /// Looks an orientation up by its protocol name.
-  public init?(name: some StringProtocol) {
+  package init?(name: some StringProtocol) {
     guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
     self = match
   }
 
   /// The gravity direction that reads as this orientation, in the corrected frame.
-  public var gravity: Vector3 {
+  package var gravity: Vector3 {
     switch self {
     case .normal: return Vector3(0, -1, 0)
     case .bottomUp: return Vector3(0, 1, 0)
@@ -42,7 +42,7 @@ public enum DeviceOrientation: UInt8, CaseIterable, Sendable {
 
   /// The projection of `vector` on this orientation's direction.
   @inlinable
-  public func component(of vector: Vector3) -> Double {
+  package func component(of vector: Vector3) -> Double {
     switch self {
     case .normal: return -vector.y
     case .bottomUp: return vector.y
@@ -54,7 +54,7 @@ public enum DeviceOrientation: UInt8, CaseIterable, Sendable {
   }
 
   /// The matching screen orientation, or nil for face-up and face-down.
-  public var screen: ScreenOrientation? {
+  package var screen: ScreenOrientation? {
     switch self {
     case .normal: return .normal
     case .bottomUp: return .bottomUp
@@ -66,6 +66,6 @@ public enum DeviceOrientation: UInt8, CaseIterable, Sendable {
 }
 
 /// The name of an optional orientation, `undefined` for nil.
-public func orientationName(_ orientation: DeviceOrientation?) -> String {
+package func orientationName(_ orientation: DeviceOrientation?) -> String {
   orientation?.name ?? "undefined"
 }

@@ -10,12 +10,12 @@
 /// over, relative to the learned magnitude, once it is known.
 ///
 /// Pure: the caller passes each sample's time, so replays and tests are exact.
-public struct OrientationClassifier: Sendable {
+package struct OrientationClassifier: Sendable {
   /// The tunables in use.
-  public private(set) var settings: ClassifierSettings
+  package private(set) var settings: ClassifierSettings
   /// The current orientation; nil (undefined) until the first one settles.
   @inlinable
-  public var current: DeviceOrientation? { currentStorage }
+  package var current: DeviceOrientation? { currentStorage }
 
   @usableFromInline var currentStorage: DeviceOrientation?
 
@@ -34,12 +34,12 @@ public struct OrientationClassifier: Sendable {
   @usableFromInline var gate: ClosedRange<Double>
 
   /// What samples are divided by before the gate, or nil when they are used as they are.
-  public var magnitudeDivisor: Double? { steady.divisor }
+  package var magnitudeDivisor: Double? { steady.divisor }
 
   /// Whether samples are classified by their direction alone, with no magnitude gate: the
   /// sensor has no scale and its steady magnitude is not learned yet.
   @inlinable
-  public var classifiesByDirection: Bool { scaleUnknown && !steady.learned }
+  package var classifiesByDirection: Bool { scaleUnknown && !steady.learned }
 
   /// The orientation proposed but not yet current: it waits for the settle time. Nil when
   /// the samples propose the current orientation (or were rejected by the gate).
@@ -48,12 +48,12 @@ public struct OrientationClassifier: Sendable {
   /// When the pending orientation becomes current, if every sample until then proposes it;
   /// nil when nothing is pending. A source that samples at least once more at this time lets
   /// the settle time decide as soon as it can.
-  public var settlesAt: SampleTime? {
+  package var settlesAt: SampleTime? {
     pending == nil ? nil : pendingSince + settings.settle
   }
 
   /// Whether the next sample the gate takes will decide the orientation at once.
-  public var isAdopting: Bool { adopting }
+  package var isAdopting: Bool { adopting }
 
   /// Makes the next sample the gate lets through decide the orientation at once, without a
   /// settle time: sampling resumes after a pause, and the orientation held from before may be
@@ -63,13 +63,13 @@ public struct OrientationClassifier: Sendable {
   /// hysteresis band or the dead zone it stays, as it would have had sampling gone on through
   /// the pause, so resuming never turns a device that sits between two orientations. A sample
   /// the gate rejects (the device is shaken) decides nothing, and the next one is tried.
-  public mutating func adoptNextProposal() {
+  package mutating func adoptNextProposal() {
     adopting = true
     pending = nil
   }
 
   /// What the classifier made of one sample.
-  public enum Verdict: Equatable, Sendable {
+  package enum Verdict: Equatable, Sendable {
     /// Its magnitude in g, after any division, was outside the gate: it was not classified.
     case rejected(magnitude: Double)
     /// It proposed this orientation (nil: undefined, in the dead zone before any).
@@ -77,17 +77,17 @@ public struct OrientationClassifier: Sendable {
   }
 
   /// The outcome of one sample.
-  public struct Step: Equatable, Sendable {
+  package struct Step: Equatable, Sendable {
     /// What the sample was taken as.
-    public var verdict: Verdict
+    package var verdict: Verdict
     /// Whether `current` changed.
-    public var changed: Bool
+    package var changed: Bool
     /// A change in how samples are divided, at this sample.
-    public var magnitude: SteadyMagnitude.Change?
+    package var magnitude: SteadyMagnitude.Change?
 
     /// Creates a step.
     @inlinable
-    public init(verdict: Verdict, changed: Bool, magnitude: SteadyMagnitude.Change?) {
+    package init(verdict: Verdict, changed: Bool, magnitude: SteadyMagnitude.Change?) {
       self.verdict = verdict
       self.changed = changed
       self.magnitude = magnitude
@@ -95,14 +95,14 @@ public struct OrientationClassifier: Sendable {
   }
 
   /// Creates a classifier whose orientation starts undefined.
-  public init(settings: ClassifierSettings = .defaults) {
+  package init(settings: ClassifierSettings = .defaults) {
     self.settings = settings
     (minimumSquared, maximumSquared) = Self.gateBounds(settings)
     gate = Self.gate(settings)
   }
 
   /// Applies new tunables and keeps the current orientation; a pending change restarts.
-  public mutating func update(settings: ClassifierSettings) {
+  package mutating func update(settings: ClassifierSettings) {
     self.settings = settings
     (minimumSquared, maximumSquared) = Self.gateBounds(settings)
     gate = Self.gate(settings)
@@ -113,7 +113,7 @@ public struct OrientationClassifier: Sendable {
   /// the same one set up again, perhaps with a corrected scale), which is measured afresh.
   /// Without `scaleKnown` (the sensor has no scale), its samples are classified by their
   /// direction until their magnitude is learned.
-  public mutating func forgetSteadyMagnitude(scaleKnown: Bool = true) {
+  package mutating func forgetSteadyMagnitude(scaleKnown: Bool = true) {
     steady = SteadyMagnitude()
     scaleUnknown = !scaleKnown
   }
@@ -135,14 +135,14 @@ public struct OrientationClassifier: Sendable {
   /// is, without the division by a steady magnitude that `classify` may apply (for `--list`,
   /// which shows a single reading).
   @inlinable
-  public func passesShakeGate(_ gravity: Vector3) -> Bool {
+  package func passesShakeGate(_ gravity: Vector3) -> Bool {
     let squared = gravity.magnitudeSquared
     return squared >= minimumSquared && squared <= maximumSquared
   }
 
   /// The orientation `gravity` proposes, given the current one (hysteresis and dead zone).
   @inlinable
-  public func proposal(for gravity: Vector3) -> DeviceOrientation? {
+  package func proposal(for gravity: Vector3) -> DeviceOrientation? {
     if let current, current.component(of: gravity) >= settings.threshold - settings.hysteresis {
       return current
     }
@@ -163,13 +163,13 @@ public struct OrientationClassifier: Sendable {
 
   /// Feeds one sample taken at `time`; returns true when `current` changed.
   @inlinable
-  public mutating func add(_ gravity: Vector3, at time: SampleTime) -> Bool {
+  package mutating func add(_ gravity: Vector3, at time: SampleTime) -> Bool {
     classify(gravity, at: time).changed
   }
 
   /// Feeds one sample taken at `time` and says what became of it.
   @inlinable
-  public mutating func classify(_ gravity: Vector3, at time: SampleTime) -> Step {
+  package mutating func classify(_ gravity: Vector3, at time: SampleTime) -> Step {
     var squared = gravity.magnitudeSquared
     let magnitudeChange = steady.add(
       magnitudeSquared: squared, at: time, gate: gate,

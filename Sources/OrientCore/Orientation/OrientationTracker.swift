@@ -4,31 +4,31 @@
 /// The device orientation comes from the classifier of the sensor that drives it, wherever
 /// that runs; the tracker only takes its changes. Every input returns the changes it caused,
 /// in publication order.
-public struct OrientationTracker: Sendable {
+package struct OrientationTracker: Sendable {
   /// The screen policy (lock, allowed set, screen orientation).
-  public private(set) var policy: ScreenPolicy
+  package private(set) var policy: ScreenPolicy
   /// Whether a sensor is delivering samples.
   private(set) var sensorOnline = false
 
   /// The mode, its sources and the rotate policy.
-  public private(set) var mode: TabletModeState
+  package private(set) var mode: TabletModeState
 
   /// Creates a tracker with an undefined device orientation, `policy` and `mode`.
-  public init(policy: ScreenPolicy = ScreenPolicy(), mode: TabletModeState = TabletModeState()) {
+  package init(policy: ScreenPolicy = ScreenPolicy(), mode: TabletModeState = TabletModeState()) {
     self.policy = policy
     self.mode = mode
     _ = self.policy.hold(mode.holdsNormal)
   }
 
   /// The current device orientation.
-  public private(set) var device: DeviceOrientation?
+  package private(set) var device: DeviceOrientation?
 
   /// The current screen orientation.
-  public var orientation: ScreenOrientation? { policy.orientation }
+  package var orientation: ScreenOrientation? { policy.orientation }
 
   /// The full state as changes, in protocol order: sensor, device, orientation, lock, allowed,
   /// mode, and the hinge where there is one.
-  public var snapshot: [StateChange] {
+  package var snapshot: [StateChange] {
     [
       .sensor(online: sensorOnline), .device(device), .orientation(orientation),
       .lock(policy.lock), .allowed(policy.allowed), .mode(mode.mode),
@@ -36,14 +36,14 @@ public struct OrientationTracker: Sendable {
   }
 
   /// Takes a new device orientation; its change comes before the screen change it causes.
-  public mutating func setDevice(_ newDevice: DeviceOrientation?) -> [StateChange] {
+  package mutating func setDevice(_ newDevice: DeviceOrientation?) -> [StateChange] {
     guard newDevice != device else { return [] }
     device = newDevice
     return [.device(newDevice)] + policy.deviceChanged(to: newDevice)
   }
 
   /// Records whether the sensor is delivering samples.
-  public mutating func setSensor(online: Bool) -> [StateChange] {
+  package mutating func setSensor(online: Bool) -> [StateChange] {
     guard online != sensorOnline else { return [] }
     sensorOnline = online
     return [.sensor(online: online)]
@@ -51,7 +51,7 @@ public struct OrientationTracker: Sendable {
 
   /// Changes what the mode's sources say (or the rotate policy) and returns what that changed:
   /// the hinge angle, the mode, then the screen orientation it holds or releases.
-  public mutating func updateMode(_ update: (inout TabletModeState) -> Void) -> [StateChange] {
+  package mutating func updateMode(_ update: (inout TabletModeState) -> Void) -> [StateChange] {
     let before = mode
     update(&mode)
     var changes: [StateChange] = []
@@ -61,7 +61,7 @@ public struct OrientationTracker: Sendable {
   }
 
   /// Runs a screen-policy command and returns what it changed.
-  public mutating func apply<E: Error>(
+  package mutating func apply<E: Error>(
     _ command: (inout ScreenPolicy) throws(E) -> [StateChange]
   ) throws(E) -> [StateChange] {
     try command(&policy)

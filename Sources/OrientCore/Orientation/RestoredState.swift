@@ -1,18 +1,18 @@
 /// The state a daemon starts with: the allowed set by whichever intent is newest
 /// (`AllowedOrigin.choose`), the saved lock if that set still allows it, the saved mode
 /// override, and the rotate policy in force.
-public struct RestoredState: Sendable {
+package struct RestoredState: Sendable {
   /// The whole state to start from.
-  public let tracker: OrientationTracker
+  package let tracker: OrientationTracker
   /// Where the allowed set came from.
-  public let allowedOrigin: AllowedOrigin
+  package let allowedOrigin: AllowedOrigin
   /// What was given up on the way, for the log: a saved lock that the allowed set no longer
   /// holds.
-  public let warning: String?
+  package let warning: String?
 
   /// The state from `--allowed` (`commandLine`), the config file's set (`config`), the state
   /// file (`saved`) and the rotate policy.
-  public init(
+  package init(
     commandLine: AllowedOrientations?, config: AllowedOrientations?, saved: PersistedState?,
     rotate: RotatePolicy
   ) {

@@ -1,21 +1,21 @@
 /// One of the four ways a screen can be drawn, in clockwise order.
-public enum ScreenOrientation: UInt8, CaseIterable, Sendable {
+package enum ScreenOrientation: UInt8, CaseIterable, Sendable {
   case normal
   case leftUp
   case bottomUp
   case rightUp
 
   /// The protocol name, e.g. `bottom-up`.
-  public var name: String { device.name }
+  package var name: String { device.name }
 
   /// Looks an orientation up by its protocol name.
-  public init?(name: some StringProtocol) {
+  package init?(name: some StringProtocol) {
     guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
     self = match
   }
 
   /// The device orientation with the same name.
-  public var device: DeviceOrientation {
+  package var device: DeviceOrientation {
     switch self {
     case .normal: return .normal
     case .leftUp: return .leftUp
@@ -25,7 +25,7 @@ public enum ScreenOrientation: UInt8, CaseIterable, Sendable {
   }
 
   /// The next orientation when the device turns clockwise.
-  public var clockwise: ScreenOrientation {
+  package var clockwise: ScreenOrientation {
     ScreenOrientation(rawValue: (rawValue + 1) % 4)!
   }
 
@@ -36,6 +36,6 @@ public enum ScreenOrientation: UInt8, CaseIterable, Sendable {
 }
 
 /// The name of an optional screen orientation, `undefined` for nil.
-public func orientationName(_ orientation: ScreenOrientation?) -> String {
+package func orientationName(_ orientation: ScreenOrientation?) -> String {
   orientation?.name ?? "undefined"
 }

@@ -1,17 +1,17 @@
 /// Which way to turn the screen on a rotate command.
-public enum RotationDirection: Sendable {
+package enum RotationDirection: Sendable {
   case clockwise
   case counterClockwise
 }
 
 /// Why a screen-policy command was refused.
-public enum PolicyError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum PolicyError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The target orientation is not in the allowed set.
   case notAllowed(ScreenOrientation, AllowedOrientations)
   /// None of the orientations a client supports (the first set) is in the allowed set.
   case noneSupported(AllowedOrientations, AllowedOrientations)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notAllowed(let target, let allowed):
       return "\(target.name) is not allowed (allowed: \(allowed.listText))"
@@ -29,29 +29,29 @@ public enum PolicyError: Error, Equatable, Sendable, CustomStringConvertible {
 /// allowed set that leaves the lock out releases it (the newest intent wins).
 /// Every method returns the changes it caused, a `lock` or `allowed` change before the
 /// `orientation` change that follows from it.
-public struct ScreenPolicy: Sendable {
+package struct ScreenPolicy: Sendable {
   /// The allowed screen orientations.
-  public private(set) var allowed: AllowedOrientations
+  package private(set) var allowed: AllowedOrientations
   /// The orientation the screen is locked to, or nil when it follows the device.
-  public private(set) var lock: ScreenOrientation?
+  package private(set) var lock: ScreenOrientation?
   /// The screen orientation; nil (undefined) until the device first takes an allowed one.
-  public private(set) var orientation: ScreenOrientation?
+  package private(set) var orientation: ScreenOrientation?
   /// Four-way device orientations seen, most recent first, each at most once.
   private(set) var recent: [ScreenOrientation] = []
   /// Whether the screen is held upright whatever the device does (laptop mode under the
   /// tablet policy). A lock still wins: it is what the user asked for.
-  public private(set) var held = false
+  package private(set) var held = false
 
   /// Creates a policy; a lock given here (e.g. restored from disk) applies at once, unless
   /// `allowed` leaves it out.
-  public init(allowed: AllowedOrientations = .all, lock: ScreenOrientation? = nil) {
+  package init(allowed: AllowedOrientations = .all, lock: ScreenOrientation? = nil) {
     self.allowed = allowed.isEmpty ? .all : allowed
     self.lock = lock.flatMap { self.allowed.contains($0) ? $0 : nil }
     self.orientation = self.lock
   }
 
   /// The orientation the screen follows when unlocked.
-  public var following: ScreenOrientation? {
+  package var following: ScreenOrientation? {
     recent.first(where: { allowed.contains($0) })
   }
 
@@ -68,7 +68,7 @@ public struct ScreenPolicy: Sendable {
 
   /// Holds the screen upright (true), or lets it follow the device again (false); the device
   /// orientations seen meanwhile are kept, so release turns to the latest at once.
-  public mutating func hold(_ newHeld: Bool) -> [StateChange] {
+  package mutating func hold(_ newHeld: Bool) -> [StateChange] {
     guard newHeld != held else { return [] }
     held = newHeld
     return resolve()
@@ -83,7 +83,7 @@ public struct ScreenPolicy: Sendable {
   }
 
   /// Locks the screen to `target`, or to the current orientation (normal if undefined).
-  public mutating func lock(to target: ScreenOrientation? = nil) throws(PolicyError) -> [StateChange] {
+  package mutating func lock(to target: ScreenOrientation? = nil) throws(PolicyError) -> [StateChange] {
     let chosen = target ?? orientation ?? .normal
     guard allowed.contains(chosen) else { throw .notAllowed(chosen, allowed) }
     guard lock != chosen else { return [] }
@@ -92,7 +92,7 @@ public struct ScreenPolicy: Sendable {
   }
 
   /// Unlocks; the screen at once follows the device again.
-  public mutating func unlock() -> [StateChange] {
+  package mutating func unlock() -> [StateChange] {
     guard lock != nil else { return [] }
     lock = nil
     return [.lock(nil)] + resolve()
@@ -101,7 +101,7 @@ public struct ScreenPolicy: Sendable {
   /// Locks to the next allowed orientation clockwise or counter-clockwise from the current one
   /// (`normal` when undefined), skipping those that are not allowed; with one allowed
   /// orientation, that one.
-  public mutating func rotate(_ direction: RotationDirection) throws(PolicyError) -> [StateChange] {
+  package mutating func rotate(_ direction: RotationDirection) throws(PolicyError) -> [StateChange] {
     var target = orientation ?? .normal
     for _ in 0..<4 {
       target = direction == .clockwise ? target.clockwise : target.counterClockwise
@@ -114,7 +114,7 @@ public struct ScreenPolicy: Sendable {
   ///
   /// A set that leaves out the lock releases it: the allowed change comes first, then the
   /// unlock, then the orientation the screen now follows.
-  public mutating func allow(_ newAllowed: AllowedOrientations) -> [StateChange] {
+  package mutating func allow(_ newAllowed: AllowedOrientations) -> [StateChange] {
     guard !newAllowed.isEmpty, newAllowed != allowed else { return [] }
     allowed = newAllowed
     var changes: [StateChange] = [.allowed(newAllowed)]

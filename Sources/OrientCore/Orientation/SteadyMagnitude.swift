@@ -20,9 +20,9 @@
 /// - near zero: no direction can be taken from samples; nothing is divided.
 ///
 /// Pure: time comes from the samples.
-public struct SteadyMagnitude: Sendable {
+package struct SteadyMagnitude: Sendable {
   /// What changed in how samples are divided; each is reported once, when it happens.
-  public enum Change: Equatable, Sendable {
+  package enum Change: Equatable, Sendable {
     /// Samples held `magnitude` g, outside the gate, for `steadyMicroseconds`: they are
     /// divided by it from now on (the first time, or after a change as large as the gate).
     case dividing(magnitude: Double)
@@ -33,23 +33,23 @@ public struct SteadyMagnitude: Sendable {
   }
 
   /// How long the magnitude must stay steady before it counts.
-  public static let steadyTime = Duration.seconds(2)
+  package static let steadyTime = Duration.seconds(2)
   /// About how far (relative to the stretch's root mean square) a magnitude may be and still
   /// be steady. Well above sensor noise, well below the default gate of 40%.
-  public static let band = 0.1
+  package static let band = 0.1
   /// Below this many g, a steady magnitude has no usable direction (a sensor that reads zero).
-  public static let minimumMagnitude = 0.01
+  package static let minimumMagnitude = 0.01
   /// The longest silence between two samples of one stretch.
-  public static let maximumGap = Duration.milliseconds(500)
+  package static let maximumGap = Duration.milliseconds(500)
 
   /// What samples are divided by before the gate, or nil when they are used as they are.
   @inlinable
-  public var divisor: Double? { divisorStorage }
+  package var divisor: Double? { divisorStorage }
 
   /// Whether a steady stretch has decided what samples are divided by (even when it decided,
   /// without a word, that they are right as they are).
   @inlinable
-  public var learned: Bool { learnedStorage }
+  package var learned: Bool { learnedStorage }
 
   // Inlinable, and free of square roots and divisions while a stretch goes on: the
   // classifier runs this for every sample.
@@ -66,13 +66,13 @@ public struct SteadyMagnitude: Sendable {
   @usableFromInline static let squaredBand = (1 + band) * (1 + band) - 1
 
   /// Starts with samples used as they are.
-  public init() {}
+  package init() {}
 
   /// Takes a sample's squared magnitude in g² at `time`; `gate` is the range of magnitudes
   /// (in g) the classifier accepts, and `material` how far (relative) a new steady magnitude
   /// must be from the divisor in use to be reported again. Returns what changed, if anything.
   @inlinable
-  public mutating func add(
+  package mutating func add(
     magnitudeSquared squared: Double, at time: SampleTime, gate: ClosedRange<Double>, material: Double
   ) -> Change? {
     guard squared.isFinite else {

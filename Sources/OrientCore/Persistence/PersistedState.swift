@@ -2,19 +2,19 @@
 /// set was chosen with `orientctl allow`, and the config file's allowed set when they were
 /// saved (so that a later edit of the file can be told from an old value; see
 /// `AllowedOrigin.choose`), and the mode set with `orientctl mode` until `mode auto`.
-public struct PersistedState: Equatable, Sendable {
-  public var lock: ScreenOrientation?
-  public var allowed: AllowedOrientations
+package struct PersistedState: Equatable, Sendable {
+  package var lock: ScreenOrientation?
+  package var allowed: AllowedOrientations
   /// Whether `allowed` was chosen with `orientctl allow` (false: it came from the config file,
   /// the command line or the default); nil in a file written before orientd recorded it.
-  public var allowedChosen: Bool?
+  package var allowedChosen: Bool?
   /// What the config file's `allowed =` was when the state was saved.
-  public var configAllowed: ConfigRecord
+  package var configAllowed: ConfigRecord
   /// The mode set with `mode tablet|laptop`; nil is `mode auto` (the line is left out).
-  public var mode: TabletMode?
+  package var mode: TabletMode?
 
   /// What the state file knows of the config file's `allowed =`.
-  public enum ConfigRecord: Equatable, Sendable {
+  package enum ConfigRecord: Equatable, Sendable {
     /// A file written before orientd recorded it.
     case unknown
     /// The config's value (nil: the file had no `allowed =`).
@@ -22,7 +22,7 @@ public struct PersistedState: Equatable, Sendable {
   }
 
   /// Creates a state.
-  public init(
+  package init(
     lock: ScreenOrientation? = nil, allowed: AllowedOrientations = .all, allowedChosen: Bool? = nil,
     configAllowed: ConfigRecord = .unknown, mode: TabletMode? = nil
   ) {
@@ -34,11 +34,11 @@ public struct PersistedState: Equatable, Sendable {
   }
 
   /// The file's first line.
-  public static let header = "# orientd-state 1"
+  package static let header = "# orientd-state 1"
 
   /// The file contents, e.g. `# orientd-state 1\nlock off\nallowed normal,left-up\n`
   /// `allowed-chosen yes\nconfig-allowed none\n`.
-  public var fileText: String {
+  package var fileText: String {
     var text = "\(Self.header)\nlock \(lock?.name ?? "off")\nallowed \(allowed.listText)\n"
     if let allowedChosen { text += "allowed-chosen \(allowedChosen ? "yes" : "no")\n" }
     if case .known(let config) = configAllowed { text += "config-allowed \(config?.listText ?? "none")\n" }
@@ -47,7 +47,7 @@ public struct PersistedState: Equatable, Sendable {
   }
 
   /// Parses a state file; any defect is an error, and the caller falls back to the defaults.
-  public static func parse(_ text: String) throws(ValueError) -> PersistedState {
+  package static func parse(_ text: String) throws(ValueError) -> PersistedState {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { $0.trimmingSpaces }
     guard lines.first == Substring(header) else { throw ValueError("missing '\(header)' header") }
     lines.removeFirst()

@@ -4,9 +4,9 @@
 /// written at once. Each write saves the newest state, so it serves every requester waiting.
 ///
 /// Pure: times are the caller's, as durations since any fixed start.
-public struct SavePacing: Sendable {
+package struct SavePacing: Sendable {
   /// What to do after a request.
-  public enum Step: Equatable, Sendable {
+  package enum Step: Equatable, Sendable {
     /// Write now.
     case writeNow
     /// Write at this time (arm the timer for it, replacing any armed).
@@ -14,17 +14,17 @@ public struct SavePacing: Sendable {
   }
 
   /// Writes that may begin for one requester in any second.
-  public let writesPerSecond: Int
+  package let writesPerSecond: Int
   /// When writes began, within the last second, by the requester they served.
   private var recent: [UInt32?: [Duration]] = [:]
   /// Requesters whose change waits for a write.
   private var waiting: Set<UInt32?> = []
 
   /// Pacing with at most `writesPerSecond` writes a second for each requester.
-  public init(writesPerSecond: Int) { self.writesPerSecond = max(1, writesPerSecond) }
+  package init(writesPerSecond: Int) { self.writesPerSecond = max(1, writesPerSecond) }
 
   /// `requester` asked for a save at `now`.
-  public mutating func request(from requester: UInt32?, at now: Duration) -> Step {
+  package mutating func request(from requester: UInt32?, at now: Duration) -> Step {
     waiting.insert(requester)
     forgetOld(at: now)
     if recent[requester, default: []].count < writesPerSecond { return .writeNow }
@@ -32,14 +32,14 @@ public struct SavePacing: Sendable {
   }
 
   /// A write began at `now`: it serves every requester waiting, and counts against each.
-  public mutating func wrote(at now: Duration) {
+  package mutating func wrote(at now: Duration) {
     forgetOld(at: now)
     for requester in waiting { recent[requester, default: []].append(now) }
     waiting = []
   }
 
   /// Whether a change waits for a write.
-  public var hasWaiting: Bool { !waiting.isEmpty }
+  package var hasWaiting: Bool { !waiting.isEmpty }
 
   /// The earliest time a waiting requester may have a write again.
   private var nextWrite: Duration {

@@ -1,5 +1,5 @@
 /// Process exit statuses, following sysexits(3).
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
   case success = 0
   /// The command line was wrong.
   case usage = 64

@@ -1,21 +1,21 @@
 /// A failure that ends the program, or one step of it, with a message and a sysexits status.
-public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+package struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
   /// What went wrong, naming where it came from (an option, `file:line`).
-  public var message: String
+  package var message: String
   /// The sysexits status the program ends with.
-  public var exitCode: ExitCode
+  package var exitCode: ExitCode
 
   /// Creates a failure with its message and exit status.
-  public init(_ message: String, exitCode: ExitCode) {
+  package init(_ message: String, exitCode: ExitCode) {
     self.message = message
     self.exitCode = exitCode
   }
 
   /// A command-line mistake (exit 64); the message names the option.
-  public static func usage(_ message: String) -> Failure { Failure(message, exitCode: .usage) }
+  package static func usage(_ message: String) -> Failure { Failure(message, exitCode: .usage) }
 
   /// A config-file mistake (exit 78); the message starts with `file:line`.
-  public static func config(_ message: String) -> Failure { Failure(message, exitCode: .config) }
+  package static func config(_ message: String) -> Failure { Failure(message, exitCode: .config) }
 
-  public var description: String { message }
+  package var description: String { message }
 }

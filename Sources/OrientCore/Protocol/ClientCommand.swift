@@ -1,5 +1,5 @@
 /// The wire format of one connection.
-public enum MessageFormat: Sendable {
+package enum MessageFormat: Sendable {
   /// `orientation left-up`, `ok`, `error not-allowed ...`.
   case text
   /// `{"event":"orientation","value":"left-up"}`, `{"reply":"ok"}`.
@@ -7,7 +7,7 @@ public enum MessageFormat: Sendable {
 }
 
 /// Which samples a connection asked to receive.
-public enum SampleStream: Sendable {
+package enum SampleStream: Sendable {
   /// `sample <t> <x> <y> <z>`: g in the corrected frame.
   case corrected
   /// `raw <t> <x> <y> <z>`: g before the mount matrix.
@@ -15,7 +15,7 @@ public enum SampleStream: Sendable {
 }
 
 /// A line a client sent, parsed.
-public enum ClientCommand: Equatable, Sendable {
+package enum ClientCommand: Equatable, Sendable {
   /// The whole orientation state (nil), or the state of these keys: `get light,proximity`.
   /// The readings' keys (`light`, `proximity`, `heading`) are read for the reply if nothing
   /// reads them.
@@ -40,7 +40,7 @@ public enum ClientCommand: Equatable, Sendable {
   case quit
 
   /// The commands and what they do, one line each, as `help` sends them.
-  public static let helpLines = [
+  package static let helpLines = [
     "get [LIST]: the state lines (sensor, device, orientation, lock, allowed, mode, and hinge where there is one), or those of LIST (e.g. get light,heading), then ok",
     "lock [ORIENTATION]: lock the screen to ORIENTATION, or to the current one",
     "unlock: follow the device again",
@@ -58,7 +58,7 @@ public enum ClientCommand: Equatable, Sendable {
   ]
 
   /// Parses one line without its newline; the command word is case-sensitive, as documented.
-  public static func parse(_ line: Substring) throws(ProtocolError) -> ClientCommand {
+  package static func parse(_ line: Substring) throws(ProtocolError) -> ClientCommand {
     let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
     guard let verb = words.first else { throw ProtocolError(.unknownCommand, "empty command") }
     let arguments = words.dropFirst()

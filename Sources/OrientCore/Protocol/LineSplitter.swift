@@ -1,5 +1,5 @@
 /// What a client's bytes amount to so far.
-public enum SplitLine: Equatable, Sendable {
+package enum SplitLine: Equatable, Sendable {
   /// A complete line, without its LF (and without a CR before it).
   case line([UInt8])
   /// A line grew past the limit before its LF arrived.
@@ -10,16 +10,16 @@ public enum SplitLine: Equatable, Sendable {
 ///
 /// Holds at most `limit` bytes of an unfinished line, so a client can never make
 /// the daemon buffer more than that.
-public struct LineSplitter: Sendable {
+package struct LineSplitter: Sendable {
   /// The longest accepted line, without its LF.
-  public let limit: Int
+  package let limit: Int
   private var pending: [UInt8] = []
 
   /// Creates a splitter for lines of at most `limit` bytes.
-  public init(limit: Int = 1024) { self.limit = limit }
+  package init(limit: Int = 1024) { self.limit = limit }
 
   /// Adds bytes and returns the lines they complete; after `.tooLong` nothing more is returned.
-  public mutating func append(_ bytes: UnsafeRawBufferPointer) -> [SplitLine] {
+  package mutating func append(_ bytes: UnsafeRawBufferPointer) -> [SplitLine] {
     var lines: [SplitLine] = []
     var start = 0
     for index in 0..<bytes.count where bytes[index] == 0x0A {

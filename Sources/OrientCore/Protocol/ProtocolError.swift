@@ -1,7 +1,7 @@
 /// An error reply: a code clients can match and a message people can read.
-public struct ProtocolError: Error, Equatable, Sendable {
+package struct ProtocolError: Error, Equatable, Sendable {
   /// The machine-readable error codes.
-  public enum Code: String, Sendable {
+  package enum Code: String, Sendable {
     case unknownCommand = "unknown-command"
     case badArgument = "bad-argument"
     case notAllowed = "not-allowed"
@@ -16,17 +16,17 @@ public struct ProtocolError: Error, Equatable, Sendable {
     case internalError = "internal-error"
   }
 
-  public var code: Code
-  public var message: String
+  package var code: Code
+  package var message: String
 
   /// Creates an error reply.
-  public init(_ code: Code, _ message: String = "") {
+  package init(_ code: Code, _ message: String = "") {
     self.code = code
     self.message = message
   }
 
   /// Client text made safe to echo: printable ASCII only, at most 40 characters.
-  public static func printable(_ text: Substring) -> String {
+  package static func printable(_ text: Substring) -> String {
     var result = ""
     for scalar in text.unicodeScalars.prefix(40) {
       result.unicodeScalars.append(scalar.value >= 0x20 && scalar.value < 0x7f ? scalar : "?")

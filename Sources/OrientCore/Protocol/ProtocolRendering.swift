@@ -1,5 +1,5 @@
 /// A reply to one command.
-public enum Reply: Equatable, Sendable {
+package enum Reply: Equatable, Sendable {
   case ok
   /// The command took effect, with a caveat the client should show (the state could not be
   /// saved): `ok not-saved ...`.
@@ -9,9 +9,9 @@ public enum Reply: Equatable, Sendable {
 }
 
 /// Renders state changes and replies as protocol lines, newline included.
-public enum ProtocolRendering {
+package enum ProtocolRendering {
   /// A state line, e.g. `orientation left-up\n` or `{"event":"orientation","value":"left-up"}\n`.
-  public static func line(for change: StateChange, format: MessageFormat) -> String {
+  package static func line(for change: StateChange, format: MessageFormat) -> String {
     switch format {
     case .text:
       return change.line + "\n"
@@ -21,7 +21,7 @@ public enum ProtocolRendering {
   }
 
   /// A reply line, e.g. `ok\n`, `error not-allowed ...\n` or `{"reply":"pong"}\n`.
-  public static func line(for reply: Reply, format: MessageFormat) -> String {
+  package static func line(for reply: Reply, format: MessageFormat) -> String {
     switch (reply, format) {
     case (.ok, .text): return "ok\n"
     case (.okWithWarning(let warning), .text): return "ok \(warning.code.rawValue) \(warning.message)\n"
@@ -40,7 +40,7 @@ public enum ProtocolRendering {
   }
 
   /// A sample line: `sample 1.250 0.0000 -1.0000 0.0000`, or `raw ...` before the mount matrix.
-  public static func line(for sample: Sample, stream: SampleStream, format: MessageFormat) -> String {
+  package static func line(for sample: Sample, stream: SampleStream, format: MessageFormat) -> String {
     let vector = stream == .raw ? sample.raw : sample.gravity
     let name = stream == .raw ? "raw" : "sample"
     let values = [vector.x, vector.y, vector.z].map { DecimalFormatting.fixed($0, decimals: 4) }
@@ -54,7 +54,7 @@ public enum ProtocolRendering {
   }
 
   /// An `info` line: `info scale 0.038307 (in_accel_scale)`.
-  public static func line(for item: InfoItem, format: MessageFormat) -> String {
+  package static func line(for item: InfoItem, format: MessageFormat) -> String {
     switch format {
     case .text: return "info \(item.key) \(item.value)\n"
     case .json: return "{\"info\":\"\(JSON.escape(item.key))\",\"value\":\"\(JSON.escape(item.value))\"}\n"
@@ -62,7 +62,7 @@ public enum ProtocolRendering {
   }
 
   /// One line of `help` output.
-  public static func helpLine(_ text: String, format: MessageFormat) -> String {
+  package static func helpLine(_ text: String, format: MessageFormat) -> String {
     switch format {
     case .text: return text + "\n"
     case .json: return "{\"help\":\"\(JSON.escape(text))\"}\n"
@@ -71,18 +71,18 @@ public enum ProtocolRendering {
 }
 
 /// One fact the `info` command reports, such as `matrix-source udev ACCEL_MOUNT_MATRIX`.
-public struct InfoItem: Equatable, Sendable {
-  public var key: String
-  public var value: String
+package struct InfoItem: Equatable, Sendable {
+  package var key: String
+  package var value: String
 
   /// Creates an item.
-  public init(_ key: String, _ value: String) {
+  package init(_ key: String, _ value: String) {
     self.key = key
     self.value = value
   }
 
   /// Parses a text `info` line.
-  public init?(line: some StringProtocol) {
+  package init?(line: some StringProtocol) {
     let parts = line.split(separator: " ", maxSplits: 2)
     guard parts.count >= 2, parts[0] == "info" else { return nil }
     key = String(parts[1])
@@ -91,11 +91,11 @@ public struct InfoItem: Equatable, Sendable {
 }
 
 /// The little JSON orientd writes.
-public enum JSON {
+package enum JSON {
   /// A change's value as JSON: an array of names for `allowed`; a number, or null while
   /// unknown, for `hinge` and `heading`; for `light` a number (or null) followed by its
   /// `"unit"`; a string otherwise. A reading with no sensor is the string `"none"`.
-  public static func value(of change: StateChange) -> String {
+  package static func value(of change: StateChange) -> String {
     switch change {
     case .allowed(let allowed):
       return "[" + allowed.members.map { "\"\($0.name)\"" }.joined(separator: ",") + "]"
@@ -115,7 +115,7 @@ public enum JSON {
   }
 
   /// Escapes a string for use inside JSON quotes.
-  public static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -1,5 +1,5 @@
 /// One published change of the daemon's state, in the order it happened.
-public enum StateChange: Equatable, Sendable {
+package enum StateChange: Equatable, Sendable {
   /// The sensor went online (true) or offline (false).
   case sensor(online: Bool)
   /// The physical orientation changed.
@@ -24,7 +24,7 @@ public enum StateChange: Equatable, Sendable {
   case heading(Reading<Double>)
 
   /// What the change is about.
-  public var key: StateKey {
+  package var key: StateKey {
     switch self {
     case .sensor: .sensor
     case .device: .device
@@ -40,7 +40,7 @@ public enum StateChange: Equatable, Sendable {
   }
 
   /// The value as the text protocol spells it, e.g. `left-up`, `off` or `normal,right-up`.
-  public var valueText: String {
+  package var valueText: String {
     switch self {
     case .sensor(let online): return online ? "online" : "offline"
     case .device(let device): return orientationName(device)
@@ -66,12 +66,12 @@ public enum StateChange: Equatable, Sendable {
   }
 
   /// The text protocol line without its newline, e.g. `orientation left-up`.
-  public var line: String { key.rawValue + " " + valueText }
+  package var line: String { key.rawValue + " " + valueText }
 }
 
 extension StateChange {
   /// Parses a text protocol state line such as `orientation left-up`; nil for anything else.
-  public init?(line: some StringProtocol) {
+  package init?(line: some StringProtocol) {
     let parts = line.split(separator: " ", maxSplits: 1)
     guard parts.count == 2, let key = StateKey(rawValue: String(parts[0])) else { return nil }
     let value = parts[1]

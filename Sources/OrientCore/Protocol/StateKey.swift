@@ -1,6 +1,6 @@
 /// What a state change is about: its identity through the fan-out, the socket's subscriptions
 /// and the D-Bus properties. The protocol spells each as its raw value (`orientation left-up`).
-public enum StateKey: String, CaseIterable, Sendable {
+package enum StateKey: String, CaseIterable, Sendable {
   /// Whether the accelerometer delivers samples.
   case sensor
   case device
@@ -17,15 +17,15 @@ public enum StateKey: String, CaseIterable, Sendable {
   case heading
 
   /// The keys of the orientation state, which a new connection receives (`subscribe all`).
-  public static let orientationState: [StateKey] = [
+  package static let orientationState: [StateKey] = [
     .sensor, .device, .orientation, .lock, .allowed, .mode, .hinge,
   ]
   /// The keys of the readings of the other sensors, which a client asks for by name: each
   /// keeps its sensor read while someone hears it.
-  public static let readings: [StateKey] = [.light, .proximity, .heading]
+  package static let readings: [StateKey] = [.light, .proximity, .heading]
 
   /// The sensor whose readings this key carries, for the readings' keys.
-  public var readingKind: SensorKind? {
+  package var readingKind: SensorKind? {
     switch self {
     case .light: .light
     case .proximity: .proximity

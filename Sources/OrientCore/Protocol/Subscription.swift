@@ -2,60 +2,60 @@
 /// gets the whole orientation state (`all`), so clients written before subscriptions keep
 /// working; the readings of the other sensors (`light`, `proximity`, `heading`) come only to a
 /// client that names them, since each keeps its sensor read while someone hears it.
-public struct Subscription: OptionSet, Equatable, Sendable {
-  public let rawValue: UInt16
+package struct Subscription: OptionSet, Equatable, Sendable {
+  package let rawValue: UInt16
 
-  public init(rawValue: UInt16) { self.rawValue = rawValue }
+  package init(rawValue: UInt16) { self.rawValue = rawValue }
 
   /// The subscription to one key.
-  public init(_ key: StateKey) {
+  package init(_ key: StateKey) {
     rawValue = 1 << UInt16(StateKey.allCases.firstIndex(of: key)!)
   }
 
-  public static let sensor = Subscription(.sensor)
-  public static let device = Subscription(.device)
-  public static let orientation = Subscription(.orientation)
-  public static let lock = Subscription(.lock)
-  public static let allowed = Subscription(.allowed)
-  public static let mode = Subscription(.mode)
-  public static let hinge = Subscription(.hinge)
-  public static let light = Subscription(.light)
-  public static let proximity = Subscription(.proximity)
-  public static let heading = Subscription(.heading)
+  package static let sensor = Subscription(.sensor)
+  package static let device = Subscription(.device)
+  package static let orientation = Subscription(.orientation)
+  package static let lock = Subscription(.lock)
+  package static let allowed = Subscription(.allowed)
+  package static let mode = Subscription(.mode)
+  package static let hinge = Subscription(.hinge)
+  package static let light = Subscription(.light)
+  package static let proximity = Subscription(.proximity)
+  package static let heading = Subscription(.heading)
   /// The orientation state: what `all` names, and what a new connection receives.
-  public static let all = Subscription(keys: StateKey.orientationState)
+  package static let all = Subscription(keys: StateKey.orientationState)
   /// Every reading of the other sensors.
-  public static let readings = Subscription(keys: StateKey.readings)
+  package static let readings = Subscription(keys: StateKey.readings)
 
   /// The subscription to `keys`.
-  public init(keys: some Sequence<StateKey>) {
+  package init(keys: some Sequence<StateKey>) {
     self = keys.reduce(into: []) { $0.insert(Subscription($1)) }
   }
 
   /// The member a change belongs to.
-  public static func member(for change: StateChange) -> Subscription { Subscription(change.key) }
+  package static func member(for change: StateChange) -> Subscription { Subscription(change.key) }
 
   /// Whether a connection with this subscription receives `change`.
-  public func includes(_ change: StateChange) -> Bool { contains(Subscription(change.key)) }
+  package func includes(_ change: StateChange) -> Bool { contains(Subscription(change.key)) }
 
   /// Whether it includes `key`.
-  public func includes(_ key: StateKey) -> Bool { contains(Subscription(key)) }
+  package func includes(_ key: StateKey) -> Bool { contains(Subscription(key)) }
 
   /// The keys it holds, in protocol order.
-  public var keys: [StateKey] { StateKey.allCases.filter(includes) }
+  package var keys: [StateKey] { StateKey.allCases.filter(includes) }
 
   /// The sensors whose readings it hears: each of them is read while it does.
-  public var readingKinds: [SensorKind] { keys.compactMap(\.readingKind) }
+  package var readingKinds: [SensorKind] { keys.compactMap(\.readingKind) }
 
   /// `orientation,mode`, `all`, or `all,light`.
-  public var listText: String {
+  package var listText: String {
     let rest = keys.filter { !Subscription.all.includes($0) || !isSuperset(of: .all) }
     let words = (isSuperset(of: .all) ? ["all"] : []) + rest.map(\.rawValue)
     return words.joined(separator: ",")
   }
 
   /// Parses `all`, or keys separated by commas (spaces after them allowed), at least one.
-  public static func parse(_ text: some StringProtocol) throws(ValueError) -> Subscription {
+  package static func parse(_ text: some StringProtocol) throws(ValueError) -> Subscription {
     var result: Subscription = []
     for word in text.split(separator: ",", omittingEmptySubsequences: false) {
       let name = word.trimmingSpaces

@@ -4,22 +4,22 @@
 /// pending. Tries are at least a second apart, whatever started them.
 ///
 /// Pure: the caller passes each reading's time.
-public struct BufferRetryTrigger: Sendable {
+package struct BufferRetryTrigger: Sendable {
   /// A reading that differs from the previous one by this much (in g, the length of the
   /// difference) is movement; a still sensor's noise is a few hundredths of a g.
   static let movement = 0.1
   /// The least time between two tries of the buffer.
-  public static let spacing = Duration.seconds(1)
+  package static let spacing = Duration.seconds(1)
 
   private var previous: Vector3?
   private var lastTry: SampleTime?
 
   /// A trigger with no reading and no try yet.
-  public init() {}
+  package init() {}
 
   /// Takes a polled reading (`gravity` in g) at `time`, and whether a change of orientation is
   /// pending after it; returns whether to try the buffer now. A true answer counts as a try.
-  public mutating func shouldTry(gravity: Vector3, changePending: Bool, at time: SampleTime) -> Bool {
+  package mutating func shouldTry(gravity: Vector3, changePending: Bool, at time: SampleTime) -> Bool {
     let moved =
       previous.map {
         Vector3(gravity.x - $0.x, gravity.y - $0.y, gravity.z - $0.z).magnitude >= Self.movement
@@ -34,8 +34,8 @@ public struct BufferRetryTrigger: Sendable {
   }
 
   /// Notes a try made for another reason (the backoff's timer), which the spacing counts from.
-  public mutating func tried(at time: SampleTime) { lastTry = time }
+  package mutating func tried(at time: SampleTime) { lastTry = time }
 
   /// Forgets the previous reading (polling starts again, perhaps after a pause).
-  public mutating func forgetReading() { previous = nil }
+  package mutating func forgetReading() { previous = nil }
 }

@@ -4,7 +4,7 @@
 /// The plan decides what to announce; the texts also need facts only the driver knows once
 /// it has acted (how polling reads the attributes, what the buffer was set up with, which
 /// sampling frequencies were raised), so the driver renders them with those facts.
-public enum CaptureAnnouncement: Equatable, Sendable {
+package enum CaptureAnnouncement: Equatable, Sendable {
   /// Polling, for `reason`.
   case polling(reason: String)
   /// The buffer, as `given` says (`--mode buffer`, or no raw attributes to poll).
@@ -18,18 +18,18 @@ public enum CaptureAnnouncement: Equatable, Sendable {
   case bufferTakesOver(after: Duration)
 
   /// What the driver knows once it has acted.
-  public struct Facts: Equatable, Sendable {
+  package struct Facts: Equatable, Sendable {
     /// The poll interval.
-    public var interval: Duration
+    package var interval: Duration
     /// How polling reads the attributes, e.g. `open sysfs files`.
-    public var pollMethod: String
+    package var pollMethod: String
     /// What the buffer was set up with, e.g. `scan 6 bytes, trigger none`.
-    public var bufferSetup: String
+    package var bufferSetup: String
     /// The sampling frequencies raised, e.g. `sampling_frequency 5 -> 20 Hz`.
-    public var frequencyChanges: [String]
+    package var frequencyChanges: [String]
 
     /// The facts at hand; what does not apply is empty.
-    public init(
+    package init(
       interval: Duration, pollMethod: String = "", bufferSetup: String = "", frequencyChanges: [String] = []
     ) {
       self.interval = interval
@@ -48,17 +48,17 @@ public enum CaptureAnnouncement: Equatable, Sendable {
   }
 
   /// The announcement in words.
-  public struct Text: Equatable, Sendable {
+  package struct Text: Equatable, Sendable {
     /// The line to log at info level, or nil for none.
-    public var logLine: String?
+    package var logLine: String?
     /// `info`'s `mode`.
-    public var mode: String
+    package var mode: String
     /// `info`'s `mode-reason`.
-    public var reason: String
+    package var reason: String
   }
 
   /// The texts, with `facts`.
-  public func text(_ facts: Facts) -> Text {
+  package func text(_ facts: Facts) -> Text {
     let buffer = facts.bufferSummary
     switch self {
     case .polling(let reason):

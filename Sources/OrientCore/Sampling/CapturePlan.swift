@@ -14,9 +14,9 @@
 /// Pure: each input carries its time and returns the actions for the driver, in order. An
 /// `openBuffer` action is always the last of its list: the driver answers it with
 /// `bufferOpened(at:)` or `bufferFailed(_:at:)`, and the plan goes on from the answer.
-public struct CapturePlan: Sendable {
+package struct CapturePlan: Sendable {
   /// How the sensor may be read (`--mode`).
-  public enum Mode: Sendable {
+  package enum Mode: Sendable {
     /// The buffer when it delivers within 1 s, polling otherwise.
     case auto
     /// Polling only.
@@ -26,19 +26,19 @@ public struct CapturePlan: Sendable {
   }
 
   /// What the plan is given once.
-  public struct Settings: Equatable, Sendable {
-    public var mode: Mode
+  package struct Settings: Equatable, Sendable {
+    package var mode: Mode
     /// The poll interval.
-    public var interval: Duration
+    package var interval: Duration
     /// What comes before the sensor's summary when the log says it went offline: nothing
     /// for the sensor orientation comes from, `the base accelerometer ` for the base.
-    public var offlinePrefix: String
+    package var offlinePrefix: String
     /// What the sensor's absence means, in the warning that says it is absent, e.g.
     /// `serving 'sensor offline'`.
-    public var whileAbsent: String
+    package var whileAbsent: String
 
     /// The settings.
-    public init(mode: Mode, interval: Duration, offlinePrefix: String = "", whileAbsent: String) {
+    package init(mode: Mode, interval: Duration, offlinePrefix: String = "", whileAbsent: String) {
       self.mode = mode
       self.interval = interval
       self.offlinePrefix = offlinePrefix
@@ -47,18 +47,18 @@ public struct CapturePlan: Sendable {
   }
 
   /// What the device found can do.
-  public struct Device: Equatable, Sendable {
+  package struct Device: Equatable, Sendable {
     /// Its one-line identity, e.g. `iio:device0 (accel_3d)`.
-    public var summary: String
+    package var summary: String
     /// Whether it has raw attributes to poll.
-    public var canPoll: Bool
+    package var canPoll: Bool
     /// Whether accel x, y and z are scan elements, for a buffer.
-    public var canBuffer: Bool
+    package var canBuffer: Bool
     /// Whether it is read on this machine; a remote device whose read fails is lost.
-    public var isLocal: Bool
+    package var isLocal: Bool
 
     /// A device.
-    public init(summary: String, canPoll: Bool, canBuffer: Bool, isLocal: Bool = true) {
+    package init(summary: String, canPoll: Bool, canBuffer: Bool, isLocal: Bool = true) {
       self.summary = summary
       self.canPoll = canPoll
       self.canBuffer = canBuffer
@@ -133,7 +133,7 @@ public struct CapturePlan: Sendable {
   }
 
   /// How long to wait before looking for a sensor again after a failed look.
-  public enum BackOff: Equatable, Sendable {
+  package enum BackOff: Equatable, Sendable {
     /// A second.
     case none
     /// Further apart each time (`RetrySchedule`): a remote context refused for what it would
@@ -145,7 +145,7 @@ public struct CapturePlan: Sendable {
   }
 
   /// What the driver does, in order.
-  public enum Action: Equatable, Sendable {
+  package enum Action: Equatable, Sendable {
     case log(LogNote)
     /// Warn, no more often than a rate limit allows, that a reading was skipped.
     case warnOfSkippedReading(String)
@@ -190,7 +190,7 @@ public struct CapturePlan: Sendable {
   /// The wait between looks for a sensor while none is found.
   static let lookInterval = Duration.seconds(1)
 
-  public let settings: Settings
+  package let settings: Settings
   var state = State.looking(paused: false, saidAbsent: nil)
   /// Tries of a silent buffer that failed in a row.
   var bufferRetries = RetrySchedule()
@@ -202,10 +202,10 @@ public struct CapturePlan: Sendable {
   private var unusable = RetrySchedule()
 
   /// A plan that starts by looking for the sensor.
-  public init(settings: Settings) { self.settings = settings }
+  package init(settings: Settings) { self.settings = settings }
 
   /// Whether nothing needs samples now.
-  public var isPaused: Bool {
+  package var isPaused: Bool {
     switch state {
     case .looking(let paused, _): return paused
     case .attached(_, .paused): return true
@@ -218,7 +218,7 @@ public struct CapturePlan: Sendable {
 
 extension CapturePlan {
   /// The sensor was found and set up at `time`: capture starts, unless nothing needs samples.
-  public mutating func attached(_ device: Device, at time: SampleTime) -> [Action] {
+  package mutating func attached(_ device: Device, at time: SampleTime) -> [Action] {
     refusals.reset()
     guard case .looking(let paused, _) = state else { return [] }
     guard !paused else {
@@ -231,7 +231,7 @@ extension CapturePlan {
 
   /// No sensor could be found, or the one found could not be read, for `reason`: says so
   /// once per reason, and looks again after a second, or further apart as `backOff` says.
-  public mutating func lookFailed(_ reason: String, backOff: BackOff) -> [Action] {
+  package mutating func lookFailed(_ reason: String, backOff: BackOff) -> [Action] {
     guard case .looking(let paused, let saidAbsent) = state else { return [] }
     let delay: Duration
     switch backOff {
@@ -251,7 +251,7 @@ extension CapturePlan {
   }
 
   /// Capture ends: nothing is looked for or read any more, and the device is put back as it was.
-  public mutating func stop() -> [Action] {
+  package mutating func stop() -> [Action] {
     let attached: Bool
     if case .attached = state { attached = true } else { attached = false }
     state = .looking(paused: isPaused, saidAbsent: nil)
@@ -315,7 +315,7 @@ extension CapturePlan {
   /// closed (a sensor hub would otherwise wake the thread with scans nobody needs), and puts
   /// the driver's own sampling frequencies back. A missing sensor is still looked for; found,
   /// it is set up but not read until `resume`.
-  public mutating func pause(at time: SampleTime) -> [Action] {
+  package mutating func pause(at time: SampleTime) -> [Action] {
     switch state {
     case .looking(_, let saidAbsent):
       state = .looking(paused: true, saidAbsent: saidAbsent)
@@ -345,7 +345,7 @@ extension CapturePlan {
   }
 
   /// Samples are needed again: reads the sensor at once and goes on as before the pause.
-  public mutating func resume(at time: SampleTime) -> [Action] {
+  package mutating func resume(at time: SampleTime) -> [Action] {
     switch state {
     case .looking(_, let saidAbsent):
       // The next look for the sensor starts capture.

@@ -3,7 +3,7 @@
 /// reads that failed.
 extension CapturePlan {
   /// The buffer asked for (`openBuffer`) is open and watched, at `time`.
-  public mutating func bufferOpened(at time: SampleTime) -> [Action] {
+  package mutating func bufferOpened(at time: SampleTime) -> [Action] {
     guard case .attached(let device, .opening(let opening)) = state else { return [] }
     switch opening {
     case .start(let origin, let given):
@@ -32,7 +32,7 @@ extension CapturePlan {
   }
 
   /// The buffer asked for (`openBuffer`) could not be opened, for `reason`.
-  public mutating func bufferFailed(_ reason: String, at time: SampleTime) -> [Action] {
+  package mutating func bufferFailed(_ reason: String, at time: SampleTime) -> [Action] {
     guard case .attached(let device, .opening(let opening)) = state else { return [] }
     switch opening {
     case .start(let origin, _):
@@ -57,7 +57,7 @@ extension CapturePlan {
 
   /// Scans came from the buffer (after they were read), at `time`: a buffer on trial has
   /// delivered.
-  public mutating func scansArrived(at time: SampleTime) -> [Action] {
+  package mutating func scansArrived(at time: SampleTime) -> [Action] {
     switch state {
     case .attached(let device, .bufferOnTrial(let since)):
       bufferRetries.reset()
@@ -74,7 +74,7 @@ extension CapturePlan {
 
   /// Reading the buffer failed, or its device hung up with nothing to read, for `reason`:
   /// a buffer tried again while polling goes on ends its trial; otherwise the sensor is lost.
-  public mutating func bufferBroke(_ reason: String, at time: SampleTime) -> [Action] {
+  package mutating func bufferBroke(_ reason: String, at time: SampleTime) -> [Action] {
     switch state {
     case .attached(let device, .polling(.onTrial)):
       return [.cancelProbe, .closeBuffer] + retryFailed(device, reason)
@@ -87,7 +87,7 @@ extension CapturePlan {
 
   /// The buffer on trial gave nothing within its second: polling takes over (or goes on), and
   /// the buffer is tried again later.
-  public mutating func probeExpired(at time: SampleTime) -> [Action] {
+  package mutating func probeExpired(at time: SampleTime) -> [Action] {
     let delay: Duration
     switch state {
     case .attached(let device, .bufferOnTrial):
@@ -112,7 +112,7 @@ extension CapturePlan {
   }
 
   /// The silent buffer's retry timer fired at `time`: it is opened again while polling goes on.
-  public mutating func retryDue(at time: SampleTime) -> [Action] {
+  package mutating func retryDue(at time: SampleTime) -> [Action] {
     guard case .attached(let device, .polling(.waiting)) = state else { return [] }
     retryTrigger.tried(at: time)
     state = .attached(device, .opening(.retry(announced: true)))
@@ -123,7 +123,7 @@ extension CapturePlan {
   /// orientation pending after it (`changePending`): a device that moves may make a sensor
   /// hub that sends only on change deliver now, so a silent buffer is tried at once rather
   /// than at the end of its wait, at most once a second.
-  public mutating func polled(gravity: Vector3, changePending: Bool, at time: SampleTime) -> [Action] {
+  package mutating func polled(gravity: Vector3, changePending: Bool, at time: SampleTime) -> [Action] {
     // The device is bound only once a retry is due: matching it out of the state on every poll
     // copied its summary each time.
     guard case .attached(_, .polling(.waiting)) = state,
@@ -139,7 +139,7 @@ extension CapturePlan {
 
   /// Polling `file` failed with `error`; `meansGone` says whether the error is one after which
   /// the device is taken as removed.
-  public mutating func readFailed(file: String, error: String, meansGone: Bool) -> [Action] {
+  package mutating func readFailed(file: String, error: String, meansGone: Bool) -> [Action] {
     guard case .attached(let device, let capture) = state else { return [] }
     if case .polling(.onTrial) = capture, !meansGone {
       // A buffer on trial can keep a driver from answering raw reads (EBUSY) for that second.
@@ -154,7 +154,7 @@ extension CapturePlan {
   }
 
   /// The device is gone (`reason`): the sensor is lost.
-  public mutating func deviceGone(_ reason: String) -> [Action] { lose(reason) }
+  package mutating func deviceGone(_ reason: String) -> [Action] { lose(reason) }
 
   /// A tried buffer failed: polling goes on, and it is tried again later.
   private mutating func retryFailed(_ device: Device, _ reason: String) -> [Action] {

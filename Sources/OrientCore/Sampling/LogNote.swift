@@ -1,19 +1,19 @@
 /// A line that a pure decision wants in the log, at its level; the shell around the decision
 /// writes it. Keeping the text in the decision keeps the log's wording under its tests.
-public struct LogNote: Equatable, Sendable, CustomStringConvertible {
+package struct LogNote: Equatable, Sendable, CustomStringConvertible {
   /// How much the line matters.
-  public enum Level: Equatable, Sendable {
+  package enum Level: Equatable, Sendable {
     /// Only with `--verbose`.
     case debug
     case info
     case warning
   }
 
-  public var level: Level
-  public var text: String
+  package var level: Level
+  package var text: String
 
   /// A line at `level`.
-  public init(_ level: Level, _ text: String) {
+  package init(_ level: Level, _ text: String) {
     self.level = level
     self.text = text
   }
@@ -25,5 +25,5 @@ public struct LogNote: Equatable, Sendable, CustomStringConvertible {
   /// A warning.
   static func warning(_ text: String) -> LogNote { LogNote(.warning, text) }
 
-  public var description: String { "\(level): \(text)" }
+  package var description: String { "\(level): \(text)" }
 }

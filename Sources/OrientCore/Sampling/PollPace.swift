@@ -9,23 +9,23 @@
 /// lasts only while something is pending.
 ///
 /// Pure: times are the samples' own.
-public struct PollPace: Equatable, Sendable {
+package struct PollPace: Equatable, Sendable {
   /// The poll period while a change is pending, unless the interval is shorter.
   static let pendingPeriodLimit = Duration.milliseconds(50)
 
   /// The period between polls when nothing is pending.
-  public let interval: Duration
+  package let interval: Duration
 
   /// A pace for polling every `interval` (at least a millisecond).
-  public init(interval: Duration) {
+  package init(interval: Duration) {
     self.interval = max(interval, .milliseconds(1))
   }
 
   /// The period while a change is pending: 50 ms, never slower than the interval.
-  public var pendingPeriod: Duration { min(Self.pendingPeriodLimit, interval) }
+  package var pendingPeriod: Duration { min(Self.pendingPeriodLimit, interval) }
 
   /// What to do next.
-  public enum Next: Equatable, Sendable {
+  package enum Next: Equatable, Sendable {
     /// Poll at the interval.
     case interval
     /// Poll once after this long (then decide again).
@@ -35,7 +35,7 @@ public struct PollPace: Equatable, Sendable {
   /// When to poll next, at `now`, given when the pending change settles (`settlesAt`, nil when
   /// nothing is pending): at the pending period, or earlier if the settle time falls sooner,
   /// so that a poll comes exactly when it can decide. Never a negative wait.
-  public func next(now: SampleTime, settlesAt: SampleTime?) -> Next {
+  package func next(now: SampleTime, settlesAt: SampleTime?) -> Next {
     guard let settlesAt else { return .interval }
     return .after(max(.zero, min(pendingPeriod, settlesAt - now)))
   }

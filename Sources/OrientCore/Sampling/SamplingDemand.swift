@@ -1,6 +1,6 @@
 /// Whether anything needs the accelerometers' samples now. The daemon decides (the policy,
 /// the mode's source, what clients subscribed to, D-Bus claims); the sampling thread obeys.
-public enum SamplingDemand: Equatable, Sendable {
+package enum SamplingDemand: Equatable, Sendable {
   /// Sample at the interval (faster while a change is pending).
   case sample
   /// Nothing needs the sensors: no timer, no buffer, no wake-up.
@@ -8,28 +8,28 @@ public enum SamplingDemand: Equatable, Sendable {
 }
 
 /// What needs the sensor's samples, as the daemon sees it now.
-public struct SamplingNeeds: Equatable, Sendable {
+package struct SamplingNeeds: Equatable, Sendable {
   /// Samples are needed whatever else is true: the source is no sensor (the demo, a replay,
   /// which play on so that their time line stays exact), or `--dump` or `--record` want every
   /// sample.
-  public var always = false
+  package var always = false
   /// The screen follows the device, or the mode can only be told from samples (the hinge):
   /// without them the state clients see would go wrong.
-  public var state = false
+  package var state = false
   /// A socket client hears device orientation changes.
-  public var deviceSubscribers = false
+  package var deviceSubscribers = false
   /// A socket client streams samples.
-  public var sampleSubscribers = false
+  package var sampleSubscribers = false
   /// A socket client waits for a state that is current (its greeting, a `get`).
-  public var freshStateWaiters = false
+  package var freshStateWaiters = false
   /// A D-Bus client claims the accelerometer.
-  public var busClaims = false
+  package var busClaims = false
 
   /// Nothing needed yet.
-  public init() {}
+  package init() {}
 
   /// The demand these needs make.
-  public var demand: SamplingDemand {
+  package var demand: SamplingDemand {
     always || state || deviceSubscribers || sampleSubscribers || freshStateWaiters || busClaims
       ? .sample : .idle
   }
@@ -45,9 +45,9 @@ public struct SamplingNeeds: Equatable, Sendable {
 /// request on real hardware.
 ///
 /// Pure: each input returns what the daemon must do, in order.
-public struct SamplingDemandState: Sendable {
+package struct SamplingDemandState: Sendable {
   /// What the daemon must do.
-  public enum Action: Equatable, Sendable {
+  package enum Action: Equatable, Sendable {
     /// Tell the sampling thread the new demand.
     case send(SamplingDemand)
     /// Nothing needs samples now: call `idleDelayExpired` after this long, unless cancelled.
@@ -68,24 +68,24 @@ public struct SamplingDemandState: Sendable {
   }
 
   /// How long clients wait for a fresh sample after sampling resumes.
-  public static let freshWait = Duration.seconds(1)
+  package static let freshWait = Duration.seconds(1)
   /// How long nothing must need samples before sampling stops.
-  public static let idleDelay = Duration.seconds(5)
+  package static let idleDelay = Duration.seconds(5)
 
   /// The demand last sent to the sampling thread (it starts sampling).
-  public private(set) var sent = SamplingDemand.sample
+  package private(set) var sent = SamplingDemand.sample
   /// Whether the state held is stale: sampling stopped since the last fresh sample.
-  public private(set) var isStale = false
+  package private(set) var isStale = false
   /// Whether a wait for a fresh sample runs.
-  public private(set) var awaitingFresh = false
+  package private(set) var awaitingFresh = false
   /// Whether the idle delay runs: nothing needs samples, and sampling stops when it ends.
-  public private(set) var stopping = false
+  package private(set) var stopping = false
 
   /// Sampling starts with the sensor read.
-  public init() {}
+  package init() {}
 
   /// The needs changed (or may have): returns what to do when the demand changes.
-  public mutating func update(_ needs: SamplingNeeds) -> [Action] {
+  package mutating func update(_ needs: SamplingNeeds) -> [Action] {
     switch needs.demand {
     case .idle:
       guard sent == .sample, !stopping else { return [] }
@@ -107,7 +107,7 @@ public struct SamplingDemandState: Sendable {
 
   /// Nothing has needed samples for `idleDelay` (`needs` says what needs them now): sampling
   /// stops, and the state held is stale from then on.
-  public mutating func idleDelayExpired(_ needs: SamplingNeeds) -> [Action] {
+  package mutating func idleDelayExpired(_ needs: SamplingNeeds) -> [Action] {
     guard stopping else { return [] }
     stopping = false
     guard needs.demand == .idle else { return [] }
@@ -120,7 +120,7 @@ public struct SamplingDemandState: Sendable {
 
   /// The sampling thread says the first sample after resuming has been classified. The
   /// daemon then updates the needs again (the clients served may need nothing more).
-  public mutating func freshSampleArrived() -> [Action] {
+  package mutating func freshSampleArrived() -> [Action] {
     let cancel: [Action] = awaitingFresh ? [.cancelFreshWait] : []
     awaitingFresh = false
     guard sent == .sample, isStale else { return cancel }
@@ -130,7 +130,7 @@ public struct SamplingDemandState: Sendable {
 
   /// No fresh sample came within `freshWait`: clients get the last known state rather than
   /// wait for a sensor that does not deliver.
-  public mutating func freshWaitExpired() -> [Action] {
+  package mutating func freshWaitExpired() -> [Action] {
     guard awaitingFresh else { return [] }
     awaitingFresh = false
     guard sent == .sample, isStale else { return [] }

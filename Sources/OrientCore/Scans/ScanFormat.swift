@@ -1,19 +1,19 @@
 /// How one channel is stored in a buffer scan, as sysfs `scan_elements/*_type` describes it:
 /// `le:s12/16>>4` is little-endian, signed, 12 significant bits in 16 bits of storage, shifted by 4.
-public struct ScanFormat: Equatable, Sendable {
-  public var isBigEndian: Bool
-  public var isSigned: Bool
+package struct ScanFormat: Equatable, Sendable {
+  package var isBigEndian: Bool
+  package var isSigned: Bool
   /// Significant bits.
-  public var bits: Int
+  package var bits: Int
   /// Bits of storage, a multiple of 8 from 8 to 64.
-  public var storageBits: Int
+  package var storageBits: Int
   /// Right shift applied to the stored word before masking.
-  public var shift: Int
+  package var shift: Int
   /// How many values the element holds; only the first is used.
-  public var repeatCount: Int
+  package var repeatCount: Int
 
   /// Creates a format, checking that it describes something decodable.
-  public init(
+  package init(
     isBigEndian: Bool, isSigned: Bool, bits: Int, storageBits: Int, shift: Int, repeatCount: Int = 1
   ) throws(ValueError) {
     guard [8, 16, 32, 64].contains(storageBits) else {
@@ -34,10 +34,10 @@ public struct ScanFormat: Equatable, Sendable {
   }
 
   /// Bytes the element takes in a scan (all repeats).
-  public var byteCount: Int { storageBits / 8 * repeatCount }
+  package var byteCount: Int { storageBits / 8 * repeatCount }
 
   /// Parses the sysfs form, e.g. `le:s16/16>>0` or `be:u12/16X2>>4` (letters in either case).
-  public static func parse(_ text: some StringProtocol) throws(ValueError) -> ScanFormat {
+  package static func parse(_ text: some StringProtocol) throws(ValueError) -> ScanFormat {
     let trimmed = text.trimmingSpaces
     let parts = trimmed.split(separator: ":", maxSplits: 1)
     guard parts.count == 2, parts[0] == "le" || parts[0] == "be" else {
@@ -77,7 +77,7 @@ public struct ScanFormat: Equatable, Sendable {
 
   /// Decodes the element at the start of `bytes` (which must hold `storageBits / 8` bytes).
   @inlinable
-  public func decode(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+  package func decode(_ bytes: UnsafeRawBufferPointer) -> Int64 {
     let size = storageBits / 8
     var word: UInt64 = 0
     for index in 0..<size {
@@ -95,14 +95,14 @@ public struct ScanFormat: Equatable, Sendable {
 
 /// Where each enabled channel sits in a scan, computed as the kernel does: channels in
 /// index order, each aligned to its own size, the scan padded to the largest one.
-public struct ScanLayout: Equatable, Sendable {
+package struct ScanLayout: Equatable, Sendable {
   /// Byte offset of each channel, in the order they were given.
-  public let offsets: [Int]
+  package let offsets: [Int]
   /// Bytes per scan.
-  public let scanSize: Int
+  package let scanSize: Int
 
   /// Lays out channels given as (scan index, format), in any order.
-  public init(channels: [(index: Int, format: ScanFormat)]) {
+  package init(channels: [(index: Int, format: ScanFormat)]) {
     let order = channels.indices.sorted { channels[$0].index < channels[$1].index }
     var offsets = [Int](repeating: 0, count: channels.count)
     var size = 0
@@ -121,13 +121,13 @@ public struct ScanLayout: Equatable, Sendable {
 }
 
 /// Decodes the x, y and z raw values of every complete scan in a block of buffer data.
-public struct ScanDecoder: Sendable {
+package struct ScanDecoder: Sendable {
   let formats: [ScanFormat]
-  public let offsets: [Int]
-  public let scanSize: Int
+  package let offsets: [Int]
+  package let scanSize: Int
 
   /// Creates a decoder for x, y and z with their formats and offsets, and the scan size.
-  public init(formats: [ScanFormat], offsets: [Int], scanSize: Int) throws(ValueError) {
+  package init(formats: [ScanFormat], offsets: [Int], scanSize: Int) throws(ValueError) {
     guard formats.count == 3, offsets.count == 3 else { throw ValueError("need x, y and z") }
     guard scanSize >= 1 else { throw ValueError("a scan of \(scanSize) bytes") }
     for (format, offset) in zip(formats, offsets)
@@ -140,7 +140,7 @@ public struct ScanDecoder: Sendable {
   }
 
   /// Creates a decoder from the kernel's layout rules.
-  public init(
+  package init(
     x: (index: Int, format: ScanFormat), y: (index: Int, format: ScanFormat),
     z: (index: Int, format: ScanFormat)
   )

@@ -2,14 +2,14 @@
 ///
 /// A read may end inside a scan. Dropping those bytes would shift every later scan by
 /// them, so the partial scan is kept and completed by the start of the next block.
-public struct ScanStream: Sendable {
+package struct ScanStream: Sendable {
   /// The decoder for one scan.
-  public let decoder: ScanDecoder
+  package let decoder: ScanDecoder
   /// The bytes of a scan that a block ended inside, fewer than a scan.
   private var partial: [UInt8] = []
 
   /// A stream decoded with `decoder`.
-  public init(decoder: ScanDecoder) {
+  package init(decoder: ScanDecoder) {
     self.decoder = decoder
     partial.reserveCapacity(decoder.scanSize)
   }
@@ -18,12 +18,12 @@ public struct ScanStream: Sendable {
   var pendingByteCount: Int { partial.count }
 
   /// Forgets a partial scan, as when the buffer is reopened.
-  public mutating func reset() { partial.removeAll(keepingCapacity: true) }
+  package mutating func reset() { partial.removeAll(keepingCapacity: true) }
 
   /// Calls `body` with (x, y, z) for every scan the bytes kept from earlier blocks and
   /// `block` complete; keeps the bytes of an incomplete last scan. Returns the scans decoded.
   @discardableResult
-  public mutating func decode(_ block: UnsafeRawBufferPointer, _ body: (Int64, Int64, Int64) -> Void) -> Int {
+  package mutating func decode(_ block: UnsafeRawBufferPointer, _ body: (Int64, Int64, Int64) -> Void) -> Int {
     var scans = 0
     var rest = block
     if !partial.isEmpty {
@@ -51,15 +51,15 @@ public struct ScanStream: Sendable {
 
 /// Decodes one channel from a stream of scans that may end anywhere, as `ScanStream` does for
 /// x, y and z: the value sensors (light, proximity, heading) carry one channel each.
-public struct ChannelScanStream: Sendable {
-  public let format: ScanFormat
+package struct ChannelScanStream: Sendable {
+  package let format: ScanFormat
   /// Where the channel sits in a scan, and the scan's size.
-  public let offset: Int
-  public let scanSize: Int
+  package let offset: Int
+  package let scanSize: Int
   private var partial: [UInt8] = []
 
   /// A stream of scans of `scanSize` bytes whose channel at `offset` is `format`.
-  public init(format: ScanFormat, offset: Int, scanSize: Int) throws(ValueError) {
+  package init(format: ScanFormat, offset: Int, scanSize: Int) throws(ValueError) {
     guard scanSize >= 1, offset >= 0, offset <= scanSize - format.storageBits / 8 else {
       throw ValueError("a channel at byte \(offset) does not fit a scan of \(scanSize) bytes")
     }
@@ -69,7 +69,7 @@ public struct ChannelScanStream: Sendable {
   }
 
   /// A stream of scans that carry only this channel, laid out as the kernel does.
-  public init(format: ScanFormat) throws(ValueError) {
+  package init(format: ScanFormat) throws(ValueError) {
     let layout = ScanLayout(channels: [(0, format)])
     try self.init(format: format, offset: layout.offsets[0], scanSize: layout.scanSize)
   }
@@ -77,7 +77,7 @@ public struct ChannelScanStream: Sendable {
   /// Calls `body` with the channel's value of every scan the bytes kept from earlier blocks
   /// and `block` complete; keeps an incomplete last scan. Returns the scans decoded.
   @discardableResult
-  public mutating func decode(_ block: UnsafeRawBufferPointer, _ body: (Int64) -> Void) -> Int {
+  package mutating func decode(_ block: UnsafeRawBufferPointer, _ body: (Int64) -> Void) -> Int {
     var scans = 0
     var start = block.startIndex
     if !partial.isEmpty {

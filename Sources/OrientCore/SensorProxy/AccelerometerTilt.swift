@@ -9,7 +9,7 @@ import Glibc
 /// `vertical`; under 70, `tilted-up` (screen towards the sky) or `tilted-down`; beyond,
 /// `face-up` or `face-down`. iio-sensor-proxy 3.6 and later count z the other way round
 /// (z > 0 face-up); the names mean the same poses in both.
-public enum AccelerometerTilt: String, CaseIterable, Sendable {
+package enum AccelerometerTilt: String, CaseIterable, Sendable {
   case undefined
   case vertical
   case tiltedUp = "tilted-up"
@@ -25,7 +25,7 @@ public enum AccelerometerTilt: String, CaseIterable, Sendable {
   static let minimumMagnitude = 0.1
 
   /// The tilt of a gravity vector in g, in orientd's frame.
-  public init(gravity: Vector3) {
+  package init(gravity: Vector3) {
     let magnitude = gravity.magnitude
     guard magnitude.isFinite, magnitude >= Self.minimumMagnitude else {
       self = .undefined

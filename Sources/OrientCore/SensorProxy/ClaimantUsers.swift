@@ -13,9 +13,9 @@
 /// are answered in order.
 ///
 /// Pure: the daemon's service asks the bus what `questionsToAsk` says and reports each answer.
-public struct ClaimantUsers: Sendable {
+package struct ClaimantUsers: Sendable {
   /// What to do with a call now.
-  public enum Route: Equatable, Sendable {
+  package enum Route: Equatable, Sendable {
     /// Answer it now: with the caller's user when the call needs one and it is known (nil when
     /// the call needs none).
     case now(user: UInt32?)
@@ -26,18 +26,18 @@ public struct ClaimantUsers: Sendable {
   }
 
   /// The questions to the bus at once.
-  public static let questionsAtOnce = 32
+  package static let questionsAtOnce = 32
   /// The clients that may wait for their question at once, all users together: twice what
   /// the system bus lets one user connect.
-  public static let clientsWaiting = 512
+  package static let clientsWaiting = 512
   /// The calls one waiting client may have waiting: as many as the system bus lets a client
   /// wait for replies.
-  public static let callsWaitingPerClient = 128
+  package static let callsWaitingPerClient = 128
   /// The calls that may wait behind waiting clients' first calls, all clients together: a new
   /// client's first call is never refused for another client's calls.
-  public static let laterCallsWaiting = 4096
+  package static let laterCallsWaiting = 4096
   /// The users of clients remembered, the oldest forgotten first.
-  public static let remembered = 1024
+  package static let remembered = 1024
 
   /// Clients waiting for their question, with how many calls each has waiting.
   private var waiting: [String: Int] = [:]
@@ -54,13 +54,13 @@ public struct ClaimantUsers: Sendable {
   private var learnedHead = 0
 
   /// No client known yet.
-  public init() {}
+  package init() {}
 
   /// Where a call of `client` goes; `needsUser` when it is a claim that counts against the
   /// caller's user (a release, or a claim of a client that holds claims already, needs none).
   /// A call of a client that waits for its question waits too, needed or not, so that the
   /// client's calls are answered in order.
-  public mutating func route(_ client: String, needsUser: Bool) -> Route {
+  package mutating func route(_ client: String, needsUser: Bool) -> Route {
     if let calls = waiting[client] {
       guard calls < Self.callsWaitingPerClient, laterCalls < Self.laterCallsWaiting else { return .busy }
       waiting[client] = calls + 1
@@ -76,10 +76,10 @@ public struct ClaimantUsers: Sendable {
   }
 
   /// Whether `client`'s calls wait for its question.
-  public func isWaiting(_ client: String) -> Bool { waiting[client] != nil }
+  package func isWaiting(_ client: String) -> Bool { waiting[client] != nil }
 
   /// The clients to ask the bus about now; each is being asked from then on.
-  public mutating func questionsToAsk() -> [String] {
+  package mutating func questionsToAsk() -> [String] {
     var ask: [String] = []
     while asking.count < Self.questionsAtOnce, queueHead < queue.count {
       let client = queue[queueHead]
@@ -97,7 +97,7 @@ public struct ClaimantUsers: Sendable {
   /// The bus answered about `client`: its user, or nil (it did not know it, the client is gone,
   /// or the question could not be asked). Returns how many of its calls waited, now to be
   /// answered in order.
-  public mutating func answered(_ user: UInt32?, for client: String) -> Int {
+  package mutating func answered(_ user: UInt32?, for client: String) -> Int {
     asking.remove(client)
     if let user { remember(user, of: client) }
     let calls = waiting.removeValue(forKey: client) ?? 0
@@ -106,10 +106,10 @@ public struct ClaimantUsers: Sendable {
   }
 
   /// `client` left the bus: its user need not be remembered.
-  public mutating func left(_ client: String) { users[client] = nil }
+  package mutating func left(_ client: String) { users[client] = nil }
 
   /// Forgets everything: the bus connection is gone, and every client's with it.
-  public mutating func removeAll() { self = ClaimantUsers() }
+  package mutating func removeAll() { self = ClaimantUsers() }
 
   private mutating func remember(_ user: UInt32, of client: String) {
     guard users.updateValue(user, forKey: client) == nil else { return }

@@ -17,9 +17,9 @@
 /// claim brings them up to date. Clients written for iio-sensor-proxy then see the same
 /// sequence from both (`monitor-sensor` prints the same lines). `HasAccelerometer` is always
 /// current, as in iio-sensor-proxy.
-public struct SensorProxyAccelerometer: Equatable, Sendable {
+package struct SensorProxyAccelerometer: Equatable, Sendable {
   /// What `AccelerometerOrientation` follows (config `dbus-orientation`).
-  public enum Source: String, CaseIterable, Sendable {
+  package enum Source: String, CaseIterable, Sendable {
     /// The device's four-way orientation, as iio-sensor-proxy reports the physical one.
     case device
     /// orientd's screen orientation, after lock and allowed set.
@@ -27,45 +27,45 @@ public struct SensorProxyAccelerometer: Equatable, Sendable {
   }
 
   /// A property of `net.hadess.SensorProxy` that this state drives.
-  public enum Property: String, CaseIterable, Sendable {
+  package enum Property: String, CaseIterable, Sendable {
     case hasAccelerometer = "HasAccelerometer"
     case accelerometerOrientation = "AccelerometerOrientation"
     case accelerometerTilt = "AccelerometerTilt"
   }
 
-  public let source: Source
+  package let source: Source
   private var online = false
   private var lastFourWay: ScreenOrientation?
   private var lastScreen: ScreenOrientation?
   private var currentTilt = AccelerometerTilt.undefined
   /// Whether a client claims the accelerometer, so that what is shown follows the sensor.
-  public private(set) var claimed: Bool
+  package private(set) var claimed: Bool
   private var shownOrientation: ScreenOrientation?
   private var shownTilt = AccelerometerTilt.undefined
 
   /// No sensor yet, orientation undefined. With `claimed` false (the D-Bus service before any
   /// client claims) orientation and tilt stay `undefined` until `setClaimed(true)`.
-  public init(source: Source, claimed: Bool = true) {
+  package init(source: Source, claimed: Bool = true) {
     self.source = source
     self.claimed = claimed
   }
 
   /// `HasAccelerometer`: whether the sensor is online.
-  public var hasAccelerometer: Bool { online }
+  package var hasAccelerometer: Bool { online }
 
   /// `AccelerometerOrientation`; nil is `undefined`.
-  public var orientation: ScreenOrientation? { shownOrientation }
+  package var orientation: ScreenOrientation? { shownOrientation }
 
   /// `AccelerometerOrientation` as the interface spells it: `normal`, `left-up`, ...,
   /// `undefined`.
-  public var orientationText: String { orientationName(orientation) }
+  package var orientationText: String { orientationName(orientation) }
 
   /// `AccelerometerTilt`.
-  public var tilt: AccelerometerTilt { shownTilt }
+  package var tilt: AccelerometerTilt { shownTilt }
 
   /// Takes one published change into account and returns the properties whose values
   /// changed, in the order of `Property.allCases`, for `PropertiesChanged`.
-  public mutating func apply(_ change: StateChange) -> [Property] {
+  package mutating func apply(_ change: StateChange) -> [Property] {
     update {
       switch change {
       case .sensor(let value):
@@ -83,19 +83,19 @@ public struct SensorProxyAccelerometer: Equatable, Sendable {
   }
 
   /// Takes a new tilt of the sensor into account; returns the properties that changed.
-  public mutating func apply(tilt: AccelerometerTilt) -> [Property] {
+  package mutating func apply(tilt: AccelerometerTilt) -> [Property] {
     update { $0.currentTilt = tilt }
   }
 
   /// Whether any client claims the accelerometer now; a first claim brings what is shown up
   /// to date. Returns the properties that changed.
-  public mutating func setClaimed(_ claimed: Bool) -> [Property] {
+  package mutating func setClaimed(_ claimed: Bool) -> [Property] {
     update { $0.claimed = claimed }
   }
 
   /// Nobody claims and nothing is shown: orientation and tilt are `undefined` again, as from a
   /// service that has just started (after the bus connection was lost, with every claim).
-  public mutating func restart() {
+  package mutating func restart() {
     claimed = false
     (shownOrientation, shownTilt) = (nil, .undefined)
   }

@@ -11,12 +11,12 @@
 /// `clientsPerUser` of the same user (root excepted), so that one user cannot take every
 /// place from the desktop's clients. Repeated claims of one client cost nothing and are never
 /// refused.
-public struct SensorProxyClaims: Equatable, Sendable {
+package struct SensorProxyClaims: Equatable, Sendable {
   /// The sensors a client can claim: every kind orientd knows.
-  public typealias Sensor = SensorKind
+  package typealias Sensor = SensorKind
 
   /// What a claim did.
-  public enum ClaimOutcome: Equatable, Sendable {
+  package enum ClaimOutcome: Equatable, Sendable {
     /// The client claims the sensor now; `newClient` when it had no claim before (its
     /// connection is to be watched from now on).
     case claimed(newClient: Bool)
@@ -27,7 +27,7 @@ public struct SensorProxyClaims: Equatable, Sendable {
   }
 
   /// Why a new client was refused.
-  public enum Refusal: Equatable, Sendable {
+  package enum Refusal: Equatable, Sendable {
     /// `clientLimit` clients hold claims already.
     case tooManyClients
     /// `clientsPerUser` clients of the same user hold claims already.
@@ -35,19 +35,19 @@ public struct SensorProxyClaims: Equatable, Sendable {
   }
 
   /// The most clients that may hold claims at once.
-  public let clientLimit: Int
+  package let clientLimit: Int
   /// The most clients of one user other than root that may hold claims at once.
-  public let clientsPerUser: Int
+  package let clientsPerUser: Int
   /// Each client's user and claimed sensors.
   private var claims: [String: (user: UInt32, sensors: Set<Sensor>)] = [:]
 
   /// Nobody claims anything; at most `clientLimit` clients will, `clientsPerUser` of one user.
-  public init(clientLimit: Int = 128, clientsPerUser: Int = 16) {
+  package init(clientLimit: Int = 128, clientsPerUser: Int = 16) {
     self.clientLimit = max(1, clientLimit)
     self.clientsPerUser = max(1, clientsPerUser)
   }
 
-  public static func == (left: Self, right: Self) -> Bool {
+  package static func == (left: Self, right: Self) -> Bool {
     left.clientLimit == right.clientLimit && left.clientsPerUser == right.clientsPerUser
       && left.claims.mapValues(\.user) == right.claims.mapValues(\.user)
       && left.claims.mapValues(\.sensors) == right.claims.mapValues(\.sensors)
@@ -55,7 +55,7 @@ public struct SensorProxyClaims: Equatable, Sendable {
 
   /// Records that `client`, a connection of `user`, claims `sensor`. For a client that holds
   /// claims already, `user` is not looked at.
-  public mutating func claim(_ sensor: Sensor, by client: String, user: UInt32) -> ClaimOutcome {
+  package mutating func claim(_ sensor: Sensor, by client: String, user: UInt32) -> ClaimOutcome {
     guard let held = claims[client] else {
       guard !isFull else { return .refused(.tooManyClients) }
       guard user == 0 || claims.values.count(where: { $0.user == user }) < clientsPerUser else {
@@ -72,35 +72,35 @@ public struct SensorProxyClaims: Equatable, Sendable {
   /// Ends `client`'s claim on `sensor`; true when it had one. A client left without claims
   /// is forgotten (its connection needs no watching).
   @discardableResult
-  public mutating func release(_ sensor: Sensor, by client: String) -> Bool {
+  package mutating func release(_ sensor: Sensor, by client: String) -> Bool {
     guard claims[client]?.sensors.remove(sensor) != nil else { return false }
     if claims[client]?.sensors.isEmpty == true { claims[client] = nil }
     return true
   }
 
   /// Ends every claim of a client whose connection went away; returns the sensors it held.
-  public mutating func disconnect(_ client: String) -> [Sensor] {
+  package mutating func disconnect(_ client: String) -> [Sensor] {
     let held = claims.removeValue(forKey: client)?.sensors ?? []
     return Sensor.allCases.filter(held.contains)
   }
 
   /// Forgets every claim (the bus connection is gone, and with it every client's).
-  public mutating func removeAll() { claims = [:] }
+  package mutating func removeAll() { claims = [:] }
 
   /// Whether `client` claims `sensor`.
-  public func claims(_ sensor: Sensor, by client: String) -> Bool {
+  package func claims(_ sensor: Sensor, by client: String) -> Bool {
     claims[client]?.sensors.contains(sensor) ?? false
   }
 
   /// Whether `clientLimit` clients hold claims: a new client would be refused.
-  public var isFull: Bool { claims.count >= clientLimit }
+  package var isFull: Bool { claims.count >= clientLimit }
 
   /// Whether `client` holds any claim.
-  public func holdsClaims(_ client: String) -> Bool { claims[client] != nil }
+  package func holdsClaims(_ client: String) -> Bool { claims[client] != nil }
 
   /// How many clients claim `sensor`.
-  public func claimants(of sensor: Sensor) -> Int { claims.values.count { $0.sensors.contains(sensor) } }
+  package func claimants(of sensor: Sensor) -> Int { claims.values.count { $0.sensors.contains(sensor) } }
 
   /// Every client with a claim, each once, in name order (to watch their connections).
-  public var clients: [String] { claims.keys.sorted() }
+  package var clients: [String] { claims.keys.sorted() }
 }

@@ -10,9 +10,9 @@
 /// `Has` properties are always current. As iio-sensor-proxy does, a sensor that appears
 /// brings its value along (`HasAmbientLight` with `LightLevelUnit` and `LightLevel`), and a
 /// light level is always signalled with its unit.
-public struct SensorProxyReadings: Equatable, Sendable {
+package struct SensorProxyReadings: Equatable, Sendable {
   /// A property these readings drive.
-  public enum Property: String, CaseIterable, Sendable {
+  package enum Property: String, CaseIterable, Sendable {
     case hasAmbientLight = "HasAmbientLight"
     case lightLevelUnit = "LightLevelUnit"
     case lightLevel = "LightLevel"
@@ -22,7 +22,7 @@ public struct SensorProxyReadings: Equatable, Sendable {
     case compassHeading = "CompassHeading"
 
     /// Whether it is on the compass object (else the main one).
-    public var onCompass: Bool { self == .hasCompass || self == .compassHeading }
+    package var onCompass: Bool { self == .hasCompass || self == .compassHeading }
   }
 
   /// One sensor's side: whether there is one, its latest value and the value shown.
@@ -41,21 +41,21 @@ public struct SensorProxyReadings: Equatable, Sendable {
   var proximity = Side(false)
   var compass = Side(0.0)
   /// The sensors some client claims.
-  public private(set) var claimed: Set<SensorKind> = []
+  package private(set) var claimed: Set<SensorKind> = []
 
   /// No sensor yet; values as iio-sensor-proxy starts with them.
-  public init() {}
+  package init() {}
 
-  public var hasAmbientLight: Bool { light.present }
-  public var lightLevel: LightLevel { light.shown }
-  public var hasProximity: Bool { proximity.present }
-  public var proximityNear: Bool { proximity.shown }
-  public var hasCompass: Bool { compass.present }
-  public var compassHeading: Double { compass.shown }
+  package var hasAmbientLight: Bool { light.present }
+  package var lightLevel: LightLevel { light.shown }
+  package var hasProximity: Bool { proximity.present }
+  package var proximityNear: Bool { proximity.shown }
+  package var hasCompass: Bool { compass.present }
+  package var compassHeading: Double { compass.shown }
 
   /// Takes one published change into account; returns the properties whose values changed
   /// (with the ones iio-sensor-proxy signals beside them), in `Property` order.
-  public mutating func apply(_ change: StateChange) -> [Property] {
+  package mutating func apply(_ change: StateChange) -> [Property] {
     update {
       switch change {
       case .light(let reading): Self.apply(reading, to: &$0.light)
@@ -67,7 +67,7 @@ public struct SensorProxyReadings: Equatable, Sendable {
   }
 
   /// Whether any client claims `kind` now; a first claim brings its value up to date.
-  public mutating func setClaimed(_ kind: SensorKind, _ isClaimed: Bool) -> [Property] {
+  package mutating func setClaimed(_ kind: SensorKind, _ isClaimed: Bool) -> [Property] {
     update {
       if isClaimed { $0.claimed.insert(kind) } else { $0.claimed.remove(kind) }
     }
@@ -76,7 +76,7 @@ public struct SensorProxyReadings: Equatable, Sendable {
   /// Nobody claims anything: as after a restart of the service (the bus connection was lost,
   /// and every claim with it). What was shown stays, as a restarted iio-sensor-proxy would
   /// show its defaults until the next claim; only the claims go.
-  public mutating func forgetClaims() { claimed = [] }
+  package mutating func forgetClaims() { claimed = [] }
 
   private static func apply<Value>(_ reading: Reading<Value>, to side: inout Side<Value>) {
     switch reading {

@@ -5,18 +5,18 @@
 /// from the one published: a magnetometer's jitter of a fraction of a degree does not make a
 /// `PropertiesChanged` at each reading, and 359.5 to 0.2 is a move of 0.7 degrees, not 359.
 /// Pure: readings in, headings to publish out.
-public struct HeadingFilter: Equatable, Sendable {
+package struct HeadingFilter: Equatable, Sendable {
   /// The smallest move published, in degrees.
-  public static let step = 1.0
+  package static let step = 1.0
 
   /// The heading last published; nil before the first reading (or after `reset`).
-  public private(set) var published: Double?
+  package private(set) var published: Double?
 
-  public init() {}
+  package init() {}
 
   /// The heading of a reading already in degrees: wrapped into 0 to below 360 and rounded to
   /// a tenth. Nil for a value that is not a number.
-  public static func normalized(_ degrees: Double) -> Double? {
+  package static func normalized(_ degrees: Double) -> Double? {
     guard degrees.isFinite, abs(degrees) < 1e9 else { return nil }
     var wrapped = degrees.truncatingRemainder(dividingBy: 360)
     if wrapped < 0 { wrapped += 360 }
@@ -25,7 +25,7 @@ public struct HeadingFilter: Equatable, Sendable {
   }
 
   /// Takes a heading in degrees; returns the heading to publish now, or nil.
-  public mutating func take(_ degrees: Double) -> Double? {
+  package mutating func take(_ degrees: Double) -> Double? {
     guard let heading = Self.normalized(degrees) else { return nil }
     if let last = published {
       let apart = abs(heading - last)
@@ -37,5 +37,5 @@ public struct HeadingFilter: Equatable, Sendable {
   }
 
   /// The compass stopped: its next reading is published whatever it is.
-  public mutating func reset() { published = nil }
+  package mutating func reset() { published = nil }
 }

@@ -1,13 +1,13 @@
 /// How a light sensor's reading becomes a level, as the kernel's IIO ABI defines it: a
 /// processed `_input` value is the level itself; a `_raw` value is `(raw + offset) * scale`.
-public struct LightConversion: Equatable, Sendable {
+package struct LightConversion: Equatable, Sendable {
   /// Whether readings are processed values (`_input`), taken as they are.
-  public var processed: Bool
-  public var scale: Double
-  public var offset: Double
-  public var unit: LightUnit
+  package var processed: Bool
+  package var scale: Double
+  package var offset: Double
+  package var unit: LightUnit
 
-  public init(processed: Bool, scale: Double = 1, offset: Double = 0, unit: LightUnit = .lux) {
+  package init(processed: Bool, scale: Double = 1, offset: Double = 0, unit: LightUnit = .lux) {
     self.processed = processed
     self.scale = scale
     self.offset = offset
@@ -16,7 +16,7 @@ public struct LightConversion: Equatable, Sendable {
 
   /// The level of one reading, or why it is none: a light level is never negative, and a
   /// reading that makes one is a fault of the sensor, not darkness.
-  public func level(raw: Double) -> Result<LightLevel, ValueError> {
+  package func level(raw: Double) -> Result<LightLevel, ValueError> {
     guard raw.isFinite else { return .failure(ValueError("reading \(raw) is not a number")) }
     let value = processed ? raw : (raw + offset) * scale
     guard value.isFinite else {
@@ -32,12 +32,12 @@ public struct LightConversion: Equatable, Sendable {
 
   /// The smallest step of the level, for the filter's floor: one count through the scale
   /// (none for processed values, whose steps the driver decides).
-  public var resolution: Double { processed ? 0 : abs(scale) }
+  package var resolution: Double { processed ? 0 : abs(scale) }
 
   /// Apple's SMC light sensor through hwmon: its `light` file holds two readings, `(12,34)`,
   /// of at most 255 each; the level is the larger one as a percentage of 255, in the vendor's
   /// unit, as iio-sensor-proxy reads it.
-  public static func hwmonLevel(_ text: some StringProtocol) -> Result<LightLevel, ValueError> {
+  package static func hwmonLevel(_ text: some StringProtocol) -> Result<LightLevel, ValueError> {
     let trimmed = text.trimmingSpaces
     guard trimmed.hasPrefix("("), trimmed.hasSuffix(")") else {
       return .failure(ValueError("'\(ProtocolError.printable(trimmed))' is not (LEFT,RIGHT)"))
@@ -54,5 +54,5 @@ public struct LightConversion: Equatable, Sendable {
   }
 
   /// The largest reading of Apple's SMC light sensor.
-  public static let hwmonMaximum = 255
+  package static let hwmonMaximum = 255
 }

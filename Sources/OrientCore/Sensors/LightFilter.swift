@@ -20,28 +20,28 @@
 /// change smaller than `floor` (at least 1 lux or 1 vendor unit, and two of the sensor's
 /// counts) is ever published. A change of unit is always published. Pure: readings in,
 /// levels to publish out.
-public struct LightFilter: Sendable {
+package struct LightFilter: Sendable {
   /// A step this far from the level published is published at once.
-  public static let stepFraction = 0.10
+  package static let stepFraction = 0.10
   /// The window's mean this far from the level published is published.
-  public static let driftFraction = 0.05
+  package static let driftFraction = 0.05
   /// The readings the drift rule averages.
-  public static let window = 4
+  package static let window = 4
 
   /// The smallest change ever published, in the level's unit.
-  public let floor: Double
+  package let floor: Double
   /// The level last published; nil before the first reading (or after `reset`).
-  public private(set) var published: LightLevel?
+  package private(set) var published: LightLevel?
   private var recent: [Double] = []
 
   /// A filter for a sensor whose smallest step (one count, through its scale) is
   /// `resolution` in its unit.
-  public init(resolution: Double = 0) {
+  package init(resolution: Double = 0) {
     floor = max(1, 2 * (resolution.isFinite ? abs(resolution) : 0))
   }
 
   /// Takes a reading; returns the level to publish now, or nil when it is within the noise.
-  public mutating func take(_ level: LightLevel) -> LightLevel? {
+  package mutating func take(_ level: LightLevel) -> LightLevel? {
     guard let last = published, last.unit == level.unit else { return publish(level) }
     if abs(level.value - last.value) > max(Self.stepFraction * last.value, floor) { return publish(level) }
     recent.append(level.value)
@@ -53,7 +53,7 @@ public struct LightFilter: Sendable {
   }
 
   /// The sensor stopped: its next reading is published whatever it is.
-  public mutating func reset() {
+  package mutating func reset() {
     published = nil
     recent.removeAll()
   }

@@ -1,5 +1,5 @@
 /// What a light sensor's level is measured in, as iio-sensor-proxy's `LightLevelUnit` says.
-public enum LightUnit: String, Sendable {
+package enum LightUnit: String, Sendable {
   /// Lux: every IIO light sensor. The kernel's ABI calls `in_intensity*` values unitless, but
   /// HID sensor hubs (and Windows 8's sensor class they follow) report lux, and
   /// iio-sensor-proxy takes them as lux too.
@@ -10,23 +10,23 @@ public enum LightUnit: String, Sendable {
 }
 
 /// A light level and its unit.
-public struct LightLevel: Equatable, Sendable {
-  public var value: Double
-  public var unit: LightUnit
+package struct LightLevel: Equatable, Sendable {
+  package var value: Double
+  package var unit: LightUnit
 
-  public init(_ value: Double, unit: LightUnit) {
+  package init(_ value: Double, unit: LightUnit) {
     self.value = value
     self.unit = unit
   }
 
   /// As the text protocol writes it: `350.5 lux`.
-  public var text: String { DecimalFormatting.trimmed(value, decimals: 2) + " " + unit.rawValue }
+  package var text: String { DecimalFormatting.trimmed(value, decimals: 2) + " " + unit.rawValue }
 }
 
 extension DecimalFormatting {
   /// Formats `value` with at most `decimals` places and no trailing zeros: `350.5`, `12`,
   /// `0.25`.
-  public static func trimmed(_ value: Double, decimals: Int) -> String {
+  package static func trimmed(_ value: Double, decimals: Int) -> String {
     var text = fixed(value, decimals: decimals)
     guard text.contains(".") else { return text }
     while text.hasSuffix("0") { text.removeLast() }

@@ -9,9 +9,9 @@
 /// 0 is far, then near); readings that alternate around the level within the band flip with
 /// them, as they do in iio-sensor-proxy. A human presence sensor (the HID sensor hub's `prox`)
 /// reads 1 while someone is there: near. Pure: readings in, whether near out.
-public struct ProximityDetector: Equatable, Sendable {
+package struct ProximityDetector: Equatable, Sendable {
   /// How readings are told apart.
-  public enum Rule: Equatable, Sendable {
+  package enum Rule: Equatable, Sendable {
     /// Near above this level, with the margins.
     case nearLevel(Double)
     /// Near while the reading is not 0.
@@ -19,17 +19,17 @@ public struct ProximityDetector: Equatable, Sendable {
   }
 
   /// Near holds down to this fraction of the level once the last reading was above it.
-  public static let lowMark = 0.9
+  package static let lowMark = 0.9
   /// Near starts above this fraction of the level otherwise.
-  public static let highMark = 1.1
+  package static let highMark = 1.1
 
-  public let rule: Rule
+  package let rule: Rule
   private var lastReading: Double = 0
 
-  public init(rule: Rule) { self.rule = rule }
+  package init(rule: Rule) { self.rule = rule }
 
   /// Takes a reading; returns whether something is near.
-  public mutating func take(_ reading: Double) -> Bool {
+  package mutating func take(_ reading: Double) -> Bool {
     defer { lastReading = reading }
     switch rule {
     case .presence:
@@ -41,11 +41,11 @@ public struct ProximityDetector: Equatable, Sendable {
   }
 
   /// The sensor stopped: the margins start afresh.
-  public mutating func reset() { lastReading = 0 }
+  package mutating func reset() { lastReading = 0 }
 
   /// The near level from a udev property or sysfs value: a number above 0. Nil for none given
   /// (iio-sensor-proxy too reads 0 as none); an error naming `source` for anything else.
-  public static func nearLevel(_ text: String?, source: String) -> Result<Double?, ValueError> {
+  package static func nearLevel(_ text: String?, source: String) -> Result<Double?, ValueError> {
     guard let text else { return .success(nil) }
     guard let value = NumberParsing.finiteDouble(text.trimmingSpaces) else {
       return .failure(ValueError("\(source) '\(ProtocolError.printable(Substring(text)))' is not a number"))

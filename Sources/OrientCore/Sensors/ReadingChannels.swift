@@ -1,18 +1,18 @@
 /// Where each reading sensor's value is, in the kernel's IIO names: the attribute files a
 /// poll reads and the channels a buffer carries, in the order they are preferred, as
 /// iio-sensor-proxy looks for them (its udev rule and drivers).
-public enum ReadingChannels {
+package enum ReadingChannels {
   /// One place a value can be polled from: an attribute file, the prefix its scale and
   /// offset files share, and whether it is a processed value (`_input`).
-  public struct Polled: Equatable, Sendable {
-    public var file: String
-    public var prefix: String
-    public var processed: Bool
+  package struct Polled: Equatable, Sendable {
+    package var file: String
+    package var prefix: String
+    package var processed: Bool
   }
 
   /// Light: processed values first, then raw ones; `in_intensity_both_raw` is the HID sensor
   /// hub's (which has `in_illuminance_raw` too).
-  public static let light: [Polled] =
+  package static let light: [Polled] =
     ["in_illuminance", "in_illuminance0", "in_illuminance_clear", "in_intensity_clear"].map {
       Polled(file: $0 + "_input", prefix: $0, processed: true)
     }
@@ -22,29 +22,29 @@ public enum ReadingChannels {
       Polled(file: $0 + "_raw", prefix: $0, processed: false)
     }
   /// Light through a buffer: the HID sensor hub's channel first.
-  public static let lightScan = ["intensity_both", "illuminance", "illuminance0"]
+  package static let lightScan = ["intensity_both", "illuminance", "illuminance0"]
 
   /// Proximity: the reading compared with the near level, as it is (no scale).
-  public static let proximity: [Polled] = ["in_proximity", "in_proximity0"].map {
+  package static let proximity: [Polled] = ["in_proximity", "in_proximity0"].map {
     Polled(file: $0 + "_raw", prefix: $0, processed: false)
   }
-  public static let proximityScan = ["proximity", "proximity0"]
+  package static let proximityScan = ["proximity", "proximity0"]
 
   /// The tilt-compensated heading of a 3D magnetometer (HID `magn_3d`), in degrees through
   /// its scale.
-  public static let compass: [Polled] = [
+  package static let compass: [Polled] = [
     Polled(
       file: "in_rot_from_north_magnetic_tilt_comp_raw", prefix: "in_rot_from_north_magnetic_tilt_comp",
       processed: false)
   ]
-  public static let compassScan = ["rot_from_north_magnetic_tilt_comp"]
+  package static let compassScan = ["rot_from_north_magnetic_tilt_comp"]
 
   /// The files a value's scale may be in, most specific first: `in_intensity_both_scale`,
   /// then the one its type shares, `in_intensity_scale` (`in_rot_scale` for the heading).
-  public static func scaleFiles(_ prefix: String) -> [String] { sharedFiles(prefix, "scale") }
+  package static func scaleFiles(_ prefix: String) -> [String] { sharedFiles(prefix, "scale") }
 
   /// The files a value's offset may be in, as `scaleFiles`.
-  public static func offsetFiles(_ prefix: String) -> [String] { sharedFiles(prefix, "offset") }
+  package static func offsetFiles(_ prefix: String) -> [String] { sharedFiles(prefix, "offset") }
 
   private static func sharedFiles(_ prefix: String, _ suffix: String) -> [String] {
     let own = prefix + "_" + suffix
@@ -55,7 +55,7 @@ public enum ReadingChannels {
   }
 
   /// The polled channel of a kind.
-  public static func polled(_ kind: SensorKind) -> [Polled] {
+  package static func polled(_ kind: SensorKind) -> [Polled] {
     switch kind {
     case .light: light
     case .proximity: proximity
@@ -65,7 +65,7 @@ public enum ReadingChannels {
   }
 
   /// The scan channels of a kind.
-  public static func scanned(_ kind: SensorKind) -> [String] {
+  package static func scanned(_ kind: SensorKind) -> [String] {
     switch kind {
     case .light: lightScan
     case .proximity: proximityScan

@@ -5,9 +5,9 @@
 /// that claims and releases as fast as it can must not start and stop the sensor with it,
 /// each a request to its driver or sensor hub. Stopped, a sensor costs nothing: no read, no
 /// timer, no open buffer. Pure: each input returns what the shell must do, in order.
-public struct ReadingDemand: Equatable, Sendable {
+package struct ReadingDemand: Equatable, Sendable {
   /// What the shell must do.
-  public enum Action: Equatable, Sendable {
+  package enum Action: Equatable, Sendable {
     /// Start reading this sensor.
     case start(SensorKind)
     /// Nothing needs this sensor now: call `lingerExpired` after this long, unless cancelled.
@@ -19,17 +19,17 @@ public struct ReadingDemand: Equatable, Sendable {
   }
 
   /// How long nothing must need a sensor before it stops.
-  public static let linger = Duration.seconds(5)
+  package static let linger = Duration.seconds(5)
 
   /// The sensors being read (lingering ones included).
-  public private(set) var running: Set<SensorKind> = []
+  package private(set) var running: Set<SensorKind> = []
   /// The sensors that stop when their linger ends.
-  public private(set) var lingering: Set<SensorKind> = []
+  package private(set) var lingering: Set<SensorKind> = []
 
-  public init() {}
+  package init() {}
 
   /// What is needed now: returns what to start, and which lingers to arm or cancel.
-  public mutating func update(_ needed: Set<SensorKind>) -> [Action] {
+  package mutating func update(_ needed: Set<SensorKind>) -> [Action] {
     var actions: [Action] = []
     for kind in SensorKind.readingKinds {
       if needed.contains(kind) {
@@ -46,7 +46,7 @@ public struct ReadingDemand: Equatable, Sendable {
   }
 
   /// `kind`'s linger ran out (`needed` says what is needed now): it stops unless needed.
-  public mutating func lingerExpired(_ kind: SensorKind, needed: Set<SensorKind>) -> [Action] {
+  package mutating func lingerExpired(_ kind: SensorKind, needed: Set<SensorKind>) -> [Action] {
     guard lingering.remove(kind) != nil, !needed.contains(kind) else { return [] }
     running.remove(kind)
     return [.stop(kind)]

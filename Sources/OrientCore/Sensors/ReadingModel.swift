@@ -1,7 +1,7 @@
 /// A reading sensor's pure model: the raw readings its driver captures go in, the values to
 /// publish come out. One per kind (`LightModel`, `ProximityModel`, `CompassModel`), whatever
 /// the capture path.
-public protocol ReadingModel: Sendable {
+package protocol ReadingModel: Sendable {
   /// Takes one raw reading: the value to publish now, nil when it changes nothing clients
   /// should hear of, or why the reading is unusable (logged, naming the device; the sensor
   /// goes on being read).
@@ -12,45 +12,45 @@ public protocol ReadingModel: Sendable {
 
 /// The ambient light sensor: a reading becomes a level (`LightConversion`), and only levels
 /// beyond the sensor's noise are published (`LightFilter`).
-public struct LightModel: ReadingModel {
-  public let conversion: LightConversion
+package struct LightModel: ReadingModel {
+  package let conversion: LightConversion
   private var filter: LightFilter
 
-  public init(conversion: LightConversion) {
+  package init(conversion: LightConversion) {
     self.conversion = conversion
     filter = LightFilter(resolution: conversion.resolution)
   }
 
-  public mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
+  package mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
     conversion.level(raw: raw).map { take(level: $0) }
   }
 
   /// Takes a level already worked out (hwmon's light file).
-  public mutating func take(level: LightLevel) -> ReadingValue? { filter.take(level).map { .light($0) } }
+  package mutating func take(level: LightLevel) -> ReadingValue? { filter.take(level).map { .light($0) } }
 
-  public mutating func reset() { filter.reset() }
+  package mutating func reset() { filter.reset() }
 }
 
 /// The proximity sensor: near or far (`ProximityDetector`), published when it changes.
-public struct ProximityModel: ReadingModel {
+package struct ProximityModel: ReadingModel {
   private var detector: ProximityDetector
   private var published: Bool?
 
-  public init(rule: ProximityDetector.Rule) { detector = ProximityDetector(rule: rule) }
+  package init(rule: ProximityDetector.Rule) { detector = ProximityDetector(rule: rule) }
 
-  public mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
+  package mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
     guard raw.isFinite else { return .failure(ValueError("reading \(raw) is not a number")) }
     return .success(take(near: detector.take(raw)))
   }
 
   /// Takes whether something is near, as a switch says it.
-  public mutating func take(near: Bool) -> ReadingValue? {
+  package mutating func take(near: Bool) -> ReadingValue? {
     guard near != published else { return nil }
     published = near
     return .proximity(near: near)
   }
 
-  public mutating func reset() {
+  package mutating func reset() {
     detector.reset()
     published = nil
   }
@@ -58,17 +58,17 @@ public struct ProximityModel: ReadingModel {
 
 /// The compass: a reading is degrees through its scale and offset, `(raw + offset) * scale`,
 /// published when it moves by a degree or more (`HeadingFilter`).
-public struct CompassModel: ReadingModel {
-  public let scale: Double
-  public let offset: Double
+package struct CompassModel: ReadingModel {
+  package let scale: Double
+  package let offset: Double
   private var filter = HeadingFilter()
 
-  public init(scale: Double = 1, offset: Double = 0) {
+  package init(scale: Double = 1, offset: Double = 0) {
     self.scale = scale
     self.offset = offset
   }
 
-  public mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
+  package mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
     let degrees = (raw + offset) * scale
     guard HeadingFilter.normalized(degrees) != nil else {
       return .failure(ValueError("reading \(raw) is not a heading"))
@@ -76,5 +76,5 @@ public struct CompassModel: ReadingModel {
     return .success(filter.take(degrees).map { .heading($0) })
   }
 
-  public mutating func reset() { filter.reset() }
+  package mutating func reset() { filter.reset() }
 }

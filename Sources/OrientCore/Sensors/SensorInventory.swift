@@ -1,9 +1,9 @@
 /// What discovery saw of one device that may carry readings: an IIO device, a hwmon device
 /// with a `light` file, or an evdev device with a front proximity switch. The shell gathers
 /// these (libiio, libudev, libevdev); `SensorInventory` decides what each is.
-public struct SensorDeviceFacts: Equatable, Sendable {
+package struct SensorDeviceFacts: Equatable, Sendable {
   /// Where the device is.
-  public enum Source: Equatable, Hashable, Sendable {
+  package enum Source: Equatable, Hashable, Sendable {
     /// An IIO device: its id (`iio:device3`) and name (`als`).
     case iio(id: String, name: String)
     /// A hwmon device with Apple's `light` file: the file's path and the device's name.
@@ -12,23 +12,23 @@ public struct SensorDeviceFacts: Equatable, Sendable {
     case input(devnode: String, name: String)
   }
 
-  public var source: Source
+  package var source: Source
   /// The IIO device's attribute files (`in_illuminance_raw`, `in_proximity_nearlevel`, ...).
-  public var files: Set<String> = []
+  package var files: Set<String> = []
   /// The IIO device's channels that are scan elements, by id (`intensity_both`).
-  public var scanElements: Set<String> = []
+  package var scanElements: Set<String> = []
   /// The trigger of the device's own (`als-dev3`: the HID sensor hub's name and number) when
   /// the context has it.
-  public var ownTrigger: String?
+  package var ownTrigger: String?
   /// udev's `PROXIMITY_NEAR_LEVEL` (systemd's hwdb), if set.
-  public var nearLevelProperty: String?
+  package var nearLevelProperty: String?
   /// sysfs `in_proximity_nearlevel`, if the driver gives it.
-  public var nearLevelAttribute: String?
+  package var nearLevelAttribute: String?
 
-  public init(source: Source) { self.source = source }
+  package init(source: Source) { self.source = source }
 
   /// The device in log lines: `iio:device3 (als)`, `/dev/input/event5 (Proximity)`.
-  public var label: String {
+  package var label: String {
     switch source {
     case .iio(let id, let name): name.isEmpty ? id : "\(id) (\(name))"
     case .hwmon(let file, let name): name.isEmpty ? file : "\(file) (\(name))"
@@ -39,11 +39,11 @@ public struct SensorDeviceFacts: Equatable, Sendable {
 
 /// How a reading sensor is read: the ways its device offers, of which the driver takes the
 /// buffer where it may (`ReadingCapture`), else the poll.
-public struct ReadingPlan: Equatable, Sendable {
+package struct ReadingPlan: Equatable, Sendable {
   /// A file to poll, with its scale and offset prefix.
-  public var poll: ReadingChannels.Polled?
+  package var poll: ReadingChannels.Polled?
   /// A scan channel and the trigger that fills the buffer.
-  public var scan: (channel: String, trigger: String)? {
+  package var scan: (channel: String, trigger: String)? {
     get { scanChannel.flatMap { channel in scanTrigger.map { (channel, $0) } } }
     set {
       scanChannel = newValue?.channel
@@ -53,17 +53,17 @@ public struct ReadingPlan: Equatable, Sendable {
   private var scanChannel: String?
   private var scanTrigger: String?
   /// Apple's light file, read through hwmon.
-  public var hwmonFile: String?
+  package var hwmonFile: String?
   /// The evdev node of a front proximity switch.
-  public var switchNode: String?
+  package var switchNode: String?
   /// How proximity readings are told apart.
-  public var proximity: ProximityDetector.Rule?
+  package var proximity: ProximityDetector.Rule?
 
-  public init() {}
+  package init() {}
 
   /// The ways it is read, for `--list` and `info`: `buffer intensity_both (trigger als-dev3),
   /// poll in_illuminance_raw`.
-  public var description: String {
+  package var description: String {
     var ways: [String] = []
     if let (channel, trigger) = scan { ways.append("buffer \(channel) (trigger \(trigger))") }
     if let poll { ways.append("poll \(poll.file)") }
@@ -79,24 +79,24 @@ public struct ReadingPlan: Equatable, Sendable {
 }
 
 /// One kind of sensor found on one device, and whether it can be read.
-public struct SensorFinding: Equatable, Sendable {
-  public var kind: SensorKind
-  public var device: SensorDeviceFacts
+package struct SensorFinding: Equatable, Sendable {
+  package var kind: SensorKind
+  package var device: SensorDeviceFacts
   /// How it is read; nil when it cannot be.
-  public var plan: ReadingPlan?
+  package var plan: ReadingPlan?
   /// Why it cannot be read, when it cannot.
-  public var problem: String?
+  package var problem: String?
   /// Whether it is the one of its kind that orientd reads: the first usable one.
-  public var chosen = false
+  package var chosen = false
 }
 
 /// Decides which of the devices found carry light, proximity and heading readings, how each
 /// is read, and which one of each kind orientd reads, as iio-sensor-proxy's udev rule and
 /// drivers recognise them. Pure: the shell hands over what it saw.
-public enum SensorInventory {
+package enum SensorInventory {
   /// Every kind each device carries, in the devices' order, with the first usable one of
   /// each kind chosen.
-  public static func findings(_ devices: [SensorDeviceFacts]) -> [SensorFinding] {
+  package static func findings(_ devices: [SensorDeviceFacts]) -> [SensorFinding] {
     var findings = devices.flatMap(findings(of:))
     var taken: Set<SensorKind> = []
     for index in findings.indices where findings[index].plan != nil {
@@ -106,7 +106,7 @@ public enum SensorInventory {
   }
 
   /// The chosen finding of each kind.
-  public static func chosen(_ findings: [SensorFinding]) -> [SensorKind: SensorFinding] {
+  package static func chosen(_ findings: [SensorFinding]) -> [SensorKind: SensorFinding] {
     Dictionary(findings.filter(\.chosen).map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
@@ -191,14 +191,14 @@ public enum SensorInventory {
 /// taken, else the poll. A buffer is not taken while another daemon (iio-sensor-proxy) owns
 /// `net.hadess.SensorProxy`: an IIO device has one buffer, and the owner needs it for the
 /// clients it serves. Polling sysfs takes nothing from anyone.
-public enum ReadingCapture: Equatable, Sendable {
+package enum ReadingCapture: Equatable, Sendable {
   case buffer(channel: String, trigger: String)
   case poll(ReadingChannels.Polled)
   case hwmon(file: String)
   case inputSwitch(devnode: String)
 
   /// The way to read `plan` now, or nil with nothing allowed.
-  public static func choose(_ plan: ReadingPlan, buffersAllowed: Bool) -> ReadingCapture? {
+  package static func choose(_ plan: ReadingPlan, buffersAllowed: Bool) -> ReadingCapture? {
     if let node = plan.switchNode { return .inputSwitch(devnode: node) }
     if let file = plan.hwmonFile { return .hwmon(file: file) }
     if buffersAllowed, let (channel, trigger) = plan.scan {

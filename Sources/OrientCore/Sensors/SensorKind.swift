@@ -1,7 +1,7 @@
 /// A kind of sensor orientd reads and serves: the accelerometer that orientation comes from,
 /// and the ambient light sensor, proximity sensor and compass that iio-sensor-proxy serves
 /// beside it. The identity of a sensor through claims, demand, readings and the D-Bus service.
-public enum SensorKind: String, CaseIterable, Comparable, Sendable {
+package enum SensorKind: String, CaseIterable, Comparable, Sendable {
   case accelerometer
   case light
   case proximity
@@ -9,7 +9,7 @@ public enum SensorKind: String, CaseIterable, Comparable, Sendable {
 
   /// The name in iio-sensor-proxy's `Claim` and `Release` methods: `Accelerometer`, `Light`,
   /// `Proximity`, `Compass`.
-  public var busName: String {
+  package var busName: String {
     switch self {
     case .accelerometer: "Accelerometer"
     case .light: "Light"
@@ -19,13 +19,13 @@ public enum SensorKind: String, CaseIterable, Comparable, Sendable {
   }
 
   /// The kind a `Claim`/`Release` method names, e.g. `Light`.
-  public init?(busName: some StringProtocol) {
+  package init?(busName: some StringProtocol) {
     guard let kind = Self.allCases.first(where: { $0.busName == busName }) else { return nil }
     self = kind
   }
 
   /// The kind in words, for logs and diagnostics: `ambient light sensor`.
-  public var noun: String {
+  package var noun: String {
     switch self {
     case .accelerometer: "accelerometer"
     case .light: "ambient light sensor"
@@ -36,7 +36,7 @@ public enum SensorKind: String, CaseIterable, Comparable, Sendable {
 
   /// The state key its readings are published under; nil for the accelerometer, whose
   /// readings become the orientation state.
-  public var readingKey: StateKey? {
+  package var readingKey: StateKey? {
     switch self {
     case .accelerometer: nil
     case .light: .light
@@ -46,16 +46,16 @@ public enum SensorKind: String, CaseIterable, Comparable, Sendable {
   }
 
   /// The kinds read as a plain value (everything but the accelerometer).
-  public static let readingKinds: [SensorKind] = [.light, .proximity, .compass]
+  package static let readingKinds: [SensorKind] = [.light, .proximity, .compass]
 
-  public static func < (left: SensorKind, right: SensorKind) -> Bool {
+  package static func < (left: SensorKind, right: SensorKind) -> Bool {
     allCases.firstIndex(of: left)! < allCases.firstIndex(of: right)!
   }
 }
 
 /// A reading as clients see it: no such sensor, a sensor with no reading (yet, or not now),
 /// or a value.
-public enum Reading<Value: Equatable & Sendable>: Equatable, Sendable {
+package enum Reading<Value: Equatable & Sendable>: Equatable, Sendable {
   /// The machine has no such sensor (or it went away).
   case absent
   /// A sensor is there, but nothing is read now: not yet, or nobody needs it.
@@ -63,11 +63,11 @@ public enum Reading<Value: Equatable & Sendable>: Equatable, Sendable {
   case value(Value)
 
   /// The value, if there is one.
-  public var value: Value? {
+  package var value: Value? {
     if case .value(let value) = self { return value }
     return nil
   }
 
   /// Whether there is a sensor.
-  public var isPresent: Bool { self != .absent }
+  package var isPresent: Bool { self != .absent }
 }

@@ -1,12 +1,12 @@
 /// A value a reading sensor delivered, past its filter: what crosses from the sampling
 /// thread to the main loop.
-public enum ReadingValue: Equatable, Sendable {
+package enum ReadingValue: Equatable, Sendable {
   case light(LightLevel)
   case proximity(near: Bool)
   case heading(Double)
 
   /// The sensor it comes from.
-  public var kind: SensorKind {
+  package var kind: SensorKind {
     switch self {
     case .light: .light
     case .proximity: .proximity
@@ -24,17 +24,17 @@ public enum ReadingValue: Equatable, Sendable {
 /// whether a kind has a sensor, its reading is `unknown` too, and not current: a client asking
 /// for it waits for the answer rather than hear `none` from a daemon that has not looked yet.
 /// Pure: every input returns the changes it made, for the one fan-out.
-public struct SensorReadings: Equatable, Sendable {
-  public private(set) var light = Reading<LightLevel>.unknown
-  public private(set) var proximity = Reading<Bool>.unknown
-  public private(set) var heading = Reading<Double>.unknown
+package struct SensorReadings: Equatable, Sendable {
+  package private(set) var light = Reading<LightLevel>.unknown
+  package private(set) var proximity = Reading<Bool>.unknown
+  package private(set) var heading = Reading<Double>.unknown
   /// The kinds discovery has said something of.
   private var reported: Set<SensorKind> = []
 
-  public init() {}
+  package init() {}
 
   /// The change that states `kind`'s reading now.
-  public func change(_ kind: SensorKind) -> StateChange? {
+  package func change(_ kind: SensorKind) -> StateChange? {
     switch kind {
     case .light: .light(light)
     case .proximity: .proximity(proximity)
@@ -44,15 +44,15 @@ public struct SensorReadings: Equatable, Sendable {
   }
 
   /// The change that states the reading of `key`, for the readings' keys.
-  public func change(for key: StateKey) -> StateChange? { key.readingKind.flatMap(change) }
+  package func change(for key: StateKey) -> StateChange? { key.readingKind.flatMap(change) }
 
   /// Whether `kind` has a sensor, as discovery said.
-  public func isPresent(_ kind: SensorKind) -> Bool {
+  package func isPresent(_ kind: SensorKind) -> Bool {
     reported.contains(kind) && (change(kind).map(Self.present) ?? false)
   }
 
   /// Whether `kind`'s reading says what is true now: a value, or no sensor at all.
-  public func isCurrent(_ kind: SensorKind) -> Bool {
+  package func isCurrent(_ kind: SensorKind) -> Bool {
     guard reported.contains(kind) else { return false }
     switch change(kind) {
     case .light(.unknown)?, .proximity(.unknown)?, .heading(.unknown)?: return false
@@ -62,7 +62,7 @@ public struct SensorReadings: Equatable, Sendable {
 
   /// A sensor of `kind` was found (true) or went away (false). The first word of discovery
   /// on a kind is always published, so that every sink hears whether there is one.
-  public mutating func setPresent(_ kind: SensorKind, _ present: Bool) -> [StateChange] {
+  package mutating func setPresent(_ kind: SensorKind, _ present: Bool) -> [StateChange] {
     guard kind != .accelerometer else { return [] }
     if reported.insert(kind).inserted {
       _ = set(kind, value: nil, present: present)
@@ -73,18 +73,18 @@ public struct SensorReadings: Equatable, Sendable {
   }
 
   /// Every kind has no sensor: a source that is not a machine's sensors (the demo, a replay).
-  public mutating func noSensors() -> [StateChange] {
+  package mutating func noSensors() -> [StateChange] {
     SensorKind.readingKinds.flatMap { setPresent($0, false) }
   }
 
   /// `kind`'s sensor stopped being read: its value is not current any more.
-  public mutating func stopped(_ kind: SensorKind) -> [StateChange] {
+  package mutating func stopped(_ kind: SensorKind) -> [StateChange] {
     guard isPresent(kind) else { return [] }
     return set(kind, value: nil, present: true)
   }
 
   /// A value delivered by a sensor that is present.
-  public mutating func take(_ value: ReadingValue) -> [StateChange] {
+  package mutating func take(_ value: ReadingValue) -> [StateChange] {
     guard isPresent(value.kind) else { return [] }
     return set(value.kind, value: value, present: true)
   }

@@ -4,9 +4,9 @@
 ///
 /// Counts the clients admitted, per user where the peer's user is known. Pure: the server
 /// asks before it serves a newcomer and says when a client is gone.
-public struct Admission: Sendable {
+package struct Admission: Sendable {
   /// Why a newcomer is refused; its `message` is the text the refused client reads.
-  public enum Refusal: Equatable, Sendable {
+  package enum Refusal: Equatable, Sendable {
     /// Every slot is taken (`--max-clients`).
     case full(maxClients: Int)
     /// Every slot not kept for root and the daemon's own user is taken.
@@ -15,7 +15,7 @@ public struct Admission: Sendable {
     case perUserLimit(maxClientsPerUser: Int)
 
     /// The reason as the refused client reads it, after `error too-many-clients`.
-    public var message: String {
+    package var message: String {
       switch self {
       case .full(let maxClients):
         return "at most \(maxClients) clients are served at once (--max-clients)"
@@ -28,31 +28,31 @@ public struct Admission: Sendable {
   }
 
   /// The most clients served at once.
-  public let maxClients: Int
+  package let maxClients: Int
   /// The most clients one user other than root and the daemon's own may hold.
-  public let maxClientsPerUser: Int
+  package let maxClientsPerUser: Int
   /// The daemon's own user, which like root is limited only by `maxClients`.
-  public let ownUID: UInt32
+  package let ownUID: UInt32
   /// The clients admitted and not yet released.
-  public private(set) var count = 0
+  package private(set) var count = 0
   private var perUser: [UInt32: Int] = [:]
 
   /// Admits up to `maxClients`, `maxClientsPerUser` of each user but root and `ownUID`.
-  public init(maxClients: Int, maxClientsPerUser: Int, ownUID: UInt32) {
+  package init(maxClients: Int, maxClientsPerUser: Int, ownUID: UInt32) {
     self.maxClients = maxClients
     self.maxClientsPerUser = maxClientsPerUser
     self.ownUID = ownUID
   }
 
   /// Slots only root and the daemon's own user may take: a sixteenth of the total, at least one.
-  public var reservedForOwners: Int { max(1, maxClients / 16) }
+  package var reservedForOwners: Int { max(1, maxClients / 16) }
 
   /// The clients `uid` holds.
-  public func clients(of uid: UInt32) -> Int { perUser[uid, default: 0] }
+  package func clients(of uid: UInt32) -> Int { perUser[uid, default: 0] }
 
   /// Why a client of `uid` (nil: a peer whose user is unknown) would be refused now, or nil
   /// when it would be admitted.
-  public func refusal(for uid: UInt32?) -> Refusal? {
+  package func refusal(for uid: UInt32?) -> Refusal? {
     if count >= maxClients { return .full(maxClients: maxClients) }
     // Root and orientd's own user (the desktop's hook, the administrator) are limited only by
     // the total, so other users' connections cannot lock them out.
@@ -67,7 +67,7 @@ public struct Admission: Sendable {
   }
 
   /// Counts a client of `uid` in, unless it is refused: then it returns why and counts nothing.
-  public mutating func admit(_ uid: UInt32?) -> Refusal? {
+  package mutating func admit(_ uid: UInt32?) -> Refusal? {
     if let refusal = refusal(for: uid) { return refusal }
     count += 1
     if let uid { perUser[uid, default: 0] += 1 }
@@ -75,7 +75,7 @@ public struct Admission: Sendable {
   }
 
   /// Counts out a client of `uid` that was admitted: its slot is free again.
-  public mutating func release(_ uid: UInt32?) {
+  package mutating func release(_ uid: UInt32?) {
     guard count > 0 else { return }
     count -= 1
     guard let uid, let held = perUser[uid] else { return }

@@ -6,7 +6,7 @@
 /// Clients that declared none (or `supports all`) are not counted: they are told the policy's
 /// own changes. Pure: the server says who declares what and who leaves, and hands it each
 /// batch of changes with the policy that made them; it answers with what each set is told.
-public struct ClientViews: Sendable {
+package struct ClientViews: Sendable {
   /// One set's clients and what they were told.
   struct Entry: Equatable, Sendable {
     /// The clients that declared the set.
@@ -19,14 +19,14 @@ public struct ClientViews: Sendable {
   private(set) var entries: [ClientScreenView: Entry] = [:]
 
   /// No client declared anything yet.
-  public init() {}
+  package init() {}
 
   /// The sets clients declared, other than `.all`.
-  public var views: [ClientScreenView] { Array(entries.keys) }
+  package var views: [ClientScreenView] { Array(entries.keys) }
 
   /// The orientation the clients of `view` are told now: what they were last told, or the
   /// policy's own for a client that declared nothing (or a set nobody holds).
-  public func told(_ view: ClientScreenView, under policy: ScreenPolicy) -> ScreenOrientation? {
+  package func told(_ view: ClientScreenView, under policy: ScreenPolicy) -> ScreenOrientation? {
     guard let entry = entries[view] else { return policy.orientation }
     return entry.told
   }
@@ -34,7 +34,7 @@ public struct ClientViews: Sendable {
   /// A client that held `old` declares `new` (either may be `.policy`, for `supports all`);
   /// returns the `orientation` change it must be told now, before its `ok`, or nil when its
   /// orientation stays the same.
-  public mutating func declare(
+  package mutating func declare(
     _ new: ClientScreenView, replacing old: ClientScreenView, under policy: ScreenPolicy
   ) -> StateChange? {
     guard new != old else { return nil }
@@ -49,7 +49,7 @@ public struct ClientViews: Sendable {
   }
 
   /// A client that held `view` is gone (or declared another).
-  public mutating func leave(_ view: ClientScreenView) {
+  package mutating func leave(_ view: ClientScreenView) {
     guard var entry = entries[view] else { return }
     entry.clients -= 1
     entries[view] = entry.clients > 0 ? entry : nil
@@ -60,7 +60,7 @@ public struct ClientViews: Sendable {
   /// set's orientation changed, else to nothing; a set whose orientation changed while the
   /// policy's did not (an `allow` can do that) gets it after the batch's other changes. Every
   /// set in use is in the answer, with what its clients are told (perhaps nothing).
-  public mutating func publish(
+  package mutating func publish(
     _ changes: [StateChange], under policy: ScreenPolicy
   ) -> [ClientScreenView: [StateChange]] {
     var answer: [ClientScreenView: [StateChange]] = [:]
@@ -81,7 +81,7 @@ public struct ClientViews: Sendable {
 
   /// The state a client of `view` is told (greeting, `get`, a collapsed backlog): `snapshot`,
   /// the policy's state in protocol order, with the orientation its set was last told.
-  public func state(_ snapshot: [StateChange], for view: ClientScreenView, under policy: ScreenPolicy)
+  package func state(_ snapshot: [StateChange], for view: ClientScreenView, under policy: ScreenPolicy)
     -> [StateChange]
   {
     guard !view.followsPolicy else { return snapshot }

@@ -6,9 +6,9 @@
 /// round's worth, and nothing more is sent to it) and it may end its input (it may still listen).
 ///
 /// Pure: the connection reports what happened and asks what to do; it does the I/O.
-public struct ConnectionState: Equatable, Sendable {
+package struct ConnectionState: Equatable, Sendable {
   /// What the client is doing; one thing at a time.
-  public enum Phase: Equatable, Sendable {
+  package enum Phase: Equatable, Sendable {
     /// Its commands are served.
     case serving
     /// Its last control command waits for this state commit; its `ok` and its further
@@ -24,23 +24,23 @@ public struct ConnectionState: Equatable, Sendable {
   }
 
   /// Lines served from one client per round at most, and to a peer that hung up in all.
-  public let linesPerRound: Int
+  package let linesPerRound: Int
   /// What the client is doing.
-  public private(set) var phase = Phase.serving
+  package private(set) var phase = Phase.serving
   /// Whether the peer hung up both ways (or failed a write): nothing more reaches it.
-  public private(set) var peerGone = false
+  package private(set) var peerGone = false
   /// Whether the client shut down its sending side, or nothing more can be read from it.
-  public private(set) var inputEnded = false
+  package private(set) var inputEnded = false
   /// Lines served since the peer went away.
-  public private(set) var linesServedSinceGone = 0
+  package private(set) var linesServedSinceGone = 0
 
   /// A new client, being served, that serves at most `linesPerRound` lines in a round.
-  public init(linesPerRound: Int) {
+  package init(linesPerRound: Int) {
     self.linesPerRound = linesPerRound
   }
 
   /// Whether the client waits for a commit or for a current state.
-  public var isWaiting: Bool {
+  package var isWaiting: Bool {
     switch phase {
     case .awaitingCommit, .awaitingFresh: return true
     case .serving, .closing, .ended: return false
@@ -48,17 +48,17 @@ public struct ConnectionState: Equatable, Sendable {
   }
 
   /// What waits for a current state, if anything does.
-  public var freshWait: FreshWait? {
+  package var freshWait: FreshWait? {
     guard case .awaitingFresh(let wait) = phase else { return nil }
     return wait
   }
 
   /// Whether the server still holds the client.
-  public var isOpen: Bool { phase != .ended }
+  package var isOpen: Bool { phase != .ended }
 
   /// Whether the client hears published changes and samples: not while it closes or after it
   /// ended, and not before its greeting, which will include them.
-  public var hearsChanges: Bool {
+  package var hearsChanges: Bool {
     switch phase {
     case .serving, .awaitingCommit, .awaitingFresh(.getReply): return true
     case .awaitingFresh(.greeting), .closing, .ended: return false
@@ -68,48 +68,48 @@ public struct ConnectionState: Equatable, Sendable {
   // MARK: What happened
 
   /// The peer hung up (or a write to it failed).
-  public mutating func peerHungUp() { peerGone = true }
+  package mutating func peerHungUp() { peerGone = true }
 
   /// The client ended its input, or nothing more can be read from it.
-  public mutating func inputClosed() { inputEnded = true }
+  package mutating func inputClosed() { inputEnded = true }
 
   /// The client may send nothing more (`quit`, or a line over the limit).
-  public mutating func close() {
+  package mutating func close() {
     guard phase == .serving else { return }
     phase = .closing
   }
 
   /// The server forgot the client; nothing more is done with it.
-  public mutating func end() { phase = .ended }
+  package mutating func end() { phase = .ended }
 
   /// One line of the client's is being served.
-  public mutating func lineServed() {
+  package mutating func lineServed() {
     if peerGone { linesServedSinceGone += 1 }
   }
 
   /// The client's control command waits for `generation` to be saved.
-  public mutating func awaitCommit(_ generation: UInt64) {
+  package mutating func awaitCommit(_ generation: UInt64) {
     guard phase == .serving else { return }
     phase = .awaitingCommit(generation)
   }
 
   /// Every commit up to `generation` is settled; true when that ends the client's wait (it
   /// then gets its `ok` and is served again).
-  public mutating func committed(through generation: UInt64) -> Bool {
+  package mutating func committed(through generation: UInt64) -> Bool {
     guard case .awaitingCommit(let awaited) = phase, awaited <= generation else { return false }
     phase = .serving
     return true
   }
 
   /// The greeting, or a `get` reply, waits for a current state.
-  public mutating func awaitFresh(_ wait: FreshWait) {
+  package mutating func awaitFresh(_ wait: FreshWait) {
     guard phase == .serving else { return }
     phase = .awaitingFresh(wait)
   }
 
   /// The state is current again: returns what waited for it, if anything did, and the client
   /// is served again.
-  public mutating func stateIsFresh() -> FreshWait? {
+  package mutating func stateIsFresh() -> FreshWait? {
     guard let wait = freshWait else { return nil }
     phase = .serving
     return wait
@@ -121,23 +121,23 @@ public struct ConnectionState: Equatable, Sendable {
   /// (then it waits until the socket takes it). A peer that went away is held to the same
   /// pacing and gets one round's worth of lines in all: enough for what a client sends just
   /// before it closes, too little to turn a closed connection into a flood.
-  public func mayServeLine(outputPilingUp: Bool) -> Bool {
+  package func mayServeLine(outputPilingUp: Bool) -> Bool {
     phase == .serving && !outputPilingUp && !(peerGone && linesServedSinceGone >= linesPerRound)
   }
 
   /// Whether to read more when no whole line waits: only from a peer that hung up, whose
   /// input the loop no longer reports.
-  public var readsWithoutReadiness: Bool { peerGone && !inputEnded }
+  package var readsWithoutReadiness: Bool { peerGone && !inputEnded }
 
   /// Whether the loop should report input: only when everything the client sent before is
   /// served, it waits for nothing and its output is not piling up, so that one client cannot
   /// make the daemon buffer without bound.
-  public func wantsInput(hasUnservedInput: Bool, outputPilingUp: Bool) -> Bool {
+  package func wantsInput(hasUnservedInput: Bool, outputPilingUp: Bool) -> Bool {
     phase == .serving && !inputEnded && !hasUnservedInput && !outputPilingUp
   }
 
   /// What follows a round of serving.
-  public enum AfterRound: Equatable, Sendable {
+  package enum AfterRound: Equatable, Sendable {
     /// Forget the client.
     case drop
     /// Serve it again next round, after the other clients: it has more input.
@@ -151,7 +151,7 @@ public struct ConnectionState: Equatable, Sendable {
   /// A peer that went away is dropped once its input is served, it closes, or it had its
   /// round's worth; its last change, if any, is saved all the same, and nobody waits for the
   /// `ok`. A closing client is dropped once its output is flushed.
-  public func afterRound(hasUnservedInput: Bool, outputPilingUp: Bool, hasPendingOutput: Bool) -> AfterRound {
+  package func afterRound(hasUnservedInput: Bool, outputPilingUp: Bool, hasPendingOutput: Bool) -> AfterRound {
     let moreInput = hasUnservedInput || readsWithoutReadiness
     if peerGone, !moreInput || phase == .closing || linesServedSinceGone >= linesPerRound { return .drop }
     if moreInput, phase == .serving, !outputPilingUp { return .serveAgain }
@@ -161,7 +161,7 @@ public struct ConnectionState: Equatable, Sendable {
 }
 
 /// What a client waits to be sent once the state is current.
-public enum FreshWait: Equatable, Sendable {
+package enum FreshWait: Equatable, Sendable {
   /// The greeting of a client that connected while the state was stale.
   case greeting
   /// The reply to a `get` of the whole orientation state (nil), or of these keys: it waits

@@ -3,27 +3,27 @@
 ///
 /// Pure: the lines come in, the steps go out; the server's session handler carries them out
 /// (it reads the state, asks whether the client may control, runs control commands).
-public struct ProtocolSession: Sendable {
+package struct ProtocolSession: Sendable {
   /// The format of everything the client is sent.
-  public private(set) var format = MessageFormat.text
+  package private(set) var format = MessageFormat.text
   /// The changes the client receives; everything until it says otherwise.
-  public private(set) var subscription = Subscription.all
+  package private(set) var subscription = Subscription.all
   /// The samples the client asked for, if any.
-  public private(set) var sampleStream: SampleStream?
+  package private(set) var sampleStream: SampleStream?
   /// How the client's `orientation` lines are worked out: the policy's, until the server
   /// accepts a `supports` (`declared(_:)`).
-  public private(set) var view = ClientScreenView.policy
+  package private(set) var view = ClientScreenView.policy
   /// Whether the client has sent a line with anything in it.
-  public private(set) var hasSentCommand = false
+  package private(set) var hasSentCommand = false
   /// Why the client may not hear the compass heading, or nil when it may (the server
   /// decides from who connected).
-  public var headingRefusal: String?
+  package var headingRefusal: String?
 
   /// A new client's session: text, every change, no samples.
-  public init() {}
+  package init() {}
 
   /// What serving a line takes.
-  public enum Step: Equatable, Sendable {
+  package enum Step: Equatable, Sendable {
     /// Nothing: the line was empty.
     case nothing
     /// Send this reply: an error, `ok` for a setting changed, `pong`.
@@ -44,7 +44,7 @@ public struct ProtocolSession: Sendable {
   }
 
   /// What the client's settings ask of the sensor.
-  public var needs: ClientNeeds {
+  package var needs: ClientNeeds {
     ClientNeeds(
       deviceChanges: subscription.contains(.device), samples: sampleStream != nil,
       readings: Set(subscription.readingKinds))
@@ -52,7 +52,7 @@ public struct ProtocolSession: Sendable {
 
   /// Serves one line, without its newline: parses it, applies a setting it changes, and
   /// returns what else it takes.
-  public mutating func handle(_ line: [UInt8]) -> Step {
+  package mutating func handle(_ line: [UInt8]) -> Step {
     guard !line.isEmpty else { return .nothing }
     hasSentCommand = true
     guard let text = String(validating: line, as: UTF8.self), !line.contains(0) else {
@@ -101,12 +101,12 @@ public struct ProtocolSession: Sendable {
   }
 
   /// The server accepted the client's `supports`: its orientation lines follow `view` now.
-  public mutating func declared(_ view: ClientScreenView) {
+  package mutating func declared(_ view: ClientScreenView) {
     self.view = view
   }
 
   /// The client goes: it needs nothing more of the sensor, and holds no set.
-  public mutating func end() {
+  package mutating func end() {
     subscription = []
     sampleStream = nil
     view = .policy

@@ -1,51 +1,51 @@
 /// What one socket client's settings ask of the sensors.
-public struct ClientNeeds: Equatable, Sendable {
+package struct ClientNeeds: Equatable, Sendable {
   /// It subscribes to device orientation changes.
-  public var deviceChanges: Bool
+  package var deviceChanges: Bool
   /// It streams samples.
-  public var samples: Bool
+  package var samples: Bool
   /// The reading sensors it hears (`subscribe light`), or waits for a value of (`get light`).
-  public var readings: Set<SensorKind>
+  package var readings: Set<SensorKind>
 
   /// Needs as given.
-  public init(deviceChanges: Bool, samples: Bool, readings: Set<SensorKind> = []) {
+  package init(deviceChanges: Bool, samples: Bool, readings: Set<SensorKind> = []) {
     self.deviceChanges = deviceChanges
     self.samples = samples
     self.readings = readings
   }
 
   /// A client that needs nothing (one not yet admitted, or gone).
-  public static let nothing = ClientNeeds(deviceChanges: false, samples: false)
+  package static let nothing = ClientNeeds(deviceChanges: false, samples: false)
 }
 
 /// How many socket clients hear device changes, how many stream samples and how many need
 /// each reading sensor, so that the daemon hears only of a first one or a last one: a sensor
 /// may stop while nobody listens, and samples cross from the sampling thread only while
 /// someone streams them.
-public struct SubscriberCounts: Equatable, Sendable {
+package struct SubscriberCounts: Equatable, Sendable {
   /// Clients subscribed to device orientation changes.
-  public private(set) var deviceSubscribers = 0
+  package private(set) var deviceSubscribers = 0
   /// Clients streaming samples.
-  public private(set) var sampleSubscribers = 0
+  package private(set) var sampleSubscribers = 0
   /// Clients that need each reading sensor.
-  public private(set) var readingSubscribers: [SensorKind: Int] = [:]
+  package private(set) var readingSubscribers: [SensorKind: Int] = [:]
 
   /// No clients.
-  public init() {}
+  package init() {}
 
   /// Whether any client hears device changes.
-  public var wantsDevice: Bool { deviceSubscribers > 0 }
+  package var wantsDevice: Bool { deviceSubscribers > 0 }
 
   /// Whether any client streams samples.
-  public var wantsSamples: Bool { sampleSubscribers > 0 }
+  package var wantsSamples: Bool { sampleSubscribers > 0 }
 
   /// The reading sensors some client needs.
-  public var wantedReadings: Set<SensorKind> { Set(readingSubscribers.filter { $0.value > 0 }.keys) }
+  package var wantedReadings: Set<SensorKind> { Set(readingSubscribers.filter { $0.value > 0 }.keys) }
 
   /// One client's needs went from `old` to `new` (a client arrives from `.nothing` and leaves
   /// to it); true when that changed whether anyone wants device changes, samples or a
   /// reading sensor.
-  public mutating func update(from old: ClientNeeds, to new: ClientNeeds) -> Bool {
+  package mutating func update(from old: ClientNeeds, to new: ClientNeeds) -> Bool {
     let before = (wantsDevice, wantsSamples, wantedReadings)
     deviceSubscribers += (new.deviceChanges ? 1 : 0) - (old.deviceChanges ? 1 : 0)
     sampleSubscribers += (new.samples ? 1 : 0) - (old.samples ? 1 : 0)

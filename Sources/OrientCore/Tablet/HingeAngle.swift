@@ -12,7 +12,7 @@ import Glibc
 /// 270 reads (0, 1, 0), and 360 (folded back, a tablet) reads (0, 0, 1). Turning the whole
 /// device about any axis changes neither projection's angle to the other, only their
 /// lengths: when gravity lies along the hinge both vanish and there is no angle.
-public enum HingeAngle {
+package enum HingeAngle {
   /// The projections on the plane across the hinge must be at least this long (g) to give a
   /// direction: below it the hinge is vertical and the angle is noise.
   static let minimumProjection = 0.1
@@ -20,7 +20,7 @@ public enum HingeAngle {
   /// The lid's opening in degrees, from 0 (closed) through 180 (flat) to 360 (folded back),
   /// in [0, 360); nil when gravity lies (almost) along the hinge. 0 and 360 read alike: a
   /// closed lid and one folded all the way back cannot be told apart from gravity alone.
-  public static func degrees(lid: Vector3, base: Vector3) -> Double? {
+  package static func degrees(lid: Vector3, base: Vector3) -> Double? {
     let lidLength = (lid.y * lid.y + lid.z * lid.z).squareRoot()
     let baseLength = (base.y * base.y + base.z * base.z).squareRoot()
     guard lidLength.isFinite, baseLength.isFinite, lidLength >= minimumProjection,
@@ -41,10 +41,10 @@ public enum HingeAngle {
   /// closed (0 degrees); Chromebooks' cros-ec sensors read that way too. `degrees` takes the
   /// base's frame to read as the display's with the device open flat (180 degrees). The two
   /// frames are half a turn apart about the hinge: y and z change sign.
-  public static func flatFrame(ofBase reading: Vector3) -> Vector3 {
+  package static func flatFrame(ofBase reading: Vector3) -> Vector3 {
     Vector3(reading.x, -reading.y, -reading.z)
   }
 
   /// How much of gravity lies along the hinge, in g: the larger of the two sensors' |x|.
-  public static func alongHinge(lid: Vector3, base: Vector3) -> Double { max(abs(lid.x), abs(base.x)) }
+  package static func alongHinge(lid: Vector3, base: Vector3) -> Double { max(abs(lid.x), abs(base.x)) }
 }

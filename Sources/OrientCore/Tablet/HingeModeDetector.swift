@@ -4,9 +4,9 @@
 /// then the lid switch, else the last angle that could be told, says which it is; a hinge
 /// held near vertical, or two sensors whose magnitudes differ (the device is moving), give no
 /// angle worth using. Timed by the samples, without a clock.
-public struct HingeModeDetector: Equatable, Sendable {
+package struct HingeModeDetector: Equatable, Sendable {
   /// The figures, ChromeOS's by default.
-  public struct Settings: Equatable, Sendable {
+  package struct Settings: Equatable, Sendable {
     var enterTabletDegrees = 200.0
     var leaveTabletDegrees = 160.0
     /// Angles outside this range are the unstable ones.
@@ -19,11 +19,11 @@ public struct HingeModeDetector: Equatable, Sendable {
     /// A published angle moves only by at least this many degrees.
     var publishStepDegrees = 5
 
-    public init() {}
+    package init() {}
   }
 
   /// Why a pair of readings was not used.
-  public enum Ignored: Equatable, Sendable {
+  package enum Ignored: Equatable, Sendable {
     /// Gravity lies (nearly) along the hinge: the angle is noise.
     case verticalHinge
     /// The magnitudes differ: the device is moving.
@@ -31,28 +31,28 @@ public struct HingeModeDetector: Equatable, Sendable {
   }
 
   /// What one pair of readings did.
-  public struct Step: Equatable, Sendable {
+  package struct Step: Equatable, Sendable {
     /// Why the pair was ignored, or nil if it was used.
-    public var ignored: Ignored?
+    package var ignored: Ignored?
     /// Whether `mode` changed.
-    public var modeChanged = false
+    package var modeChanged = false
     /// A new angle to publish (rounded to a degree), when it moved far enough.
-    public var angle: Int?
+    package var angle: Int?
   }
 
-  public let settings: Settings
-  public private(set) var mode = TabletMode.unknown
+  package let settings: Settings
+  package private(set) var mode = TabletMode.unknown
   /// The angle last published.
-  public private(set) var publishedAngle: Int?
+  package private(set) var publishedAngle: Int?
   /// The last angle inside the stable range: it tells a closed lid from one folded back.
   private var lastStableAngle: Double?
   private var unstableSince: SampleTime?
 
-  public init(settings: Settings = Settings()) { self.settings = settings }
+  package init(settings: Settings = Settings()) { self.settings = settings }
 
   /// Takes one pair of readings (g, corrected frames) taken at `time`; `lidClosed` is the lid
   /// switch, nil without one.
-  public mutating func update(lid: Vector3, base: Vector3, at time: SampleTime, lidClosed: Bool?) -> Step {
+  package mutating func update(lid: Vector3, base: Vector3, at time: SampleTime, lidClosed: Bool?) -> Step {
     let before = mode
     var step = decide(lid: lid, base: base, at: time, lidClosed: lidClosed)
     step.modeChanged = mode != before

@@ -10,9 +10,9 @@
 /// again. Either sensor coming or going starts the hinge afresh.
 ///
 /// Pure: every reading carries its time; each input returns what to log and the new status.
-public struct HingePairing: Sendable {
+package struct HingePairing: Sendable {
   /// One of the two sensors.
-  public enum Sensor: String, Sendable {
+  package enum Sensor: String, Sendable {
     case display
     case base
 
@@ -21,10 +21,10 @@ public struct HingePairing: Sendable {
   }
 
   /// What an input did: lines for the log, and the hinge's status when it changed.
-  public struct Outcome: Equatable, Sendable {
-    public var notes: [LogNote] = []
+  package struct Outcome: Equatable, Sendable {
+    package var notes: [LogNote] = []
     /// The new status, nil when it stayed the same.
-    public var status: HingeStatus?
+    package var status: HingeStatus?
   }
 
   /// What is known of one sensor.
@@ -68,16 +68,16 @@ public struct HingePairing: Sendable {
 
   /// A hinge whose sensors are read every `interval`: pairs are at most 1.5 intervals and
   /// 20 ms apart, and a sensor is failing after 3 intervals, and at least 300 ms, of silence.
-  public init(interval: Duration) {
+  package init(interval: Duration) {
     pairWindow = interval + interval / 2 + .milliseconds(20)
     failingAfter = max(interval * 3, .milliseconds(300))
   }
 
   /// A base sensor was found and will be read.
-  public mutating func baseFound() { hasBaseSensor = true }
+  package mutating func baseFound() { hasBaseSensor = true }
 
   /// The lid switch changed (nil: there is none).
-  public mutating func setLid(closed: Bool?) -> [LogNote] {
+  package mutating func setLid(closed: Bool?) -> [LogNote] {
     guard closed != lidClosed else { return [] }
     lidClosed = closed
     return [
@@ -88,7 +88,7 @@ public struct HingePairing: Sendable {
   /// `sensor` came online (`summary` names it) or went offline. Either change starts the hinge
   /// afresh, forgetting both sensors' readings: a sensor that comes back may be another one,
   /// and the other's last reading may be from before.
-  public mutating func online(_ sensor: Sensor, _ value: Bool, summary: String) -> Outcome {
+  package mutating func online(_ sensor: Sensor, _ value: Bool, summary: String) -> Outcome {
     let name = self[sensor].summary ?? summary
     display = Half(summary: sensor == .display ? (value ? summary : nil) : display.summary)
     base = Half(summary: sensor == .base ? (value ? summary : nil) : base.summary)
@@ -109,10 +109,10 @@ public struct HingePairing: Sendable {
 
   /// Whether both sensors are online. Without both there is no hinge: a reading has nothing
   /// to pair with and is not kept.
-  public var hasBothSensors: Bool { base.summary != nil && display.summary != nil }
+  package var hasBothSensors: Bool { base.summary != nil && display.summary != nil }
 
   /// A usable reading of `sensor`; `polled` says whether polling read it.
-  public mutating func take(_ sample: Sample, from sensor: Sensor, polled: Bool) -> Outcome {
+  package mutating func take(_ sample: Sample, from sensor: Sensor, polled: Bool) -> Outcome {
     var outcome = Outcome()
     guard hasBothSensors else { return outcome }
     self[sensor].latest = sample
@@ -152,7 +152,7 @@ public struct HingePairing: Sendable {
   }
 
   /// A reading of `sensor` at `time` was out of range (the driver has said so, and skipped it).
-  public mutating func rejected(_ sensor: Sensor, at time: SampleTime) -> Outcome {
+  package mutating func rejected(_ sensor: Sensor, at time: SampleTime) -> Outcome {
     var outcome = Outcome()
     self[sensor].rejectedAt = time
     self[sensor].readingsSinceOther += 1

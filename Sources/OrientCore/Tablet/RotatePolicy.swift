@@ -1,5 +1,5 @@
 /// When the screen follows the device: `rotate =` in the config, `--rotate` on the command line.
-public enum RotatePolicy: String, CaseIterable, Sendable {
+package enum RotatePolicy: String, CaseIterable, Sendable {
   /// Always, whatever the mode (orientd before tablet mode).
   case always
   /// Only in tablet mode: in laptop mode the screen stays `normal`.
@@ -10,7 +10,7 @@ public enum RotatePolicy: String, CaseIterable, Sendable {
 }
 
 /// Where the mode in force comes from, strongest first.
-public enum ModeSource: String, Sendable {
+package enum ModeSource: String, Sendable {
   /// `mode tablet|laptop` from a client, until `mode auto`.
   case manual
   /// A tablet-mode switch (`SW_TABLET_MODE`).

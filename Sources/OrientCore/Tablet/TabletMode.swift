@@ -1,5 +1,5 @@
 /// Whether a convertible is used as a tablet or as a laptop.
-public enum TabletMode: String, CaseIterable, Sendable {
+package enum TabletMode: String, CaseIterable, Sendable {
   case tablet
   case laptop
   /// No source says.

@@ -2,24 +2,24 @@
 /// tablet-mode switch, the hinge), and what that means for the screen under the rotate policy.
 ///
 /// Pure: the daemon feeds it what the switch, the hinge and clients say.
-public struct TabletModeState: Equatable, Sendable {
+package struct TabletModeState: Equatable, Sendable {
   /// What the tablet-mode switch says: true in tablet mode, nil without a switch.
-  public var switchSaysTablet: Bool?
+  package var switchSaysTablet: Bool?
   /// What the hinge says.
-  public var hinge = HingeStatus.unavailable
+  package var hinge = HingeStatus.unavailable
   /// `mode tablet|laptop` from a client; nil is `mode auto`.
-  public var override: TabletMode?
+  package var override: TabletMode?
   /// The `rotate` policy as configured.
-  public var policy: RotatePolicy
+  package var policy: RotatePolicy
 
   /// Creates a state with no source yet.
-  public init(policy: RotatePolicy = .auto, override: TabletMode? = nil) {
+  package init(policy: RotatePolicy = .auto, override: TabletMode? = nil) {
     self.policy = policy
     self.override = override == .unknown ? nil : override
   }
 
   /// The strongest source that says something.
-  public var source: ModeSource {
+  package var source: ModeSource {
     if override != nil { return .manual }
     if switchSaysTablet != nil { return .tabletSwitch }
     if hinge.available { return .hinge }
@@ -27,7 +27,7 @@ public struct TabletModeState: Equatable, Sendable {
   }
 
   /// The mode in force.
-  public var mode: TabletMode {
+  package var mode: TabletMode {
     switch source {
     case .manual: return override ?? .unknown
     case .tabletSwitch: return switchSaysTablet == true ? .tablet : .laptop
@@ -46,15 +46,15 @@ public struct TabletModeState: Equatable, Sendable {
 
   /// Whether the screen is held `normal`: laptop mode under the tablet policy. An unknown
   /// mode (a switch gone, a hinge that cannot tell) rotates as `always` does.
-  public var holdsNormal: Bool { effectivePolicy == .tablet && mode == .laptop }
+  package var holdsNormal: Bool { effectivePolicy == .tablet && mode == .laptop }
 
   /// Whether the mode can change only through events orientd is told of without sampling (a
   /// switch's events, a client's command), so that the display sensor may stop while the
   /// screen is held.
-  public var modeNeedsNoSamples: Bool { source == .manual || source == .tabletSwitch }
+  package var modeNeedsNoSamples: Bool { source == .manual || source == .tabletSwitch }
 
   /// The text for `info`: `laptop (switch; rotate tablet, from auto)`.
-  public var summary: String {
+  package var summary: String {
     let policyText =
       policy == .auto ? "rotate \(effectivePolicy.rawValue), from auto" : "rotate \(policy.rawValue)"
     return "\(mode.rawValue) (\(source == .none ? "no source" : "from " + source.rawValue); \(policyText))"

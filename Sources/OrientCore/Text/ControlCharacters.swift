@@ -5,7 +5,7 @@ extension String {
   /// Text that comes from a sensor, a remote server or a library's messages passes through
   /// this before it reaches a reply line or the log, so it can neither start a forged line nor
   /// steer a terminal; doubling backslashes keeps the escape unambiguous.
-  public var escapingControlCharacters: String {
+  package var escapingControlCharacters: String {
     guard unicodeScalars.contains(where: { $0.needsEscape }) else { return self }
     var escaped = ""
     for scalar in unicodeScalars {

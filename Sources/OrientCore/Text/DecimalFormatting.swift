@@ -1,7 +1,7 @@
 /// Fixed-point formatting without Foundation's `String(format:)`.
-public enum DecimalFormatting {
+package enum DecimalFormatting {
   /// Formats `value` with exactly `decimals` places, e.g. `fixed(-0.98765, 3)` is `-0.988`.
-  public static func fixed(_ value: Double, decimals: Int) -> String {
+  package static func fixed(_ value: Double, decimals: Int) -> String {
     guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
@@ -18,7 +18,7 @@ public enum DecimalFormatting {
   }
 
   /// Formats `value` with a sign always shown, e.g. `+0.500`.
-  public static func signedFixed(_ value: Double, decimals: Int) -> String {
+  package static func signedFixed(_ value: Double, decimals: Int) -> String {
     let text = fixed(value, decimals: decimals)
     return text.hasPrefix("-") ? text : "+" + text
   }

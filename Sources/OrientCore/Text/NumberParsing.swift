@@ -2,9 +2,9 @@
 ///
 /// `Double(String)` alone accepts `nan`, `inf` and hexadecimal floats, none of
 /// which belong in sysfs values, traces or configuration.
-public enum NumberParsing {
+package enum NumberParsing {
   /// Parses a finite decimal number such as `-9.81`, `0.038307` or `1e-3`.
-  public static func finiteDouble<S: StringProtocol>(_ text: S) -> Double? {
+  package static func finiteDouble<S: StringProtocol>(_ text: S) -> Double? {
     guard isDecimalNumber(text.utf8), let value = Double(text), value.isFinite else { return nil }
     return value
   }
@@ -44,7 +44,7 @@ public enum NumberParsing {
   }
 
   /// Parses a non-negative decimal integer without sign, such as `200`.
-  public static func unsignedInteger<S: StringProtocol>(_ text: S, maximum: Int = Int.max) -> Int? {
+  package static func unsignedInteger<S: StringProtocol>(_ text: S, maximum: Int = Int.max) -> Int? {
     guard !text.isEmpty, text.utf8.count <= 18 else { return nil }
     var value = 0
     for byte in text.utf8 {
@@ -55,19 +55,19 @@ public enum NumberParsing {
   }
 
   /// Parses non-negative decimal seconds such as `12.345` into microseconds, rounding past 6 places.
-  public static func seconds<S: StringProtocol>(_ text: S) -> SampleTime? {
+  package static func seconds<S: StringProtocol>(_ text: S) -> SampleTime? {
     var copy = String(text)
     return copy.withUTF8 { seconds(bytes: $0) }
   }
 
   /// Parses a length of time given in decimal seconds, such as `0.5`, to the microsecond.
-  public static func duration<S: StringProtocol>(seconds text: S) -> Duration? {
+  package static func duration<S: StringProtocol>(seconds text: S) -> Duration? {
     seconds(text).map { .microseconds($0.microseconds) }
   }
 
   /// Parses non-negative decimal seconds from bytes, e.g. `12.345`: digits, then optionally a
   /// dot and more digits. Up to 12 whole digits; fraction digits past 6 round the last one.
-  public static func seconds(bytes: UnsafeBufferPointer<UInt8>) -> SampleTime? {
+  package static func seconds(bytes: UnsafeBufferPointer<UInt8>) -> SampleTime? {
     let zero = UInt8(ascii: "0")
     var index = 0
     var whole: Int64 = 0
@@ -106,7 +106,7 @@ extension NumberParsing {
   ///
   /// The bytes are checked as `finiteDouble(_:)` checks text, then converted by the C
   /// library; values of up to 15 bytes (every sysfs reading) need no allocation.
-  public static func finiteDouble(bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+  package static func finiteDouble(bytes: UnsafeBufferPointer<UInt8>) -> Double? {
     let number = bytes.trimmingBlanks
     // A raw reading is an integer: converted here, exactly as the C library would (every
     // integer of up to 15 digits is a Double), without building a String for it. This was

@@ -4,7 +4,7 @@ extension StringProtocol {
   /// The daemon's checks on text (a library's message, a sysfs path) are on exact bytes, and
   /// `contains(_:)` with a string argument comes from the string-processing library, whose
   /// code would otherwise be loaded into orientd for these few calls (BENCHMARKS.md, "Memory").
-  public func containsBytes(_ needle: some StringProtocol) -> Bool {
+  package func containsBytes(_ needle: some StringProtocol) -> Bool {
     let haystack = Array(utf8)
     let pattern = Array(needle.utf8)
     guard !pattern.isEmpty else { return true }
@@ -22,7 +22,7 @@ extension StringProtocol {
   ///
   /// One pass, in place of chained `replacing(_:with:)` calls, which come from the
   /// string-processing library.
-  public func replacingCharacters(_ replacement: (Character) -> String?) -> String {
+  package func replacingCharacters(_ replacement: (Character) -> String?) -> String {
     var result = ""
     for character in self {
       if let text = replacement(character) { result += text } else { result.append(character) }

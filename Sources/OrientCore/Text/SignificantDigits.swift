@@ -2,7 +2,7 @@ extension DecimalFormatting {
   /// Formats `value` with `digits` significant digits (at most 15 decimals), e.g.
   /// `significant(0.0383072, digits: 5)` is `0.038307` and `significant(26, digits: 4)` is
   /// `26.00`; large values keep all their integer digits.
-  public static func significant(_ value: Double, digits: Int) -> String {
+  package static func significant(_ value: Double, digits: Int) -> String {
     var decimals = max(digits, 1) - 1
     var scaled = abs(value)
     guard scaled.isFinite, scaled > 0 else { return fixed(value, decimals: decimals) }

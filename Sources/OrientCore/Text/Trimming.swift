@@ -7,7 +7,7 @@ func isBlank(_ byte: UInt8) -> Bool {
 
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs and line ends.
-  public var trimmingSpaces: Substring {
+  package var trimmingSpaces: Substring {
     let text = Substring(self)
     let utf8 = text.utf8
     guard let start = utf8.firstIndex(where: { !isBlank($0) }) else { return text[text.endIndex...] }

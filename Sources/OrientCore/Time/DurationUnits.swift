@@ -2,7 +2,7 @@ extension Duration {
   /// Whole microseconds, truncated toward zero and clamped to `Int64`'s range: the unit sample
   /// times count in.
   @inlinable
-  public var wholeMicroseconds: Int64 {
+  package var wholeMicroseconds: Int64 {
     let (seconds, attoseconds) = components
     let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
     guard !overflow else { return seconds < 0 ? .min : .max }
@@ -13,15 +13,15 @@ extension Duration {
 
   /// Whole milliseconds, truncated toward zero and clamped to `Int64`'s range.
   @inlinable
-  public var wholeMilliseconds: Int64 { wholeMicroseconds / 1000 }
+  package var wholeMilliseconds: Int64 { wholeMicroseconds / 1000 }
 
   /// Whole seconds, truncated toward zero.
   @inlinable
-  public var wholeSeconds: Int64 { components.seconds }
+  package var wholeSeconds: Int64 { components.seconds }
 
   /// The duration in seconds as a floating-point number, for figures and messages.
   @inlinable
-  public var inSeconds: Double {
+  package var inSeconds: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) + Double(attoseconds) / 1e18
   }
@@ -29,5 +29,5 @@ extension Duration {
 
 extension Duration {
   /// Seconds with exactly three decimals, e.g. `0.250`, as sample times are printed.
-  public var secondsText: String { SampleTime(sinceOrigin: self).secondsText }
+  package var secondsText: String { SampleTime(sinceOrigin: self).secondsText }
 }

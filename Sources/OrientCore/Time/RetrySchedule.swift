@@ -3,25 +3,25 @@
 /// Used for a remote context that was refused, for a buffer that stayed silent and for a bus
 /// that cannot be reached: each attempt costs something (a context's memory, a second of
 /// probing), so a lasting failure is tried rarely, while a short one is soon noticed to be over.
-public struct RetrySchedule: Sendable {
+package struct RetrySchedule: Sendable {
   /// The first wait.
-  public static let first = Duration.seconds(2)
+  package static let first = Duration.seconds(2)
   /// The longest wait.
-  public static let longest = Duration.seconds(60)
+  package static let longest = Duration.seconds(60)
 
   /// Failures since the last success.
-  public private(set) var failures = 0
+  package private(set) var failures = 0
 
   /// A schedule with no failures yet.
-  public init() {}
+  package init() {}
 
   /// Counts a failure and returns how long to wait before the next attempt.
-  public mutating func delayAfterFailure() -> Duration {
+  package mutating func delayAfterFailure() -> Duration {
     failures += 1
     // Capped before the doubling: 2 s * 2^5 is already past a minute.
     return min(Self.first * (1 << min(failures - 1, 5)), Self.longest)
   }
 
   /// Forgets the failures after a success.
-  public mutating func reset() { failures = 0 }
+  package mutating func reset() { failures = 0 }
 }

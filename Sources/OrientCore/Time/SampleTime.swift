@@ -2,23 +2,23 @@
 ///
 /// Integer time keeps settle comparisons exact: `0.4 - 0.1 >= 0.3` is not
 /// reliable in floating point.
-public struct SampleTime: Comparable, Hashable, Sendable {
+package struct SampleTime: Comparable, Hashable, Sendable {
   /// Microseconds since the origin (the start of a run, or a trace's zero).
-  public var microseconds: Int64
+  package var microseconds: Int64
 
   /// Creates a time from microseconds.
   @inlinable
-  public init(microseconds: Int64) { self.microseconds = microseconds }
+  package init(microseconds: Int64) { self.microseconds = microseconds }
 
   /// Creates a time from milliseconds.
   @inlinable
   init(milliseconds: Int64) { self.microseconds = milliseconds * 1000 }
 
   /// The origin.
-  public static let zero = SampleTime(microseconds: 0)
+  package static let zero = SampleTime(microseconds: 0)
 
   @inlinable
-  public static func < (lhs: SampleTime, rhs: SampleTime) -> Bool {
+  package static func < (lhs: SampleTime, rhs: SampleTime) -> Bool {
     lhs.microseconds < rhs.microseconds
   }
 
@@ -36,11 +36,11 @@ public struct SampleTime: Comparable, Hashable, Sendable {
 
   /// The time `rhs` later, saturating (see `advanced(by:)`).
   @inlinable
-  public static func + (lhs: SampleTime, rhs: Duration) -> SampleTime { lhs.advanced(by: rhs) }
+  package static func + (lhs: SampleTime, rhs: Duration) -> SampleTime { lhs.advanced(by: rhs) }
 
   /// The time from `rhs` to `lhs`, negative when `lhs` is earlier; saturating.
   @inlinable
-  public static func - (lhs: SampleTime, rhs: SampleTime) -> Duration {
+  package static func - (lhs: SampleTime, rhs: SampleTime) -> Duration {
     let (difference, overflow) = lhs.microseconds.subtractingReportingOverflow(rhs.microseconds)
     guard overflow else { return .microseconds(difference) }
     return .microseconds(lhs < rhs ? Int64.min : Int64.max)
@@ -48,7 +48,7 @@ public struct SampleTime: Comparable, Hashable, Sendable {
 
   /// The time `offset` after the origin.
   @inlinable
-  public init(sinceOrigin offset: Duration) { self.microseconds = offset.wholeMicroseconds }
+  package init(sinceOrigin offset: Duration) { self.microseconds = offset.wholeMicroseconds }
 
   /// The time `nanoseconds` after the origin, truncated toward zero to whole microseconds, as
   /// `init(sinceOrigin:)` gives it for `.nanoseconds(nanoseconds)`.
@@ -56,16 +56,16 @@ public struct SampleTime: Comparable, Hashable, Sendable {
   /// For the clock's own nanoseconds: every sample is timed through it, and building a
   /// `Duration` (128-bit arithmetic) cost more than the rest of timing a sample.
   @inlinable
-  public init(sinceOriginNanoseconds nanoseconds: Int64) { self.microseconds = nanoseconds / 1000 }
+  package init(sinceOriginNanoseconds nanoseconds: Int64) { self.microseconds = nanoseconds / 1000 }
 
   /// Seconds with exactly three decimals, e.g. `12.345`, as `--dump` prints them.
-  public var secondsText: String { formatted(decimals: 3) }
+  package var secondsText: String { formatted(decimals: 3) }
 
   /// Seconds with `decimals` places (0 to 6; others are taken as the nearest), rounded half up.
   ///
   /// Works on the magnitude as `UInt64`, where every `Int64` time, `Int64.min` included, and
   /// the half unit added for rounding fit.
-  public func formatted(decimals: Int) -> String {
+  package func formatted(decimals: Int) -> String {
     let decimals = min(max(decimals, 0), 6)
     var divisor: UInt64 = 1
     for _ in 0..<(6 - decimals) { divisor *= 10 }

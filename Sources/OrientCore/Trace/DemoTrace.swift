@@ -2,21 +2,21 @@
 ///
 /// Each pose is held for 2 s and reached by a 1 s rotation through the
 /// positions in between, so the demo shows hysteresis and settle at work.
-public enum DemoTrace {
+package enum DemoTrace {
   /// The poses in order; the last one leads back to the first when looping.
-  public static let poses: [DeviceOrientation] = [
+  package static let poses: [DeviceOrientation] = [
     .normal, .leftUp, .bottomUp, .rightUp, .normal, .faceUp, .faceDown,
   ]
 
   /// The time between samples.
-  public static let step = Duration.milliseconds(100)
+  package static let step = Duration.milliseconds(100)
   /// Samples a pose is held for.
   static let holdSteps = 20
   /// Samples a turn between two poses takes.
   static let turnSteps = 10
 
   /// One loop of the demo, starting at time 0.
-  public static let samples: [TraceSample] = {
+  package static let samples: [TraceSample] = {
     var result: [TraceSample] = []
     var time = SampleTime.zero
     func emit(_ gravity: Vector3) {
@@ -34,7 +34,7 @@ public enum DemoTrace {
   }()
 
   /// The length of one loop, the time offset of each next loop.
-  public static var loopLength: Duration { step * samples.count }
+  package static var loopLength: Duration { step * samples.count }
 
   /// A unit vector between two unit vectors; opposite ones turn through a perpendicular axis.
   static func direction(from a: Vector3, to b: Vector3, fraction: Double) -> Vector3 {

@@ -3,11 +3,11 @@
 /// Trace times come from a file, so every step saturates instead of trapping: a sample
 /// due past any clock is due "never" (nil), and one wait never exceeds `longestWait`, so what
 /// is handed to the event loop stays small whatever the trace says.
-public struct ReplaySchedule: Sendable {
+package struct ReplaySchedule: Sendable {
   /// The first sample's trace time, played at the start.
-  public let firstTime: SampleTime
+  package let firstTime: SampleTime
   /// With a loop, the time from one pass's start to the next's.
-  public let loopLength: Duration?
+  package let loopLength: Duration?
 
   /// The longest single wait: one hour. A sample due later is waited for in steps.
   static let longestWait = Duration.seconds(3600)
@@ -17,14 +17,14 @@ public struct ReplaySchedule: Sendable {
   static let latestDue = Duration.nanoseconds(Int64.max)
 
   /// A schedule that plays `firstTime` at the start.
-  public init(firstTime: SampleTime, loopLength: Duration? = nil) {
+  package init(firstTime: SampleTime, loopLength: Duration? = nil) {
     self.firstTime = firstTime
     self.loopLength = loopLength.map { max($0, .zero) }
   }
 
   /// How much later than the first pass the times of pass `pass` (0 for the first) run;
   /// saturating.
-  public func passOffset(pass: Int64) -> Duration {
+  package func passOffset(pass: Int64) -> Duration {
     guard let loopLength, pass > 0 else { return .zero }
     let (product, overflow) = loopLength.wholeMicroseconds.multipliedReportingOverflow(by: pass)
     return .microseconds(overflow ? Int64.max : product)
@@ -32,7 +32,7 @@ public struct ReplaySchedule: Sendable {
 
   /// How long after the start `time` is due in pass `pass`; nil when that is beyond any clock.
   /// A time before the first one is due at the start.
-  public func due(_ time: SampleTime, pass: Int64 = 0) -> Duration? {
+  package func due(_ time: SampleTime, pass: Int64 = 0) -> Duration? {
     var sinceFirst: Int64 = 0
     if time > firstTime {
       let (difference, tooFar) = time.microseconds.subtractingReportingOverflow(firstTime.microseconds)
@@ -47,7 +47,7 @@ public struct ReplaySchedule: Sendable {
 
   /// How long to wait, `elapsed` after the start, for something due at `due` (nil: never):
   /// nil when it is due already, else at most `longestWait`.
-  public static func wait(until due: Duration?, elapsed: Duration) -> Duration? {
+  package static func wait(until due: Duration?, elapsed: Duration) -> Duration? {
     guard let due else { return longestWait }
     guard due > elapsed else { return nil }
     return min(due - elapsed, longestWait)

@@ -1,57 +1,57 @@
 /// One sample of a trace: its time and the gravity vector in g, in the corrected frame.
-public struct TraceSample: Equatable, Sendable {
-  public var time: SampleTime
-  public var gravity: Vector3
+package struct TraceSample: Equatable, Sendable {
+  package var time: SampleTime
+  package var gravity: Vector3
 
   /// Creates a sample.
-  public init(time: SampleTime, gravity: Vector3) {
+  package init(time: SampleTime, gravity: Vector3) {
     self.time = time
     self.gravity = gravity
   }
 }
 
 /// A malformed trace, with the place it was found.
-public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file name (or other source) the trace came from.
-  public var source: String
+  package var source: String
   /// The 1-based line number.
-  public var line: Int
+  package var line: Int
   /// What is wrong.
-  public var message: String
+  package var message: String
 
-  public var description: String { "\(source):\(line): \(message)" }
+  package var description: String { "\(source):\(line): \(message)" }
 }
 
 /// Trace format version 1: a `# orientd-trace 1` line, then `t x y z` per line
 /// (seconds; g; corrected frame). `#` comments and blank lines are ignored.
-public enum TraceFormat {
+package enum TraceFormat {
   /// The first line of every version-1 trace.
-  public static let header = "# orientd-trace 1"
+  package static let header = "# orientd-trace 1"
 
   /// The latest time a trace may hold: 9999999999.999 s, about 316 years.
   ///
   /// Far beyond any recording, and low enough that every offset a replay computes from it
   /// (in nanoseconds, on top of the monotonic clock) fits in 64 bits. A time up to it is
   /// written back with three decimals as at most this, so a recorded trace always parses.
-  public static let latestTime = SampleTime(microseconds: 9_999_999_999_999_000)
+  package static let latestTime = SampleTime(microseconds: 9_999_999_999_999_000)
 
   /// The largest trace file orientd reads: 64 MiB, over two million samples (more than six
   /// hours at 100 Hz).
   ///
   /// Every sample is held in memory for the replay; a larger file, or one that never ends
   /// (`/dev/zero`), is refused instead of growing orientd without bound.
-  public static let maximumFileBytes = 64 << 20
+  package static let maximumFileBytes = 64 << 20
 
   /// Parses a whole trace; any malformed line fails the whole trace, so a replay
   /// never starts on a file it cannot finish.
-  public static func parse(_ text: String, source: String) throws(TraceError) -> [TraceSample] {
+  package static func parse(_ text: String, source: String) throws(TraceError) -> [TraceSample] {
     var text = text
     let result = text.withUTF8 { parse(bytes: $0, source: source) }
     return try result.get()
   }
 
   /// Parses a trace from its UTF-8 bytes, line by line, without building strings.
-  public static func parse(bytes: UnsafeBufferPointer<UInt8>, source: String) -> Result<
+  package static func parse(bytes: UnsafeBufferPointer<UInt8>, source: String) -> Result<
     [TraceSample], TraceError
   > {
     guard !bytes.isEmpty else {
@@ -170,14 +170,14 @@ public enum TraceFormat {
 
   /// Where samples appended after `last` start: one second after it, or 0 for an empty
   /// trace; nil when that is past `latestTime`, so nothing more can be appended.
-  public static func continuation(after last: SampleTime?) -> SampleTime? {
+  package static func continuation(after last: SampleTime?) -> SampleTime? {
     guard let last else { return .zero }
     let next = last + .seconds(1)
     return next <= latestTime ? next : nil
   }
 
   /// Formats a sample line without its newline, e.g. `1.250 0.0000 -1.0000 0.0000`.
-  public static func line(for sample: TraceSample) -> String {
+  package static func line(for sample: TraceSample) -> String {
     let g = sample.gravity
     return sample.time.formatted(decimals: 3) + " "
       + DecimalFormatting.fixed(g.x, decimals: 4) + " "

@@ -7,9 +7,9 @@ import OrientSystem
 let orientdVersion = "0.1.0"
 
 /// The `orientd` command: parses arguments, runs the chosen action, returns the exit status.
-public enum OrientdCommand {
+package enum OrientdCommand {
   /// Runs orientd with `arguments` (without the program name).
-  public static func main(_ arguments: [String]) -> Int32 {
+  package static func main(_ arguments: [String]) -> Int32 {
     ignoreBrokenPipes()
     Log.detectJournal()
     Log.writeWithoutWaiting()

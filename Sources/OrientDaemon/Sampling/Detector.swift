@@ -7,9 +7,9 @@ import OrientSystem
 ///
 /// On the sampling thread its reports go to the daemon's loop through a mailbox, so the loop
 /// wakes only when the device orientation changes; `--dump --replay` calls it directly.
-public final class Detector {
+package final class Detector {
   /// What the detector reports.
-  public enum Report: Sendable {
+  package enum Report: Sendable {
     /// The device orientation changed at the sample taken at `time`.
     case device(DeviceOrientation?, time: SampleTime)
     /// A sample, reported only while `forwardsSamples` is set.
@@ -54,7 +54,7 @@ public final class Detector {
 
   /// A detector with `settings` that appends every sample to `recorder` and passes what it
   /// finds to `report`.
-  public init(settings: ClassifierSettings, recorder: TraceRecorder?, report: @escaping (Report) -> Void) {
+  package init(settings: ClassifierSettings, recorder: TraceRecorder?, report: @escaping (Report) -> Void) {
     classifier = OrientationClassifier(settings: settings)
     self.recorder = recorder
     self.report = report
@@ -82,7 +82,7 @@ public final class Detector {
   func resume() { classifier.adoptNextProposal() }
 
   /// Records, classifies and, on a change, reports one sample.
-  public func handle(_ sample: Sample) {
+  package func handle(_ sample: Sample) {
     recorder?.record(sample)
     lastSampleTime = sample.time
     let adopting = classifier.isAdopting

@@ -32,7 +32,7 @@ func loadTrace(_ path: String) throws(Failure) -> [TraceSample] {
 /// A new file gets the header. An existing trace is checked first, and new
 /// samples continue one second after its last one, so the file stays a valid trace.
 /// It is handed to the sampling thread once and used only there after that.
-public final class TraceRecorder: @unchecked Sendable {
+package final class TraceRecorder: @unchecked Sendable {
   private let path: String
   private let descriptor: FileDescriptor
   /// How much later in the file than in the run samples are: they continue the trace.

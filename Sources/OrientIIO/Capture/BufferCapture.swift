@@ -8,16 +8,16 @@ import OrientSystem
 /// Starting it enables the three channels, picks a trigger and sizes the kernel's buffer
 /// (`IIOBufferSession`); stopping it restores all of them. The sampling frequency is raised
 /// apart (`SamplingFrequencies`), as polling needs it too.
-public final class BufferCapture {
+package final class BufferCapture {
   private let accelerometer: Accelerometer
   private let session: IIOBufferSession
   private let decoder: ScanDecoder
   /// Holds a scan that a refill ended inside until the next refill completes it.
   private var stream: ScanStream
   /// The descriptor that becomes readable when scans arrive; libiio owns it.
-  public var pollDescriptor: Int32 { session.pollDescriptor }
+  package var pollDescriptor: Int32 { session.pollDescriptor }
   /// What was set up, for the log.
-  public let summary: String
+  package let summary: String
 
   /// Whether accel x, y and z are scan elements of `device` (`scan_elements/in_accel_x_en`...).
   static func isSupported(by device: IIODevice) -> Bool {
@@ -27,7 +27,7 @@ public final class BufferCapture {
   }
 
   /// Sets the device up and opens the buffer.
-  public init(accelerometer: Accelerometer, context: IIOContext) throws(IIOError) {
+  package init(accelerometer: Accelerometer, context: IIOContext) throws(IIOError) {
     self.accelerometer = accelerometer
     let device = accelerometer.device
     var channels: [OpaquePointer] = []
@@ -62,11 +62,11 @@ public final class BufferCapture {
 
   /// Reads what the kernel has and calls `body` with every whole scan's raw x, y and z.
   /// Returns the number of scans, or the errno of a failed read that came before any scan.
-  public func readScans(_ body: (Int64, Int64, Int64) -> Void) -> Result<Int, SystemError> {
+  package func readScans(_ body: (Int64, Int64, Int64) -> Void) -> Result<Int, SystemError> {
     var scans = 0
     return session.refill { bytes in scans += stream.decode(bytes, body) }.map { _ in scans }
   }
 
   /// Closes the buffer and restores the trigger, the channel enables and the buffer's size.
-  public func stop() { session.stop() }
+  package func stop() { session.stop() }
 }

@@ -15,17 +15,17 @@ import OrientSystem
 /// carried the x flux, read as the heading (seen on Debian 12's kernel). Drivers that do pack
 /// only the enabled channels give the same scan for the same channels. Stopping puts back what
 /// `IIOBufferSession` changed.
-public final class ChannelCapture {
+package final class ChannelCapture {
   private let session: IIOBufferSession
   private var stream: ChannelScanStream
   /// The descriptor that becomes readable when scans arrive; libiio owns it.
-  public var pollDescriptor: Int32 { session.pollDescriptor }
+  package var pollDescriptor: Int32 { session.pollDescriptor }
   /// What was set up, for the log: `channel intensity_both (le:u32/32>>0), trigger als-dev3`.
-  public let summary: String
+  package let summary: String
 
   /// Opens `device`'s buffer for the scan element `channelID` (as its files are named:
   /// `in_<channelID>_en`), filled by `trigger`.
-  public init(device: IIODevice, context: IIOContext, channelID: String, trigger: String) throws(IIOError) {
+  package init(device: IIODevice, context: IIOContext, channelID: String, trigger: String) throws(IIOError) {
     guard let channel = device.scanElement(channelID) else {
       throw .bufferUnusable("\(channelID) is not a scan element")
     }
@@ -69,11 +69,11 @@ public final class ChannelCapture {
 
   /// Reads what the kernel has and calls `body` with the channel's raw value of every whole
   /// scan, oldest first. Returns the scans read, or the errno of a read that failed first.
-  public func readValues(_ body: (Int64) -> Void) -> Result<Int, SystemError> {
+  package func readValues(_ body: (Int64) -> Void) -> Result<Int, SystemError> {
     var scans = 0
     return session.refill { bytes in scans += stream.decode(bytes, body) }.map { _ in scans }
   }
 
   /// Closes the buffer and puts the device back.
-  public func stop() { session.stop() }
+  package func stop() { session.stop() }
 }

@@ -7,23 +7,23 @@ import OrientSystem
 /// device is unregistered, `poll` on the descriptor reports nothing at all. A buffered sensor
 /// that is unplugged (a HID sensor hub's device destroyed, say) would leave its reader waiting
 /// forever. udev's remove event says so instead, and costs nothing until it comes.
-public final class DeviceRemovalWatch {
+package final class DeviceRemovalWatch {
   private let monitor: UdevEventMonitor
   private let deviceID: String
 
   /// The socket to watch for readability; libudev owns it.
-  public var descriptor: Int32 { monitor.descriptor }
+  package var descriptor: Int32 { monitor.descriptor }
 
   /// Listens for the removal of the IIO device `deviceID` (`iio:device0`), or nil when udev's
   /// events cannot be had.
-  public init?(deviceID: String) {
+  package init?(deviceID: String) {
     guard let monitor = UdevEventMonitor(subsystems: ["iio"]) else { return nil }
     self.monitor = monitor
     self.deviceID = deviceID
   }
 
   /// Reads the events waiting on the socket; whether one said the device was removed.
-  public func deviceRemoved() -> Bool {
+  package func deviceRemoved() -> Bool {
     monitor.receive().contains {
       $0.action == "remove" && $0.syspath.split(separator: "/").last.map(String.init) == deviceID
     }

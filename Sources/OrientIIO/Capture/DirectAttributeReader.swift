@@ -8,7 +8,7 @@ import OrientSystem
 /// a new file over the old one, which an open file would never show: there each file is
 /// also checked on every poll, and one that was replaced or removed is opened again.
 /// Which of the two is decided once, by the file system the attributes live on.
-public final class DirectAttributeReader {
+package final class DirectAttributeReader {
   private final class OpenAttribute {
     let path: String
     let name: String
@@ -24,10 +24,10 @@ public final class DirectAttributeReader {
   private let attributes: [OpenAttribute]
   private let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 128)
   /// False on sysfs, where an attribute file is never replaced while its device lives.
-  public let checksForReplacement: Bool
+  package let checksForReplacement: Bool
 
   /// Opens `files` in `directory`; nil when one cannot be opened.
-  public init?(directory: String, files: [String]) {
+  package init?(directory: String, files: [String]) {
     var attributes: [OpenAttribute] = []
     for name in files {
       let path = directory + "/" + name
@@ -44,7 +44,7 @@ public final class DirectAttributeReader {
   deinit { buffer.deallocate() }
 
   /// Reads and parses every attribute, in the order of `files`.
-  public func read(into values: inout [Double]) -> RawReadError? {
+  package func read(into values: inout [Double]) -> RawReadError? {
     for (index, attribute) in attributes.enumerated() {
       let count: Int
       do {

@@ -164,7 +164,7 @@ final class IIOBufferSession {
 
 extension IIODevice {
   /// A one-line identity for logs: `iio:device3 (als)`.
-  public var summary: String { name.isEmpty ? id : "\(id) (\(name))" }
+  package var summary: String { name.isEmpty ? id : "\(id) (\(name))" }
 
   /// The trigger of the device's own, as the HID sensor hub names it: `als-dev3`.
   var ownTriggerName: String? { number.map { "\(name)-dev\($0)" } }

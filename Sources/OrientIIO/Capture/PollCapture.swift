@@ -3,7 +3,7 @@
 ///
 /// A local device's files are kept open and re-read (`DirectAttributeReader`); a remote
 /// iiod's attributes are read through libiio (`LibiioAttributeReader`).
-public final class PollCapture {
+package final class PollCapture {
   private enum Reader {
     case direct(DirectAttributeReader)
     case libiio(LibiioAttributeReader)
@@ -18,17 +18,17 @@ public final class PollCapture {
   static let files = Accelerometer.axes.map { "in_accel_\($0)_raw" }
 
   /// How the attributes are read, for the log.
-  public let method: String
+  package let method: String
 
   /// Prepares polling `accelerometer`; one without raw attributes gives `noRawAttributes`
   /// on every read.
-  public convenience init(accelerometer: Accelerometer) {
+  package convenience init(accelerometer: Accelerometer) {
     self.init(device: accelerometer.device, files: accelerometer.canPoll ? Self.files : [])
   }
 
   /// Prepares polling `files` of `device`, in this order; with none, or one the device does
   /// not have, every read gives `noRawAttributes`.
-  public init(device: IIODevice, files: [String]) {
+  package init(device: IIODevice, files: [String]) {
     values = [Double](repeating: 0, count: files.count)
     if files.isEmpty || !files.allSatisfy({ device.handle(for: $0) != nil }) {
       reader = .none
@@ -48,12 +48,12 @@ public final class PollCapture {
   }
 
   /// Reads the three raw values of an accelerometer.
-  public func read() -> Result<RawReading, RawReadError> {
+  package func read() -> Result<RawReading, RawReadError> {
     readAll().map { ($0[0], $0[1], $0[2]) }
   }
 
   /// Reads the one value of a value sensor.
-  public func readValue() -> Result<Double, RawReadError> { readAll().map { $0[0] } }
+  package func readValue() -> Result<Double, RawReadError> { readAll().map { $0[0] } }
 
   private func readAll() -> Result<[Double], RawReadError> {
     let failure: RawReadError?

@@ -2,10 +2,10 @@ import OrientCore
 import OrientSystem
 
 /// One poll's raw x, y and z, as the attributes hold them (before scale and offset).
-public typealias RawReading = (x: Double, y: Double, z: Double)
+package typealias RawReading = (x: Double, y: Double, z: Double)
 
 /// Why a raw sample could not be read.
-public enum RawReadError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum RawReadError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The attribute read failed with an errno.
   case readFailed(file: String, code: Errno)
   /// The attribute is gone.
@@ -15,7 +15,7 @@ public enum RawReadError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The device has no raw attributes to poll, only scan elements.
   case noRawAttributes
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .readFailed(let file, let code): return "reading \(file) failed: \(code)"
     case .missing(let file): return "\(file) is missing"
@@ -44,7 +44,7 @@ func parseRawValue(_ bytes: UnsafeBufferPointer<UInt8>, file: String) -> Result<
 extension Errno {
   /// Whether a read that failed with this error means that the device is gone (removed, or
   /// its remote connection lost), rather than that one reading failed.
-  public var meansDeviceGone: Bool {
+  package var meansDeviceGone: Bool {
     [
       .noDevice, .noSuchFile, .noSuchDeviceOrAddress, .ioError, .shutDown, .brokenPipe, .connectionReset,
       .notConnected,

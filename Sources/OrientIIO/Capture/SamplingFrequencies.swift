@@ -8,17 +8,17 @@ import OrientSystem
 /// capture both raise it here, to the lowest rate the device offers at or above what the
 /// poll interval needs, and at least 10 Hz (as iio-sensor-proxy asks for). The rate stays
 /// raised while orientd switches between the two, and goes back when it stops.
-public final class SamplingFrequencies {
+package final class SamplingFrequencies {
   /// The lowest rate asked for, in Hz.
   static let minimumHertz = 10.0
 
   private let accelerometer: Accelerometer
   private var originals: [(file: String, value: String)] = []
   /// What was changed, e.g. `sampling_frequency 5 -> 20 Hz`, for the log.
-  public let changes: [String]
+  package let changes: [String]
 
   /// The rate that gives a fresh value at each poll every `interval`, and at least 10 Hz, in Hz.
-  public static func needed(interval: Duration) -> Double {
+  package static func needed(interval: Duration) -> Double {
     max(minimumHertz, (Duration.seconds(1) / max(interval, .milliseconds(1))).rounded(.up))
   }
 
@@ -27,7 +27,7 @@ public final class SamplingFrequencies {
   /// `remembered` holds the originals of an earlier set-up of this same device that was cut
   /// short (a read error, a network hiccup) without putting them back: its rates may still be
   /// the raised ones, which must not pass for the driver's own.
-  public init(raising accelerometer: Accelerometer, to hertz: Double, remembered: [String: String] = [:]) {
+  package init(raising accelerometer: Accelerometer, to hertz: Double, remembered: [String: String] = [:]) {
     self.accelerometer = accelerometer
     let device = accelerometer.device
     var originals: [(file: String, value: String)] = []
@@ -57,21 +57,21 @@ public final class SamplingFrequencies {
   }
 
   /// The original rates by file, to hand to the next set-up of the same device.
-  public var originalRates: [String: String] {
+  package var originalRates: [String: String] {
     Dictionary(originals.map { ($0.file, $0.value) }, uniquingKeysWith: { first, _ in first })
   }
 
   deinit { restore() }
 
   /// Writes the original rates back.
-  public func restore() {
+  package func restore() {
     for (file, value) in originals { accelerometer.device.write(file, value) }
     originals = []
   }
 
   /// Drops the original rates without writing them, when the device cannot be written to
   /// now; `originalRates` keeps them for the next set-up.
-  public func forget() { originals = [] }
+  package func forget() { originals = [] }
 
   /// The rate to set, or nil to leave `current` alone.
   ///
@@ -79,7 +79,7 @@ public final class SamplingFrequencies {
   /// range (`[min step max]`), as the kernel's IIO ABI allows. The lowest offered rate at
   /// or above `needed` wins, else the highest offered; `needed` itself when nothing is
   /// offered. A rate is never lowered.
-  public static func target(current: Double, needed: Double, available: String?) -> Double? {
+  package static func target(current: Double, needed: Double, available: String?) -> Double? {
     guard current < needed else { return nil }
     let text = available?.trimmingSpaces ?? ""
     let chosen: Double
