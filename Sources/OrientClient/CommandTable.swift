@@ -92,20 +92,9 @@ enum CommandTable {
     CompletionSpec(program: "orientctl", options: globalOptions, commands: commands)
   }
 
-  /// The option `word` was most likely meant to be among `candidates`: at most two edits
-  /// away; nil when none is that close.
-  static func closestOption(to word: String, among candidates: [String]) -> String? {
-    let typed = Array(word)
-    let scored = candidates.map { ($0, Invocation.editDistance(typed, Array($0))) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < typed.count - 2 else {
-      return nil
-    }
-    return best.0
-  }
-
   /// `unknown option 'WORD'`, with the closest of `candidates` when one is near.
   static func unknownOption(_ word: String, among candidates: [String]) -> String {
-    let suggestion = closestOption(to: word, among: candidates).map { " (did you mean \($0)?)" } ?? ""
+    let suggestion = TypoSuggestion.closest(to: word, among: candidates).map { " (did you mean \($0)?)" } ?? ""
     return "unknown option '\(word)'\(suggestion)"
   }
 }

@@ -91,31 +91,6 @@ struct Invocation: Equatable {
   /// Every command, in the order the help lists them.
   static let commands = CommandTable.names
 
-  /// The command `word` was most likely meant to be: one at most two edits away, or one it
-  /// begins; nil when none is that close.
-  static func closest(to word: String) -> String? {
-    let typed = Array(word.lowercased())
-    let scored = commands.map { command -> (String, Int) in
-      if command.hasPrefix(String(typed)) && !typed.isEmpty { return (command, 0) }
-      return (command, editDistance(typed, Array(command)))
-    }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < typed.count else { return nil }
-    return best.0
-  }
-
-  /// The Levenshtein distance: insertions, deletions and substitutions.
-  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1]
-      for (j, y) in b.enumerated() {
-        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-
   /// Parses `--timeout`'s value (`option` names it in messages): seconds, above 0 and at
   /// least a millisecond, at most a day.
   static func timeout(_ text: String?, option: String = "--timeout") throws(Failure) -> Duration {
@@ -164,7 +139,7 @@ struct Invocation: Equatable {
       throw .usage("no command given (\(commands.joined(separator: ", ")))")
     }
     guard commands.contains(verb) else {
-      let suggestion = closest(to: verb).map { "; did you mean '\($0)'?" } ?? ""
+      let suggestion = TypoSuggestion.closest(to: verb, among: commands).map { "; did you mean '\($0)'?" } ?? ""
       throw .usage("unknown command '\(verb)'\(suggestion)")
     }
     var arguments = Array(rest.dropFirst())

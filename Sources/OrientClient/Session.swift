@@ -91,6 +91,17 @@ struct Session {
       awaited.append(request)
       return connection.send(request.line)
     }
+    // A send fails when orientd closed first; what it said before closing (it turned the
+    // connection away, or cannot start) may still be there to read, and decides the end.
+    func whyClosed() -> MonitorEnd {
+      while let line = connection.readLine() {
+        if line.hasPrefix(Self.badConfigPrefix) {
+          return .cannotStart(String(line.dropFirst(Self.badConfigPrefix.count)))
+        }
+        if line.hasPrefix("error ") { return .refused(refused(line)) }
+      }
+      return .lost
+    }
     var requests: [MonitorRequest] = supports.map { [.supports($0.listText)] } ?? []
     // The state sent on connect is text: it is asked for again in JSON, or within `supports`.
     if style == .json { requests.append(.format) }
@@ -101,7 +112,7 @@ struct Session {
     // monitor-sensor's lines start with the readings' first values.
     if style == .iioSensorProxy { requests.append(.readings(Self.readingKeys)) }
     for request in requests {
-      guard send(request) else { return .lost }
+      guard send(request) else { return whyClosed() }
     }
     var pending: [StateChange] = []
     var greeted = false
@@ -122,8 +133,8 @@ struct Session {
         switch (request, isError) {
         case (.subscribe, true) where line.hasPrefix("error permission-denied"):
           // No heading for this user: everything else, and the readings' values without it.
-          guard send(.subscribe(Self.everythingButHeading)) else { return .lost }
-          if style == .iioSensorProxy, !send(.readings(Self.readingKeysButHeading)) { return .lost }
+          guard send(.subscribe(Self.everythingButHeading)) else { return whyClosed() }
+          if style == .iioSensorProxy, !send(.readings(Self.readingKeysButHeading)) { return whyClosed() }
         case (.readings, true) where line.hasPrefix("error permission-denied"):
           break
         case (_, true):

@@ -79,7 +79,7 @@ package struct CommandLineArguments: Sendable {
         result.defaultConfigPath = path
       default:
         guard let option = OptionTable.settings.first(where: { $0.name == name }) else {
-          let suggestion = OptionTable.closest(to: name, among: OptionTable.commandLineNames).map {
+          let suggestion = TypoSuggestion.closest(to: name, among: OptionTable.commandLineNames).map {
             " (did you mean --\($0)?)"
           }
           throw .usage("unknown option '--\(name)'\(suggestion ?? "")")

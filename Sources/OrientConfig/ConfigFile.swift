@@ -39,7 +39,7 @@ package enum ConfigFile {
       let key = String(line[..<equals].trimmingSpaces)
       guard !key.isEmpty else { throw .config("\(location): a line starts with '=' and has no key") }
       guard keys.contains(key) else {
-        let hint = OptionTable.closest(to: key, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
+        let hint = TypoSuggestion.closest(to: key, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
         let extra =
           OptionTable.commandLineNames.contains(key) ? " ('\(key)' is a command-line option only)" : ""
         throw .config(

@@ -277,33 +277,6 @@ enum OptionTable {
   /// Every key the config file accepts.
   static var configKeys: [String] { settings.map(\.name) }
 
-  /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
-  static func closest(to word: String, among candidates: [String]) -> String? {
-    let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
-    if let (best, distance) = scored, distance <= max(2, best.count / 3) { return best }
-    // `settle-time` for `settle`: a valid key with something added or cut off.
-    guard word.count >= 3 else { return nil }
-    return candidates.filter { word.hasPrefix($0) || $0.hasPrefix(word) }.max { $0.count < $1.count }
-  }
-
-  /// Levenshtein distance between two strings.
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.utf8)
-    let b = Array(b.utf8)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...b.count {
-        current[j] = min(
-          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-
   /// A number of clients, 1 to 100000.
   private static func clientCount(_ value: String) throws(ValueError) -> Int {
     guard let count = NumberParsing.unsignedInteger(value, maximum: 100_000), count >= 1 else {
