@@ -94,7 +94,8 @@ enum CommandTable {
 
   /// `unknown option 'WORD'`, with the closest of `candidates` when one is near.
   static func unknownOption(_ word: String, among candidates: [String]) -> String {
-    let suggestion = TypoSuggestion.closest(to: word, among: candidates).map { " (did you mean \($0)?)" } ?? ""
+    let suggestion =
+      TypoSuggestion.closest(to: word, among: candidates).map { " (did you mean \($0)?)" } ?? ""
     return "unknown option '\(word)'\(suggestion)"
   }
 }

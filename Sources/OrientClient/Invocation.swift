@@ -139,7 +139,8 @@ struct Invocation: Equatable {
       throw .usage("no command given (\(commands.joined(separator: ", ")))")
     }
     guard commands.contains(verb) else {
-      let suggestion = TypoSuggestion.closest(to: verb, among: commands).map { "; did you mean '\($0)'?" } ?? ""
+      let suggestion =
+        TypoSuggestion.closest(to: verb, among: commands).map { "; did you mean '\($0)'?" } ?? ""
       throw .usage("unknown command '\(verb)'\(suggestion)")
     }
     var arguments = Array(rest.dropFirst())

@@ -29,14 +29,18 @@ struct TypoSuggestionTests {
 
   @Test(
     "A beginning or a valid word with something added is suggested from three letters",
-    arguments: [("mon", commands, "monitor"), ("settle-time", keys, "settle"), ("hooks-directory", keys, "hooks-dir")])
+    arguments: [
+      ("mon", commands, "monitor"), ("settle-time", keys, "settle"), ("hooks-directory", keys, "hooks-dir"),
+    ])
   func prefixIsSuggested(typed: String, candidates: [String], expected: String) {
     #expect(TypoSuggestion.closest(to: typed, among: candidates) == expected)
   }
 
   @Test(
     "Nothing is suggested for a word that is no typo of any candidate",
-    arguments: [("x", commands), ("--x", options), ("", keys), ("--", options), ("frobnicate", keys), ("zz", commands)])
+    arguments: [
+      ("x", commands), ("--x", options), ("", keys), ("--", options), ("frobnicate", keys), ("zz", commands),
+    ])
   func farWordGetsNothing(typed: String, candidates: [String]) {
     #expect(TypoSuggestion.closest(to: typed, among: candidates) == nil)
   }

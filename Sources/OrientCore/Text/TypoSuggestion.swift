@@ -23,7 +23,8 @@ package enum TypoSuggestion {
     {
       return related
     }
-    guard let (best, distance) = nearest, distance <= max(2, comparable(best).count / 3), distance < word.count
+    guard let (best, distance) = nearest, distance <= max(2, comparable(best).count / 3),
+      distance < word.count
     else { return nil }
     return best
   }
