@@ -20,7 +20,7 @@ package final class BusConnection {
   let address: BusAddress
   /// How many times the loop woke this connection (its descriptor or its timer), for the
   /// tests: after a disconnection it must stay still.
-  private(set) var wakeUps = 0
+  private(set) var wakeUpsForTesting = 0
 
   private let loop: EventLoop
   private let handler: (BusEvent) -> Void
@@ -42,6 +42,8 @@ package final class BusConnection {
   private lazy var peers = BusPeerWatch(connection: self)
   /// A signal that cannot be queued is logged, but not for every change.
   private var emitFailure = RateLimitedWarning()
+  /// Why the loop could not watch the events sd-bus asked for; the connection is then lost.
+  private var watchFailure: SystemError?
 
   /// Bounds the messages handled in one wake-up, so a flood on the bus cannot keep the loop
   /// from its other descriptors and timers; the rest is handled on the next round.
@@ -72,8 +74,9 @@ package final class BusConnection {
 
   deinit { close() }
 
-  /// The unique name the bus gave this connection (`:1.42`), once `Hello` was answered.
-  var uniqueName: String? {
+  /// The unique name the bus gave this connection (`:1.42`), once `Hello` was answered. Only
+  /// the tests ask it (orientd names itself by its well-known name).
+  var uniqueNameForTesting: String? {
     // sd_bus_get_unique_name waits for the Hello reply when it has not come: ask only when ready.
     guard let bus, sd_bus_is_ready(bus) > 0 else { return nil }
     var name: UnsafePointer<CChar>?
@@ -84,8 +87,9 @@ package final class BusConnection {
   /// Whether the connection is open (not closed and not lost).
   var isOpen: Bool { bus != nil }
 
-  /// Whether the loop watches the connection's descriptor.
-  var isWatching: Bool { watch != nil }
+  /// Whether the loop watches the connection's descriptor: for the tests, which check that a
+  /// lost connection leaves the loop.
+  var isWatchingForTesting: Bool { watch != nil }
 
   /// What the bus last said about `name`: nil before its answer or if the name was not requested.
   func ownership(of name: String) -> NameOwnership? { names.ownership(of: name) }
@@ -100,13 +104,14 @@ package final class BusConnection {
     updateLoop()
   }
 
-  /// Calls a method that takes no arguments, without waiting for its reply.
+  /// Calls a method that takes no arguments, without waiting for its reply: the tests' way to
+  /// drive a connection; orientd itself only answers calls and emits signals.
   ///
   /// `completion` gets nil when the method returned, else the error's name and message
   /// (`org.freedesktop.DBus.Error.NoReply` when nothing came within `timeout`, nil for
   /// sd-bus's default of 25 s). It runs on the loop after sd-bus has returned, and not at
   /// all if the connection is closed or lost first.
-  func callMethod(
+  func callMethodForTesting(
     destination: String, path: String, interface: String, member: String, timeout: Duration? = nil,
     completion: @escaping (String?) -> Void
   ) throws(SystemError) {
@@ -294,8 +299,14 @@ package final class BusConnection {
 
   /// Runs sd-bus after a wake-up, then hands out what it raised.
   private func process() {
-    wakeUps += 1
+    wakeUpsForTesting += 1
     guard let bus else { return }
+    if let watchFailure {
+      close()
+      raise(.disconnected(reason: watchFailure.description))
+      deliver()
+      return
+    }
     var failure: Int32 = 0
     var finished = false
     processing = true
@@ -347,8 +358,16 @@ package final class BusConnection {
     if events & Int32(POLLIN) != 0 { wanted.insert(.readable) }
     if events & Int32(POLLOUT) != 0 { wanted.insert(.writable) }
     if wanted != watchedEvents {
-      loop.change(watch, to: wanted)
-      watchedEvents = wanted
+      do {
+        try loop.change(watch, to: wanted)
+        watchedEvents = wanted
+      } catch {
+        // Without the events sd-bus waits for the connection would stall: the next round,
+        // at once, reports it lost (not here, where a caller may be in the middle of a send).
+        watchFailure = error
+        timer?.schedule(after: .zero)
+        return
+      }
     }
     // An absolute CLOCK_MONOTONIC time in microseconds, UINT64_MAX for none.
     var timeout: UInt64 = 0

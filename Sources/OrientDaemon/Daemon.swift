@@ -212,7 +212,7 @@ final class Daemon {
         }
       }
       updateDemand()
-      try startWatchdog()
+      startWatchdog()
       Systemd.notify(
         "READY=1\nSTATUS=serving orientation" + (options.servesSocket ? " on \(options.socketPath)" : ""))
       try loop.run()
@@ -448,7 +448,7 @@ final class Daemon {
 
   // MARK: Service manager and reload
 
-  private func startWatchdog() throws {
+  private func startWatchdog() {
     guard let interval = Systemd.watchdogInterval else { return }
     let timer = LoopTimer(loop: loop) { _ in Systemd.notify("WATCHDOG=1") }
     timer.schedule(after: .zero, repeating: interval)

@@ -61,23 +61,21 @@ package final class IIOContext {
     guard target.hasPrefix("xml:") else { return iio_create_context_from_uri(target) }
     let path = String(target.dropFirst(4))
     let bytes: [UInt8]
-    do {
+    let kind: FileStatus.Kind
+    do throws(SystemError) {
       let file = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking])
-      guard try file.status().kind == .regular else {
-        throw IIOError.contextRefused(uri: target, reason: "\(path) is not a regular file")
-      }
-      bytes = try file.readAll(limit: RemoteContextLimits.maximumXMLBytes)
-    } catch let error as SystemError where error.code == .fileTooLarge {
+      kind = try file.status().kind
+      bytes = kind == .regular ? try file.readAll(limit: RemoteContextLimits.maximumXMLBytes) : []
+    } catch  where error.code == .fileTooLarge {
       throw .contextRefused(
         uri: target,
         reason: "\(path) is larger than the limit of \(RemoteContextLimits.maximumXMLBytes) bytes (1 MiB)")
-    } catch let error as SystemError {
+    } catch {
       throw .contextUnavailable(
         SystemError("cannot open IIO context \(target): \(error.operation)", code: error.code), hint: nil)
-    } catch let error as IIOError {
-      throw error
-    } catch {
-      throw .contextUnavailable(SystemError("cannot open IIO context \(target)", code: .ioError), hint: nil)
+    }
+    guard kind == .regular else {
+      throw .contextRefused(uri: target, reason: "\(path) is not a regular file")
     }
     return bytes.withUnsafeBufferPointer { xml in
       xml.withMemoryRebound(to: CChar.self) { iio_create_xml_context_mem($0.baseAddress, $0.count) }

@@ -41,19 +41,20 @@ enum RemoteContextLimits {
         reason: "no host to check the context's size with (a server found by DNS-SD cannot be "
           + "checked); give --uri ip:HOST")
     }
-    let length: Int32
-    do {
+    let answer: PrintAnswer
+    do throws(SystemError) {
       let connection = try InternetSocket.connect(
         host: address.host, port: address.port, timeout: timeout)
       try connection.sendAll(IIODProtocol.printCommand)
-      length = try readLength(from: connection, uri: uri)
-    } catch let error as SystemError {
+      answer = try readLength(from: connection)
+    } catch {
       throw .contextUnavailable(
         SystemError("cannot open IIO context \(uri): \(error.operation)", code: error.code), hint: nil)
-    } catch let error as IIOError {
-      throw error
-    } catch {
-      throw .contextUnavailable(SystemError("cannot open IIO context \(uri)", code: .ioError), hint: nil)
+    }
+    let length: Int32
+    switch answer {
+    case .length(let value): length = value
+    case .refused(let reason): throw .contextRefused(uri: uri, reason: reason)
     }
     if length < 0 {
       // The server's errno for PRINT: libiio would fail the same way, having allocated nothing.
@@ -69,9 +70,16 @@ enum RemoteContextLimits {
     }
   }
 
+  /// What the server answered to PRINT: the number libiio would take, or why it is no answer.
+  private enum PrintAnswer {
+    case length(Int32)
+    case refused(String)
+  }
+
   /// Reads the reply to PRINT up to its first line with something other than a newline,
   /// and the number libiio would take from it. The connection is closed before the XML.
-  private static func readLength(from connection: borrowing FileDescriptor, uri: String) throws -> Int32 {
+  private static func readLength(from connection: borrowing FileDescriptor) throws(SystemError) -> PrintAnswer
+  {
     let deadline = MonotonicInstant.now + timeout
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
     defer { buffer.deallocate() }
@@ -94,25 +102,21 @@ enum RemoteContextLimits {
       if byte == UInt8(ascii: "\n") {
         if !line.isEmpty {
           guard let value = IIODProtocol.integer(inLine: line) else {
-            throw IIOError.contextRefused(
-              uri: uri,
-              reason:
-                "the server answers PRINT with '\(String(decoding: line, as: UTF8.self).escapingControlCharacters)', not a length"
+            return .refused(
+              "the server answers PRINT with '\(String(decoding: line, as: UTF8.self).escapingControlCharacters)', not a length"
             )
           }
-          return value
+          return .length(value)
         }
         line.removeAll(keepingCapacity: true)
         guard total <= maximumReplyBytes else {
-          throw IIOError.contextRefused(uri: uri, reason: "the server sends only empty lines after PRINT")
+          return .refused("the server sends only empty lines after PRINT")
         }
         continue
       }
       line.append(byte)
       guard line.count < IIODProtocol.maximumLineBytes else {
-        throw IIOError.contextRefused(
-          uri: uri,
-          reason: "the server's answer to PRINT is longer than \(IIODProtocol.maximumLineBytes) bytes")
+        return .refused("the server's answer to PRINT is longer than \(IIODProtocol.maximumLineBytes) bytes")
       }
     }
   }

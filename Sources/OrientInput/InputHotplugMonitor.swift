@@ -32,13 +32,14 @@ final class InputHotplugMonitor {
     guard receiving >= 0, fd >= 0 else {
       udev_monitor_unref(monitor)
       let code = receiving < 0 ? -receiving : -fd
-      throw InputError("cannot listen to udev's input events (error \(code))", code: code)
+      throw InputError(
+        "cannot listen to udev's input events: \(Errno(rawValue: code))", code: Errno(rawValue: code))
     }
     do {
       try LibraryDescriptor(fd).setNonBlocking()
     } catch {
       udev_monitor_unref(monitor)
-      throw InputError("cannot listen to udev's input events: \(error)", code: error.code.rawValue)
+      throw InputError("cannot listen to udev's input events: \(error)", code: error.code)
     }
     self.monitor = monitor
     descriptor = fd

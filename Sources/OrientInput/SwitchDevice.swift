@@ -44,14 +44,14 @@ final class SwitchDevice {
       file = try FileDescriptor.open(candidate.devnode, .readOnly, options: [.nonBlocking])
     } catch {
       throw InputError(
-        "cannot open the switch device \(candidate.devnode): \(error.code)", code: error.code.rawValue)
+        "cannot open the switch device \(candidate.devnode): \(error.code)", code: error.code)
     }
     var created: OpaquePointer?
     let result = libevdev_new_from_fd(file.rawValue, &created)
     guard result >= 0, let evdev = created else {
       throw InputError(
         "cannot read the input device \(candidate.devnode) with libevdev: \(Errno(rawValue: -result))",
-        code: -result)
+        code: Errno(rawValue: -result))
     }
     let switches = wanted.filter {
       libevdev_has_event_code(evdev, UInt32(EV_SW), $0.code) == 1
@@ -114,7 +114,9 @@ final class SwitchDevice {
         return .gone
       } else {
         return .failed(
-          InputError("reading the switch device \(label) failed: \(Errno(rawValue: -result))", code: -result))
+          InputError(
+            "reading the switch device \(label) failed: \(Errno(rawValue: -result))",
+            code: Errno(rawValue: -result)))
       }
     }
     return .read(changed: switches.map { state($0) } != before)

@@ -75,7 +75,7 @@ package final class VirtualTabletSwitch {
         case ENODEV: "the device /dev/uinput made cannot be found in /sys/devices/virtual/input"
         default: "/dev/uinput: \(Errno(rawValue: code))"
         }
-      throw InputError("cannot create a virtual tablet-mode switch: \(why)", code: code)
+      throw InputError("cannot create a virtual tablet-mode switch: \(why)", code: Errno(rawValue: code))
     }
     return device
   }
@@ -86,7 +86,8 @@ package final class VirtualTabletSwitch {
       switched < 0 ? switched : libevdev_uinput_write_event(device, UInt32(EV_SYN), UInt32(SYN_REPORT), 0)
     guard result >= 0 else {
       throw InputError(
-        "cannot write to the virtual tablet-mode switch: \(Errno(rawValue: -result))", code: -result)
+        "cannot write to the virtual tablet-mode switch: \(Errno(rawValue: -result))",
+        code: Errno(rawValue: -result))
     }
   }
 }

@@ -73,12 +73,21 @@ package final class EventLoop {
     return Watch(token: token, descriptor: descriptor)
   }
 
-  /// Changes which events a watched descriptor is reported for.
-  package func change(_ watch: Watch, to events: IOEvents) {
-    _ = clinux_epoll_ctl(epoll.rawValue, EPOLL_CTL_MOD, watch.descriptor, events.rawValue, watch.token)
+  /// Changes which events a watched descriptor is reported for. It fails only when the kernel
+  /// is out of memory or the descriptor was closed while watched; the owner then cannot rely
+  /// on the events it asked for and must give the descriptor up or try again.
+  package func change(_ watch: Watch, to events: IOEvents) throws(SystemError) {
+    _ = try systemCall("epoll_ctl modify fd \(watch.descriptor)") {
+      clinux_epoll_ctl(epoll.rawValue, EPOLL_CTL_MOD, watch.descriptor, events.rawValue, watch.token)
+    }
   }
 
   /// Stops watching; call it before closing the descriptor.
+  ///
+  /// The handler goes whatever epoll answers, so nothing can run for this watch again. The
+  /// removal itself fails only for a descriptor already closed (EBADF: epoll forgot it with
+  /// its last reference) or never added (ENOENT): either way there is nothing left to undo,
+  /// which is why this does not throw.
   package func unwatch(_ watch: Watch) {
     _ = clinux_epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, watch.descriptor, 0, 0)
     handlers[watch.token] = nil

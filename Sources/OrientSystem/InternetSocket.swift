@@ -59,8 +59,10 @@ package enum InternetSocket {
   }
 
   /// Listens on 127.0.0.1:`port` (0: a free port the kernel picks), non-blocking and
-  /// close-on-exec; `boundPort` tells which port it got.
-  package static func listenOnLoopback(port: UInt16, backlog: Int32 = 64) throws(SystemError) -> FileDescriptor
+  /// close-on-exec; `boundPort` tells which port it got. Only the test bench's fake iiod
+  /// listens (orientd is only ever a client of iiod); it is here because this module is the
+  /// one place that makes system calls.
+  package static func listenOnLoopbackForTesting(port: UInt16, backlog: Int32 = 64) throws(SystemError) -> FileDescriptor
   {
     let socket = FileDescriptor(
       adopting: try systemCall("socket") {

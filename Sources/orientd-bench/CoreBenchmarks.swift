@@ -51,7 +51,7 @@ func classifierThroughput(runs: Int) -> Double {
     for pass in 0..<10 {
       for sample in samples {
         time = time + .milliseconds(5)
-        if classifier.add(sample, at: time) { changes += 1 }
+        if classifier.classify(sample, at: time).changed { changes += 1 }
       }
       consume(pass)
     }

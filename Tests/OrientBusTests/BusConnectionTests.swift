@@ -17,7 +17,7 @@ private func run(_ loop: EventLoop, atMost limit: Duration = .seconds(10)) throw
 private func wakeUps(of connection: BusConnection, idling loop: EventLoop, for duration: Duration) throws
   -> Int
 {
-  let before = connection.wakeUps
+  let before = connection.wakeUpsForTesting
   var fired = false
   let later = LoopTimer(loop: loop) { _ in
     fired = true
@@ -26,7 +26,7 @@ private func wakeUps(of connection: BusConnection, idling loop: EventLoop, for d
   later.schedule(after: duration)
   try run(loop)
   #expect(fired, "the loop stopped before the timer fired")
-  return connection.wakeUps - before
+  return connection.wakeUpsForTesting - before
 }
 
 /// Runs the loop until a round trip to the bus daemon completes: the daemon answers in order,
@@ -34,7 +34,7 @@ private func wakeUps(of connection: BusConnection, idling loop: EventLoop, for d
 /// been handled by then.
 private func settle(_ connection: BusConnection, _ loop: EventLoop) throws {
   var done = false
-  try connection.callMethod(
+  try connection.callMethodForTesting(
     destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
     member: "GetId"
   ) { _ in
@@ -93,11 +93,11 @@ struct BusConnectionTests {
     try log.wait(for: .name(name, .owned))
     #expect(log.events == [.name(name, .owned)])
     #expect(connection.ownership(of: name) == .owned)
-    let unique = try #require(connection.uniqueName)
+    let unique = try #require(connection.uniqueNameForTesting)
     #expect(try bus.owners()[name] == unique)
     // Connecting, authenticating and getting the name take a handful of wake-ups (5 here); a
     // descriptor left watched for an event that is always ready would make it thousands.
-    #expect(connection.wakeUps < 30, "\(connection.wakeUps) wake-ups to get a name")
+    #expect(connection.wakeUpsForTesting < 30, "\(connection.wakeUpsForTesting) wake-ups to get a name")
     // Once its messages are out and the answers in, the connection watches for input only:
     // nothing wakes it.
     try settle(connection, loop)
@@ -119,13 +119,13 @@ struct BusConnectionTests {
     try secondLog.wait(for: .name(name, .queued))
     #expect(second.ownership(of: name) == .queued)
     // The queue does not replace the owner.
-    #expect(try bus.owners()[name] == first.uniqueName)
+    #expect(try bus.owners()[name] == first.uniqueNameForTesting)
     #expect(firstLog.events == [.name(name, .owned)])
 
     first.close()
     try secondLog.wait(for: .name(name, .owned))
     #expect(secondLog.events == [.name(name, .queued), .name(name, .owned)])
-    #expect(try bus.owners()[name] == second.uniqueName)
+    #expect(try bus.owners()[name] == second.uniqueNameForTesting)
   }
 
   @Test("The bus daemon exiting is reported, the loop goes on without spinning, and a new connection works")
@@ -140,7 +140,7 @@ struct BusConnectionTests {
         if case .disconnected = $0 { true } else { false }
       }, "disconnection")
     #expect(!connection.isOpen)
-    #expect(!connection.isWatching)
+    #expect(!connection.isWatchingForTesting)
     if case .disconnected(let reason) = log.events.last {
       #expect(reason.contains(bus.address), "the reason does not name the bus: \(reason)")
     }
@@ -154,7 +154,7 @@ struct BusConnectionTests {
     let reconnected = try BusConnection(.address(newBus.address), loop: loop) { newLog.record($0) }
     try reconnected.requestName(name)
     try newLog.wait(for: .name(name, .owned))
-    #expect(try newBus.owners()[name] == reconnected.uniqueName)
+    #expect(try newBus.owners()[name] == reconnected.uniqueNameForTesting)
   }
 
   @Test("A method call gets its reply, and a call nobody answers times out on the loop's timer")
@@ -162,7 +162,7 @@ struct BusConnectionTests {
     let (bus, loop, _, connection) = try connectedToPrivateBus()
 
     var answered: String?? = .none
-    try connection.callMethod(
+    try connection.callMethodForTesting(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
       member: "GetId"
     ) { error in
@@ -175,7 +175,7 @@ struct BusConnectionTests {
     // Now that the connection runs, a call's timeout is armed on the loop; once the call is
     // answered the timer is gone and does not wake the connection.
     answered = .none
-    try connection.callMethod(
+    try connection.callMethodForTesting(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
       member: "GetId", timeout: .milliseconds(100)
     ) { error in
@@ -194,7 +194,7 @@ struct BusConnectionTests {
     try silentLog.wait(for: .name("org.example.Silent", .owned))
 
     var timedOut: String?? = .none
-    try connection.callMethod(
+    try connection.callMethodForTesting(
       destination: "org.example.Silent", path: "/", interface: "org.example.Silent", member: "Nothing",
       timeout: .milliseconds(100)
     ) { error in
@@ -221,7 +221,7 @@ struct BusConnectionTests {
     try run(loop)
     #expect(events == [.name(name, .owned)])
     let closed = try #require(connection)
-    #expect(!closed.isOpen && !closed.isWatching)
+    #expect(!closed.isOpen && !closed.isWatchingForTesting)
     #expect(try wakeUps(of: closed, idling: loop, for: .milliseconds(100)) == 0)
     #expect(events.count == 1)
     connection = nil

@@ -27,11 +27,11 @@ struct ClassifierTests {
     #expect(there[firstLeftUp...].allSatisfy { $0 == .leftUp })
 
     var classifier = OrientationClassifier(settings: instant)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: .zero)
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: .zero).changed
     var switchedBackAt: Int?
     for degrees in stride(from: 90, through: 0, by: -1) {
-      _ = classifier.add(
-        uprightTilt(degrees: Double(degrees)), at: SampleTime(milliseconds: Int64(100 - degrees)))
+      _ = classifier.classify(
+        uprightTilt(degrees: Double(degrees)), at: SampleTime(milliseconds: Int64(100 - degrees))).changed
       if classifier.current == .normal, switchedBackAt == nil { switchedBackAt = degrees }
     }
     // left-up holds while sin(angle) >= 0.5, that is down to 30 degrees.
@@ -66,28 +66,28 @@ struct ClassifierTests {
   func settleTiming() {
     var classifier = OrientationClassifier(settings: settle300)
     var changed = false
-    changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 0))
+    changed = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 0)).changed
     #expect(changed == false)
-    changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 299))
+    changed = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 299)).changed
     #expect(changed == false)
-    changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 300))
+    changed = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 300)).changed
     #expect(changed == true)
     #expect(classifier.current == .normal)
 
-    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000))
+    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000)).changed
 
     #expect(changed == false)
-    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1200))
+    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1200)).changed
     #expect(changed == false)
     // One sample back to normal cancels the pending change; the clock starts again.
-    changed = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 1250))
+    changed = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 1250)).changed
     #expect(changed == false)
-    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300))
+    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300)).changed
     #expect(changed == false)
-    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1599))
+    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1599)).changed
     #expect(changed == false)
     #expect(classifier.current == .normal)
-    changed = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1600))
+    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1600)).changed
     #expect(changed == true)
     #expect(classifier.current == .leftUp)
   }
@@ -95,31 +95,31 @@ struct ClassifierTests {
   @Test("A shaken sample restarts a pending settle")
   func shakeRestartsSettle() {
     var classifier = OrientationClassifier(settings: settle300)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0))
-    _ = classifier.add(Vector3(0, 0, 3), at: SampleTime(milliseconds: 200))
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 300))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0)).changed
+    _ = classifier.classify(Vector3(0, 0, 3), at: SampleTime(milliseconds: 200)).changed
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 300)).changed
     #expect(classifier.current == nil)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 599))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 599)).changed
     #expect(classifier.current == nil)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 600))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 600)).changed
     #expect(classifier.current == .leftUp)
   }
 
   @Test("A different proposal during settle restarts the clock for the new one")
   func proposalSwitchRestarts() {
     var classifier = OrientationClassifier(settings: settle300)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0))
-    _ = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 200))
-    _ = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 400))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0)).changed
+    _ = classifier.classify(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 200)).changed
+    _ = classifier.classify(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 400)).changed
     #expect(classifier.current == nil)
-    _ = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 500))
+    _ = classifier.classify(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 500)).changed
     #expect(classifier.current == .rightUp)
   }
 
   @Test("With settle 0 a proposal becomes current at once")
   func settleZero() {
     var classifier = OrientationClassifier(settings: instant)
-    let changed = classifier.add(DeviceOrientation.faceDown.gravity, at: .zero)
+    let changed = classifier.classify(DeviceOrientation.faceDown.gravity, at: .zero).changed
     #expect(changed)
     #expect(classifier.current == .faceDown)
   }
@@ -134,14 +134,14 @@ struct ClassifierTests {
   @Test("New settings keep the current orientation")
   func updateSettings() {
     var classifier = OrientationClassifier(settings: instant)
-    _ = classifier.add(DeviceOrientation.normal.gravity, at: .zero)
+    _ = classifier.classify(DeviceOrientation.normal.gravity, at: .zero).changed
     classifier.update(
       settings: ClassifierSettings(threshold: 0.9, hysteresis: 0, shakeTolerance: 0.1, settle: .zero))
     #expect(classifier.current == .normal)
     // 62 degrees: normal's 0.47 g is below the old band (0.5 g) and left-up's 0.88 g above the
     // old threshold, so the old settings would turn to left-up; at the new threshold (0.9 g)
     // it is in the dead zone, and normal stays.
-    _ = classifier.add(uprightTilt(degrees: 62), at: SampleTime(milliseconds: 1))
+    _ = classifier.classify(uprightTilt(degrees: 62), at: SampleTime(milliseconds: 1)).changed
     #expect(classifier.current == .normal)
     #expect(classifier.settings.threshold == 0.9)
   }

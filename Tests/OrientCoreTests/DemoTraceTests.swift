@@ -9,7 +9,7 @@ struct DemoTraceTests {
     var tracker = OrientationTracker()
     var devices: Set<DeviceOrientation> = []
     var screens: Set<ScreenOrientation> = []
-    for sample in DemoTrace.samples where classifier.add(sample.gravity, at: sample.time) {
+    for sample in DemoTrace.samples where classifier.classify(sample.gravity, at: sample.time).changed {
       for change in tracker.setDevice(classifier.current) {
         if case .device(let device?) = change { devices.insert(device) }
         if case .orientation(let screen?) = change { screens.insert(screen) }

@@ -7,8 +7,8 @@ struct PendingAndAdoptionTests {
   /// A classifier with a 300 ms settle holding `orientation` since time 0.
   private func holding(_ orientation: DeviceOrientation) -> OrientationClassifier {
     var classifier = OrientationClassifier(settings: settle300)
-    _ = classifier.add(orientation.gravity, at: SampleTime(milliseconds: 0))
-    _ = classifier.add(orientation.gravity, at: SampleTime(milliseconds: 300))
+    _ = classifier.classify(orientation.gravity, at: SampleTime(milliseconds: 0)).changed
+    _ = classifier.classify(orientation.gravity, at: SampleTime(milliseconds: 300)).changed
     return classifier
   }
 
@@ -18,12 +18,12 @@ struct PendingAndAdoptionTests {
     var classifier = holding(.normal)
     #expect(classifier.pendingOrientation == nil)
     #expect(classifier.settlesAt == nil)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000)).changed
     #expect(classifier.pendingOrientation == .leftUp)
     #expect(classifier.settlesAt == SampleTime(milliseconds: 1300))
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1050))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1050)).changed
     #expect(classifier.settlesAt == SampleTime(milliseconds: 1300), "a later agreeing sample moves nothing")
-    let changed1 = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300))
+    let changed1 = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300)).changed
     #expect(changed1)
     #expect(classifier.settlesAt == nil)
     #expect(classifier.pendingOrientation == nil)
@@ -32,19 +32,19 @@ struct PendingAndAdoptionTests {
   @Test("A pending change ends when the samples go back or the gate rejects one")
   func pendingEnds() {
     var classifier = holding(.normal)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000))
-    _ = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 1050))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000)).changed
+    _ = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 1050)).changed
     #expect(classifier.settlesAt == nil)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1100))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1100)).changed
     #expect(classifier.settlesAt == SampleTime(milliseconds: 1400))
-    _ = classifier.add(Vector3(2, 0, 0), at: SampleTime(milliseconds: 1150))
+    _ = classifier.classify(Vector3(2, 0, 0), at: SampleTime(milliseconds: 1150)).changed
     #expect(classifier.settlesAt == nil)
   }
 
   @Test("At start the first proposal is pending too: the undefined orientation waits for its settle time")
   func pendingAtStart() {
     var classifier = OrientationClassifier(settings: settle300)
-    _ = classifier.add(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 20))
+    _ = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 20)).changed
     #expect(classifier.current == nil)
     #expect(classifier.settlesAt == SampleTime(milliseconds: 320))
   }
@@ -62,7 +62,7 @@ struct PendingAndAdoptionTests {
     #expect(!classifier.isAdopting)
     #expect(classifier.settlesAt == nil)
     // Only the one sample: the next change waits for its settle time again.
-    let changed2 = classifier.add(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 5050))
+    let changed2 = classifier.classify(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 5050)).changed
     #expect(!changed2)
     #expect(classifier.current == .leftUp)
     #expect(classifier.settlesAt == SampleTime(milliseconds: 5350))
@@ -71,7 +71,7 @@ struct PendingAndAdoptionTests {
   @Test("Adopting drops a change that was pending before the pause")
   func adoptionDropsPending() {
     var classifier = holding(.normal)
-    _ = classifier.add(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000)).changed
     classifier.adoptNextProposal()
     #expect(classifier.settlesAt == nil)
     let changed3 = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 9000))

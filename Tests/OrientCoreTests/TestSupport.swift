@@ -26,7 +26,7 @@ let settle300 = ClassifierSettings(
 func classify(_ vectors: [Vector3], settings: ClassifierSettings = instant) -> [DeviceOrientation?] {
   var classifier = OrientationClassifier(settings: settings)
   return vectors.enumerated().map { index, vector in
-    _ = classifier.add(vector, at: SampleTime(milliseconds: Int64(index)))
+    _ = classifier.classify(vector, at: SampleTime(milliseconds: Int64(index))).changed
     return classifier.current
   }
 }

@@ -161,12 +161,6 @@ package struct OrientationClassifier: Sendable {
     return gravity.z <= 0 ? .faceUp : .faceDown
   }
 
-  /// Feeds one sample taken at `time`; returns true when `current` changed.
-  @inlinable
-  package mutating func add(_ gravity: Vector3, at time: SampleTime) -> Bool {
-    classify(gravity, at: time).changed
-  }
-
   /// Feeds one sample taken at `time` and says what became of it.
   @inlinable
   package mutating func classify(_ gravity: Vector3, at time: SampleTime) -> Step {

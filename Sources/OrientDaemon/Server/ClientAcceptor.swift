@@ -111,12 +111,20 @@ final class ClientAcceptor {
     acceptWarning.warn(
       "cannot accept clients: \(error.code) (\(server.clientCount) connected); not accepting for 1 s")
     guard let listenWatch else { return }
-    loop.change(listenWatch, to: [])
+    // Should the listener stay watched (the kernel out of memory as well), the loop wakes for
+    // it again and this warning, rate-limited, says so; accepting resumes all the same.
+    try? loop.change(listenWatch, to: [])
     pause?.schedule(after: Self.pauseWhenOutOfDescriptors)
   }
 
   private func resumeAccepting() {
     guard let listenWatch else { return }
-    loop.change(listenWatch, to: .readable)
+    do {
+      try loop.change(listenWatch, to: .readable)
+    } catch {
+      // Never left unwatched for good: try again after another pause.
+      acceptWarning.warn("cannot watch the socket for clients: \(error.code); trying again in 1 s")
+      pause?.schedule(after: Self.pauseWhenOutOfDescriptors)
+    }
   }
 }

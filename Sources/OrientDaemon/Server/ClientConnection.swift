@@ -247,7 +247,13 @@ final class ClientConnection {
     var events: IOEvents = []
     if wantReadable { events.insert(.readable) }
     if wantWritable { events.insert(.writable) }
-    loop.change(watch, to: events)
+    do {
+      try loop.change(watch, to: events)
+    } catch {
+      // The loop cannot watch for what the client needs (the kernel is out of memory): its
+      // output would never be sent nor its input read, so it is dropped as if it hung up.
+      hangUp(serveLater: true)
+    }
   }
 
   private func stopWatching() {

@@ -318,10 +318,12 @@ final class SocketServer {
 
   /// Reads what `socket` has into the shared buffer: nil when nothing waits, no bytes at the
   /// end of the input, else a copy of what was read.
-  func receive(from socket: borrowing FileDescriptor) throws -> [UInt8]? {
-    guard let count = try readBuffer.withUnsafeMutableBytes({ try socket.receive(into: $0) }) else {
-      return nil
+  func receive(from socket: borrowing FileDescriptor) throws(SystemError) -> [UInt8]? {
+    // Through a Result: the buffer's closure cannot throw a typed error.
+    let received = readBuffer.withUnsafeMutableBytes { buffer in
+      Result { () throws(SystemError) -> Int? in try socket.receive(into: buffer) }
     }
+    guard let count = try received.get() else { return nil }
     return Array(readBuffer[0..<count])
   }
 
