@@ -34,9 +34,10 @@ let functionSections: [SwiftSetting] = [
 
 // The layers, from the bottom: OrientCore (the pure domain) and OrientSystem (the one
 // syscall layer); OrientConfig (options, config file, help) over the core; OrientIIO (libiio
-// and udev: sensors and capture) and OrientHooks (running hook programs, shared with
-// orientctl) over both; OrientBus (sd-bus on the event loop) over OrientSystem; OrientDaemon
-// (threads, loops, socket, state) over all of them; OrientClient for orientctl. The executables are thin. ARCHITECTURE.md has the picture.
+// and udev: sensors and capture), OrientHooks (running hook programs, shared with orientctl)
+// and OrientInput (switches through libudev and libevdev) over both; OrientBus (sd-bus on the
+// event loop) over OrientSystem; OrientDaemon (threads, loops, socket, state) over all of
+// them; OrientClient for orientctl. The executables are thin. ARCHITECTURE.md has the picture.
 let package = Package(
   name: "orientd",
   // What the package ships. orientd-bench and orientd-testbench are executable targets of
