@@ -137,5 +137,10 @@ def on_input(channel, condition):
 
 GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.PRIORITY_DEFAULT,
                   GLib.IOCondition.IN | GLib.IOCondition.HUP, on_input)
+# signal_subscribe sends its AddMatch without waiting. A call answered by the bus, sent after
+# it on the same connection, is answered only once the bus has handled the AddMatch: after
+# "ready", no signal another client causes can be missed.
+bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId",
+              None, None, Gio.DBusCallFlags.NONE, -1, None)
 say("ready " + bus.get_unique_name())
 loop.run()

@@ -100,6 +100,14 @@ struct BusPolicyTests {
       ]).stdout == "b true\n"
     }
     try #require(owned, "\(owner) did not take the name: \(run.process.stderr)")
+    // And has found the accelerometer: else monitor-sensor's first line says there is none,
+    // however long the test waits for the line it checks.
+    let found = try waitUntil(timeout: startupPatience) {
+      try bus.busctl([
+        "get-property", Self.name, "/net/hadess/SensorProxy", Self.name, "HasAccelerometer",
+      ]).stdout == "b true\n"
+    }
+    try #require(found, "\(owner) did not find the accelerometer: \(run.process.stderr)")
 
     // monitor-sensor claims the accelerometer, reads every property, and prints what the
     // PropertiesChanged signals say.
