@@ -153,7 +153,7 @@ package struct DaemonOptions: Equatable, Sendable {
     self.init()
     for entry in config {
       do {
-        try apply(entry.key, entry.value)
+        try set(entry.key, to: entry.value)
       } catch {
         throw .config("\(entry.location): \(entry.key): \(error.message)")
       }
@@ -181,7 +181,7 @@ package struct DaemonOptions: Equatable, Sendable {
     if commandLine.settings.contains(where: { $0.name == "hook" }) { options.hooks = [] }
     for (name, value) in commandLine.settings {
       do {
-        try options.apply(name, value)
+        try options.set(name, to: value)
       } catch {
         throw .usage("--\(name): \(error.message)")
       }
@@ -208,15 +208,15 @@ package struct DaemonOptions: Equatable, Sendable {
     self = options
   }
 
-  /// Applies one setting by its name (the long option without dashes, or the config key).
-  package mutating func apply(_ name: String, _ value: String?) throws(ValueError) {
-    guard let option = OptionTable.settings.first(where: { $0.name == name }), let apply = option.apply else {
+  /// Sets one setting by its name (the long option without dashes, or the config key).
+  package mutating func set(_ name: String, to value: String?) throws(ValueError) {
+    guard let option = OptionTable.settings.first(where: { $0.name == name }), let set = option.set else {
       throw ValueError("unknown setting '\(name)'")
     }
     guard let value else {
       guard option.isFlag else { throw ValueError("needs a value") }
-      return try apply(&self, "yes")
+      return try set(&self, "yes")
     }
-    try apply(&self, value)
+    try set(&self, value)
   }
 }

@@ -22,9 +22,9 @@ struct OptionSpec: Sendable {
   let section: OptionSection
   /// The line in `--help`.
   let summary: String
-  /// How a setting's value is applied; nil for the command-line-only options (actions, the
+  /// Sets a setting from its value as typed; nil for the command-line-only options (actions, the
   /// sample source and `--config`), which `CommandLineArguments` handles itself.
-  let apply: (@Sendable (inout DaemonOptions, String) throws(ValueError) -> Void)?
+  let set: (@Sendable (inout DaemonOptions, String) throws(ValueError) -> Void)?
   /// Where a setting's value is kept and what a reload does with it; nil for the
   /// command-line-only options.
   let field: SettingField?
@@ -35,14 +35,14 @@ struct OptionSpec: Sendable {
   /// A setting, accepted on the command line and in the config file, kept in `field`.
   init(
     _ name: String, _ placeholder: String?, _ section: OptionSection, _ summary: String, field: SettingField,
-    apply: @escaping @Sendable (inout DaemonOptions, String) throws(ValueError) -> Void
+    set: @escaping @Sendable (inout DaemonOptions, String) throws(ValueError) -> Void
   ) {
     self.name = name
     self.placeholder = placeholder
     self.section = section
     self.summary = summary
     self.field = field
-    self.apply = apply
+    self.set = set
   }
 
   /// An option of the command line only.
@@ -55,7 +55,7 @@ struct OptionSpec: Sendable {
     self.placeholder = placeholder
     self.section = section
     self.summary = summary
-    apply = nil
+    set = nil
     field = nil
   }
 }
@@ -269,7 +269,7 @@ enum OptionTable {
   ]
 
   /// The settings: what both the command line and the config file accept.
-  static let settings = all.filter { $0.apply != nil }
+  static let settings = all.filter { $0.set != nil }
 
   /// Every name the command line accepts, for suggestions.
   static let commandLineNames = all.map(\.name)

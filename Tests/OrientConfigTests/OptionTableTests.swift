@@ -23,7 +23,7 @@ struct OptionTableTests {
   func configKeysAndHelp() {
     let names = OptionTable.all.map(\.name)
     #expect(Set(names).count == names.count, "an option is listed twice")
-    #expect(ConfigFile.keys == OptionTable.all.filter { $0.apply != nil }.map(\.name))
+    #expect(ConfigFile.keys == OptionTable.all.filter { $0.set != nil }.map(\.name))
     for commandLineOnly in ["dump", "list", "help", "version", "replay", "demo", "config"] {
       #expect(!ConfigFile.keys.contains(commandLineOnly))
     }

@@ -95,7 +95,7 @@ struct ReloadPlanTests {
       let field = try #require(spec.field, "--\(spec.name) has no field")
       // A value each setting accepts and that is not its default.
       var changed = defaults
-      try changed.apply(spec.name, Self.otherValue[spec.name] ?? "1")
+      try changed.set(spec.name, to: Self.otherValue[spec.name] ?? "1")
       // The file's own allowed set is what a reload compares; reading a file sets it.
       if spec.name == "allowed" { changed.configAllowed = changed.allowed }
       #expect(field.differs(defaults, changed), "changing --\(spec.name) is not seen by a reload")

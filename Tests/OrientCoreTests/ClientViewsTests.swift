@@ -28,12 +28,12 @@ struct ClientViewsTests {
     var (tracker, views, declared) = try setUp(.normal, sets: [landscape, portrait])
     let changes = tracker.setDevice(.leftUp)
     #expect(changes == [.device(.leftUp), .orientation(.leftUp)])
-    let told = views.publish(changes, under: tracker.policy)
+    let told = views.changesByView(changes, under: tracker.policy)
     #expect(told[declared[0]] == [.device(.leftUp)])
     #expect(told[declared[1]] == [.device(.leftUp), .orientation(.leftUp)])
     #expect(told.count == 2, "the policy's own clients take the batch as it is")
     let next = tracker.setDevice(.bottomUp)
-    let toldNext = views.publish(next, under: tracker.policy)
+    let toldNext = views.changesByView(next, under: tracker.policy)
     #expect(toldNext[declared[0]] == [.device(.bottomUp), .orientation(.bottomUp)])
     #expect(toldNext[declared[1]] == [.device(.bottomUp)])
   }
@@ -49,7 +49,7 @@ struct ClientViewsTests {
     let changes = tracker.apply { $0.allow(narrowed) }
     #expect(changes == [.allowed(narrowed)], "the policy's screen stays normal")
     #expect(
-      views.publish(changes, under: tracker.policy)[view] == [.allowed(narrowed), .orientation(.leftUp)])
+      views.changesByView(changes, under: tracker.policy)[view] == [.allowed(narrowed), .orientation(.leftUp)])
   }
 
   @Test("A lock's orientation reaches every set, in the lock's batch order")
@@ -58,11 +58,11 @@ struct ClientViewsTests {
     let changes = try tracker.apply { (policy: inout ScreenPolicy) throws(PolicyError) in
       try policy.lock(to: .rightUp)
     }
-    let told = views.publish(changes, under: tracker.policy)
+    let told = views.changesByView(changes, under: tracker.policy)
     #expect(told[declared[0]] == [.lock(.rightUp), .orientation(.rightUp)])
     #expect(told[declared[1]] == [.lock(.rightUp), .orientation(.rightUp)])
     // The portrait set was told nothing before (undefined): the next unlock tells it so again.
-    let unlocked = views.publish(tracker.apply { $0.unlock() }, under: tracker.policy)
+    let unlocked = views.changesByView(tracker.apply { $0.unlock() }, under: tracker.policy)
     #expect(unlocked[declared[0]] == [.lock(nil), .orientation(.normal)])
     #expect(unlocked[declared[1]] == [.lock(nil), .orientation(nil)])
   }
@@ -90,7 +90,7 @@ struct ClientViewsTests {
       _ = views.declare(index.isMultiple(of: 2) ? wide : tall, replacing: .policy, under: tracker.policy)
     }
     #expect(Set(views.views) == [wide, tall])
-    #expect(views.publish([.device(.faceUp)], under: tracker.policy).count == 2)
+    #expect(views.changesByView([.device(.faceUp)], under: tracker.policy).count == 2)
     for _ in 0..<49 { views.leave(wide) }
     #expect(Set(views.views) == [wide, tall])
     views.leave(wide)

@@ -42,14 +42,14 @@ package struct LightFilter: Sendable {
 
   /// Takes a reading; returns the level to publish now, or nil when it is within the noise.
   package mutating func take(_ level: LightLevel) -> LightLevel? {
-    guard let last = published, last.unit == level.unit else { return publish(level) }
-    if abs(level.value - last.value) > max(Self.stepFraction * last.value, floor) { return publish(level) }
+    guard let last = published, last.unit == level.unit else { return settle(on: level) }
+    if abs(level.value - last.value) > max(Self.stepFraction * last.value, floor) { return settle(on: level) }
     recent.append(level.value)
     if recent.count > Self.window { recent.removeFirst(recent.count - Self.window) }
     guard recent.count == Self.window else { return nil }
     let mean = recent.reduce(0, +) / Double(recent.count)
     guard abs(mean - last.value) > max(Self.driftFraction * last.value, floor) else { return nil }
-    return publish(LightLevel(mean, unit: level.unit))
+    return settle(on: LightLevel(mean, unit: level.unit))
   }
 
   /// The sensor stopped: its next reading is published whatever it is.
@@ -58,7 +58,7 @@ package struct LightFilter: Sendable {
     recent.removeAll()
   }
 
-  private mutating func publish(_ level: LightLevel) -> LightLevel {
+  private mutating func settle(on level: LightLevel) -> LightLevel {
     published = level
     recent.removeAll()
     return level

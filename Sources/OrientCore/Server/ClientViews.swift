@@ -60,7 +60,7 @@ package struct ClientViews: Sendable {
   /// set's orientation changed, else to nothing; a set whose orientation changed while the
   /// policy's did not (an `allow` can do that) gets it after the batch's other changes. Every
   /// set in use is in the answer, with what its clients are told (perhaps nothing).
-  package mutating func publish(
+  package mutating func changesByView(
     _ changes: [StateChange], under policy: ScreenPolicy
   ) -> [ClientScreenView: [StateChange]] {
     var answer: [ClientScreenView: [StateChange]] = [:]

@@ -86,7 +86,7 @@ package struct HingeModeDetector: Equatable, Sendable {
         // In the band between, the mode holds; with none yet, a laptop, as ChromeOS starts.
         mode = angle <= settings.leaveTabletDegrees || angle < 180 ? .laptop : .tablet
       }
-      step.angle = publish(angle)
+      step.angle = roundedIfMoved(angle)
       return step
     }
     let since = unstableSince ?? time
@@ -105,12 +105,12 @@ package struct HingeModeDetector: Equatable, Sendable {
     mode = foldedBack ? .tablet : .laptop
     // 0 and 360 read alike: the angle published says which it is (a lid cannot pass either).
     let told = foldedBack ? (angle < 180 ? 360 : angle) : (angle > 180 ? 0 : angle)
-    step.angle = publish(told)
+    step.angle = roundedIfMoved(told)
     return step
   }
 
   /// The angle to publish, rounded, when it moved at least `publishStepDegrees`.
-  private mutating func publish(_ angle: Double) -> Int? {
+  private mutating func roundedIfMoved(_ angle: Double) -> Int? {
     let rounded = Int(angle.rounded())
     if let publishedAngle, abs(rounded - publishedAngle) < settings.publishStepDegrees { return nil }
     publishedAngle = rounded

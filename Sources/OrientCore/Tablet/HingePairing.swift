@@ -103,7 +103,7 @@ package struct HingePairing: Sendable {
       outcome.notes.append(
         .warning("hinge: the \(sensor.rawValue) accelerometer \(name) is offline; no hinge until it is back"))
     }
-    publish(into: &outcome)
+    updateStatus(into: &outcome)
     return outcome
   }
 
@@ -127,7 +127,7 @@ package struct HingePairing: Sendable {
     }
     evaluate(at: sample.time, into: &outcome)
     pair(at: sample.time, after: sensor, into: &outcome)
-    publish(into: &outcome)
+    updateStatus(into: &outcome)
     return outcome
   }
 
@@ -157,7 +157,7 @@ package struct HingePairing: Sendable {
     self[sensor].rejectedAt = time
     self[sensor].readingsSinceOther += 1
     evaluate(at: time, into: &outcome)
-    publish(into: &outcome)
+    updateStatus(into: &outcome)
     return outcome
   }
 
@@ -202,7 +202,7 @@ package struct HingePairing: Sendable {
   }
 
   /// Works out the status from what is known; says so when it changed.
-  private mutating func publish(into outcome: inout Outcome) {
+  private mutating func updateStatus(into outcome: inout Outcome) {
     let available = display.summary != nil && base.summary != nil
     let usable = available && !display.failing && !base.failing
     let next = HingeStatus(

@@ -96,8 +96,8 @@ final class SensorProxyService {
     return "serving \(name) on \(address); \(who) the accelerometer" + others.map { ", " + $0 }.joined()
   }
 
-  /// Takes published changes into account and signals what they changed.
-  func publish(_ changes: [StateChange]) {
+  /// Applies the changes published to the bus's view and signals the properties they changed.
+  func signalChanges(_ changes: [StateChange]) {
     var changed: [SensorProxyAccelerometer.Property] = []
     var readingsChanged: [SensorProxyReadings.Property] = []
     for change in changes {
@@ -108,8 +108,8 @@ final class SensorProxyService {
     signal(readingsChanged)
   }
 
-  /// Takes a new tilt into account.
-  func publish(tilt: AccelerometerTilt) { signal(accelerometer.apply(tilt: tilt)) }
+  /// Applies a new tilt and signals it, if it changed the property.
+  func signalTilt(_ tilt: AccelerometerTilt) { signal(accelerometer.apply(tilt: tilt)) }
 
   // MARK: Connection
 

@@ -46,8 +46,8 @@ final class ChangePublisher {
   /// Publishes `changes` of `state` (already applied to it), made at `time`.
   func publish(_ changes: [StateChange], of state: OrientationTracker, at time: SampleTime) {
     guard !changes.isEmpty else { return }
-    server?.publish(changes)
-    sensorProxy?.publish(changes)
+    server?.sendToSubscribers(changes)
+    sensorProxy?.signalChanges(changes)
     // Hooks run once per batch that turns the screen, and for a mode that held (a desktop may
     // turn its on-screen keyboard on in tablet mode).
     if hooks != nil {
@@ -97,8 +97,8 @@ final class ChangePublisher {
   }
 
   /// Publishes a sample to the clients that stream samples.
-  func publish(_ sample: Sample) { server?.publish(sample) }
+  func publish(_ sample: Sample) { server?.sendToSubscribers(sample) }
 
   /// Publishes iio-sensor-proxy's tilt on D-Bus.
-  func publish(_ tilt: AccelerometerTilt) { sensorProxy?.publish(tilt: tilt) }
+  func publish(_ tilt: AccelerometerTilt) { sensorProxy?.signalTilt(tilt) }
 }

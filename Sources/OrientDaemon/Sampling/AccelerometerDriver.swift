@@ -406,7 +406,7 @@ final class AccelerometerDriver: SensorDriver {
   private func readBuffer(hungUp: Bool) {
     guard let capture else { return }
     let time = clock.time(at: loop.now)
-    switch capture.readScans({ x, y, z in self.take(Double(x), Double(y), Double(z), at: time) }) {
+    switch capture.readScans({ x, y, z in self.convertAndHandOn(Double(x), Double(y), Double(z), at: time) }) {
     case .failure(let error):
       run(plan.bufferBroke("reading the buffer failed: \(error.code)", at: clock.now))
     case .success(let scans):
@@ -441,7 +441,7 @@ final class AccelerometerDriver: SensorDriver {
     defer { pacer?.paced(settlesAt: pending?.settlesAt) }
     switch polling.read() {
     case .success(let raw):
-      guard let sample = take(raw.x, raw.y, raw.z, at: time) else { return }
+      guard let sample = convertAndHandOn(raw.x, raw.y, raw.z, at: time) else { return }
       run(
         plan.polled(gravity: sample.gravity, changePending: pending?.fromKnownOrientation == true, at: time))
     case .failure(.garbage(let file, let value)):
@@ -462,13 +462,13 @@ final class AccelerometerDriver: SensorDriver {
     guard let attached, case .success(let raw) = PollCapture(accelerometer: attached.sensor).read() else {
       return
     }
-    take(raw.x, raw.y, raw.z, at: clock.now)
+    convertAndHandOn(raw.x, raw.y, raw.z, at: clock.now)
   }
 
   /// Converts one raw reading and hands it on; returns the sample, or nil when the reading
   /// was out of range and skipped.
   @discardableResult
-  private func take(_ rawX: Double, _ rawY: Double, _ rawZ: Double, at time: SampleTime) -> Sample? {
+  private func convertAndHandOn(_ rawX: Double, _ rawY: Double, _ rawZ: Double, at time: SampleTime) -> Sample? {
     guard let attached else { return nil }
     guard let sample = attached.converter.sample(rawX: rawX, rawY: rawY, rawZ: rawZ, at: time) else {
       garbageWarning.warn(

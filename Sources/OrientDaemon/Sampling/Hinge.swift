@@ -25,22 +25,22 @@ final class Hinge {
 
   /// `sensor` came online (`summary` names it) or went offline.
   func online(_ sensor: HingePairing.Sensor, _ value: Bool, summary: String) {
-    apply(pairing.online(sensor, value, summary: summary))
+    carryOut(pairing.online(sensor, value, summary: summary))
   }
 
   /// A usable reading of `sensor`; `polled` says whether polling read it.
   func take(_ sample: Sample, from sensor: HingePairing.Sensor, polled: Bool) {
     // The one sensor of most machines: no outcome to build and take apart for each sample.
     guard pairing.hasBothSensors else { return }
-    apply(pairing.take(sample, from: sensor, polled: polled))
+    carryOut(pairing.take(sample, from: sensor, polled: polled))
   }
 
   /// A reading of `sensor` at `time` was out of range.
   func rejected(_ sensor: HingePairing.Sensor, at time: SampleTime) {
-    apply(pairing.rejected(sensor, at: time))
+    carryOut(pairing.rejected(sensor, at: time))
   }
 
-  private func apply(_ outcome: HingePairing.Outcome) {
+  private func carryOut(_ outcome: HingePairing.Outcome) {
     for note in outcome.notes { Log.write(note) }
     if let status = outcome.status { events.post(.hinge(status)) }
   }

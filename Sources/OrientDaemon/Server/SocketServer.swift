@@ -150,16 +150,16 @@ final class SocketServer {
   /// A reading sensor came, went or delivered: clients waiting for its value get their answer.
   func readingsChanged() { answerWaiting() }
 
-  /// Publishes changes to every client that subscribed to them, each in its own format, with
+  /// Sends changes to every client that subscribed to them, each in its own format, with
   /// its own orientation where it declared the orientations it supports. A client still
   /// waiting for its greeting gets none: the greeting it will get includes them.
   ///
   /// The changes are worked out once per declared set and rendered once per set and format,
   /// however many clients share them.
-  func publish(_ changes: [StateChange]) {
+  func sendToSubscribers(_ changes: [StateChange]) {
     guard !changes.isEmpty, !clients.isEmpty else { return }
     var batches = [ClientScreenView.policy: RenderedChanges(changes)]
-    for (view, own) in views.publish(changes, under: host.policy) { batches[view] = RenderedChanges(own) }
+    for (view, own) in views.changesByView(changes, under: host.policy) { batches[view] = RenderedChanges(own) }
     for client in Array(clients.values) where client.state.hearsChanges {
       let bytes = batches[client.session.view]?.bytes(
         format: client.session.format, subscription: client.session.subscription)
@@ -188,7 +188,7 @@ final class SocketServer {
   }
 
   /// Sends a sample to the clients that asked for samples, and only to them.
-  func publish(_ sample: Sample) {
+  func sendToSubscribers(_ sample: Sample) {
     guard counts.wantsSamples else { return }
     for client in Array(clients.values) where client.state.hearsChanges {
       guard let stream = client.session.sampleStream else { continue }
