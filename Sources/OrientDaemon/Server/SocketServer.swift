@@ -159,7 +159,9 @@ final class SocketServer {
   func sendToSubscribers(_ changes: [StateChange]) {
     guard !changes.isEmpty, !clients.isEmpty else { return }
     var batches = [ClientScreenView.policy: RenderedChanges(changes)]
-    for (view, own) in views.changesByView(changes, under: host.policy) { batches[view] = RenderedChanges(own) }
+    for (view, own) in views.changesByView(changes, under: host.policy) {
+      batches[view] = RenderedChanges(own)
+    }
     for client in Array(clients.values) where client.state.hearsChanges {
       let bytes = batches[client.session.view]?.bytes(
         format: client.session.format, subscription: client.session.subscription)
