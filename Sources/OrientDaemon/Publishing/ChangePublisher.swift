@@ -46,7 +46,7 @@ final class ChangePublisher {
   /// Publishes `changes` of `state` (already applied to it), made at `time`.
   func publish(_ changes: [StateChange], of state: OrientationTracker, at time: SampleTime) {
     guard !changes.isEmpty else { return }
-    server?.sendToSubscribers(changes)
+    server?.sendToSubscribers(changes, under: state.policy)
     sensorProxy?.signalChanges(changes)
     // Hooks run once per batch that turns the screen, and for a mode that held (a desktop may
     // turn its on-screen keyboard on in tablet mode).

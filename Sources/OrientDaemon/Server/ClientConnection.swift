@@ -47,7 +47,7 @@ final class ClientConnection {
     self.server = server
     self.loop = loop
     connectedAt = loop.now
-    session = SessionHandler(server: server, peer: peer)
+    session = SessionHandler(server: server, host: server.host, peer: peer)
   }
 
   /// The socket's number, which names the client in the server's table.

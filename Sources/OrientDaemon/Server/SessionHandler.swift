@@ -9,9 +9,12 @@ final class SessionHandler {
   /// Whether the client may run control commands, decided when it first needs deciding.
   private var mayControl: Bool?
   private unowned let server: SocketServer
+  /// What sessions ask of the daemon (state, control, info), handed over by the server.
+  private unowned let host: SessionHost
 
   /// A handler with a new session (text, every change, no samples) for `peer`.
-  init(server: SocketServer, peer: PeerCredentials?) {
+  init(server: SocketServer, host: SessionHost, peer: PeerCredentials?) {
+    self.host = host
     self.server = server
     if !server.headingPermission.allows(peer) {
       session.headingRefusal = server.headingPermission.requirement
@@ -69,13 +72,13 @@ final class SessionHandler {
       if !server.mayAnswer(keys, waitingSince: nil) {
         connection.awaitFresh(.getReply(keys))
         if connection.readingWaitSince != nil { server.awaitsReadings() }
-        return server.host.needsChanged()
+        return host.needsChanged()
       }
       connection.send(renderedState(keys: keys), isReply: true)
       connection.send(.ok)
     case .sendInfo:
       // Hook command lines and file paths are for those who may change the state.
-      let items = server.host.info(full: mayControl(connection))
+      let items = host.info(full: mayControl(connection))
       let lines = items.map { ProtocolRendering.line(for: $0, format: format) }
       connection.send(Array(lines.joined().utf8), isReply: true)
       connection.send(.ok)
@@ -114,11 +117,11 @@ final class SessionHandler {
     guard mayControl(connection) else {
       return connection.send(.error(ProtocolError(.permissionDenied, server.permission.requirement)))
     }
-    switch server.host.control(command) {
+    switch host.control(command) {
     case .success(let saves):
       // Publishing can drop the commander (its output past the limit with a reply waiting).
       guard connection.state.isOpen else { return }
-      if saves, let generation = server.host.commit(for: connection.peer?.uid) {
+      if saves, let generation = host.commit(for: connection.peer?.uid) {
         connection.awaitCommit(generation)
       } else {
         connection.send(.ok)

@@ -156,10 +156,10 @@ final class SocketServer {
   ///
   /// The changes are worked out once per declared set and rendered once per set and format,
   /// however many clients share them.
-  func sendToSubscribers(_ changes: [StateChange]) {
+  func sendToSubscribers(_ changes: [StateChange], under policy: ScreenPolicy) {
     guard !changes.isEmpty, !clients.isEmpty else { return }
     var batches = [ClientScreenView.policy: RenderedChanges(changes)]
-    for (view, own) in views.changesByView(changes, under: host.policy) {
+    for (view, own) in views.changesByView(changes, under: policy) {
       batches[view] = RenderedChanges(own)
     }
     for client in Array(clients.values) where client.state.hearsChanges {
