@@ -15,6 +15,12 @@ import OrientSystem
 /// has to say arrives as `BusEvent`s, delivered after sd-bus has returned, so a handler may
 /// close the connection. When the bus goes away the connection reports `.disconnected` and
 /// stops watching; reconnecting means opening a new `BusConnection`.
+///
+/// Why this type is large (about 16 stored properties, over 400 lines): sd-bus needs a driver
+/// that keeps its descriptor's events, its timeout and its processing state together, and the
+/// connection owns what sd-bus hands back only while it lives (exported objects, name
+/// requests, peer watches, calls in flight). Name requests and peer watches already live in
+/// types of their own (`BusNameRequests`, `BusPeerWatch`).
 package final class BusConnection {
   /// Which bus this connects to.
   let address: BusAddress

@@ -19,6 +19,11 @@ import OrientSystem
 /// With `supports` (a kiosk app that only works in landscape), it declares those orientations
 /// on each connection and acts only once orientd has accepted them, so the hook never runs
 /// for an orientation outside them; orientd refusing them (none is allowed) ends it with 1.
+///
+/// Why this type is large (about 18 stored properties): a hook client is a small daemon of its
+/// own: its connection and its reconnection timer, its signals, the hook runner, what it last
+/// ran the hook for (orientation and mode) against what orientd says now, and the one-time
+/// warnings that keep a reconnecting client from repeating itself every second.
 final class HookClient {
   private let location: SocketLocation
   /// The socket of the connection there is, or was last.

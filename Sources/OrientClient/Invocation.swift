@@ -9,6 +9,9 @@ enum MonitorStyle: Equatable {
 }
 
 /// A parsed orientctl command line.
+///
+/// Why this file is about 300 lines: it parses every orientctl command's arguments in one
+/// place, against `CommandTable`, so that usage errors read the same for each.
 struct Invocation: Equatable {
   enum Command: Equatable {
     /// Print the state, or only `field`.

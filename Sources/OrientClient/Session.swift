@@ -2,6 +2,10 @@ import OrientCore
 import OrientSystem
 
 /// One orientctl run over a connection: a query, a control command or a monitor.
+///
+/// Why this file is over 300 lines: `Session` is every command's conversation with orientd
+/// (state, control, monitor in three styles), and `MonitorSensorFormat` below, monitor-sensor's
+/// exact lines, is used by it alone.
 struct Session {
   let connection: LineConnection
   let socket: String

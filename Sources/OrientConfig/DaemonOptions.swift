@@ -48,6 +48,9 @@ package enum BusChoice: String, CaseIterable, Sendable {
 }
 
 /// The parsed command line of `orientd`.
+///
+/// Why this value has some 30 stored properties: one per option `OptionTable` lists, so that a
+/// run's settings are one value to compare on reload (`ReloadPlan`) and to hand to each part.
 package struct DaemonOptions: Equatable, Sendable {
   package var action = DaemonAction.run
   package var source = SampleSourceChoice.iio

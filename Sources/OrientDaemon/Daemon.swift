@@ -46,46 +46,62 @@ import OrientSystem
 
 /// The running daemon: the main thread's loop, fed by the sampling thread, publishing every
 /// change through one `ChangePublisher`.
+///
+/// Why this type is large (about 30 stored properties, over 500 lines): it is the main
+/// thread's wiring, and every property below is owned by the main thread alone (the sampling
+/// thread and the state writer own theirs, and are reached only through their mailboxes).
+/// Each group is one concern: the run, the state clients see, where changes go, and what
+/// feeds the loop. Decisions live in the pure types it holds (`OrientationTracker`,
+/// `ReloadPlan`, `RestoredState`, the demand states); what is left here is connecting them,
+/// which is why it is one place rather than split into types that would call back into it.
 final class Daemon {
+  // MARK: The run
   private var options: DaemonOptions
   private let configuration: Configuration?
   private let loop: EventLoop
   /// The run's time line: sample times and change times count from the start.
   private let clock = SampleClock()
+  /// Why the run ends with an error, once something decided it must.
+  private var failure: Failure?
+
+  // MARK: The state clients see
   private var tracker: OrientationTracker
+  /// The light level, proximity and heading as clients see them.
+  private var readings = SensorReadings()
+  /// Where the allowed set in force came from, for the log and `info`.
+  private var allowedOrigin: AllowedOrigin
+  private var sensorDescription: SensorDescription?
+  /// Why no sensor is attached, as the last look for it found.
+  private var sensorAbsence: String?
+  /// What the last look for reading sensors found, and how each is read, for `info`.
+  private var inventory: (findings: [SensorFinding], reading: [SensorKind: String]) = ([], [:])
+  /// What is wrong with `--hooks-dir`, as found at start or the last reload.
+  private var hooksDirectoryProblem: String?
+
+  // MARK: Where changes go
   private let publisher: ChangePublisher
+  private var server: SocketServer?
+  private var socketFile: SocketFile?
+  /// `net.hadess.SensorProxy` on D-Bus, with `--dbus system|session`.
+  private var sensorProxy: SensorProxyService?
+  private var dump: DumpOutput?
   private let persistence: StatePersistence?
   private var recorder: TraceRecorder?
+  /// Lines a client's commands make orientd log, at most this many: a flood of commands must
+  /// not flood the journal (the changes they make go through the publisher's own budget).
+  private var clientLines = LineBudget(perWindow: 10, window: .seconds(10))
+
+  // MARK: What feeds the loop
   private var signals: SignalWatcher?
   private var sampler: SamplingThread?
   private var samplerWatch: Watch?
-  private var failure: Failure?
-  private var server: SocketServer?
-  private var socketFile: SocketFile?
-  private var dump: DumpOutput?
-  /// `net.hadess.SensorProxy` on D-Bus, with `--dbus system|session`.
-  private var sensorProxy: SensorProxyService?
-  private var watchdog: LoopTimer?
   /// The tablet-mode and lid switches (live local IIO only), and the virtual switch.
   private let tablet: TabletInputs
   /// Whether the sensor is read, and whether the state held is stale meanwhile.
   private let demand: SamplingDemandController
-  /// The light level, proximity and heading as clients see them.
-  private var readings = SensorReadings()
   /// Which reading sensors are read.
   private let readingDemand: ReadingDemandController
-  /// What the last look for reading sensors found, and how each is read, for `info`.
-  private var inventory: (findings: [SensorFinding], reading: [SensorKind: String]) = ([], [:])
-  private var sensorDescription: SensorDescription?
-  /// Why no sensor is attached, as the last look for it found.
-  private var sensorAbsence: String?
-  /// What is wrong with `--hooks-dir`, as found at start or the last reload.
-  private var hooksDirectoryProblem: String?
-  /// Where the allowed set in force came from, for the log and `info`.
-  private var allowedOrigin: AllowedOrigin
-  /// Lines a client's commands make orientd log, at most this many: a flood of commands must
-  /// not flood the journal (the changes they make go through the publisher's own budget).
-  private var clientLines = LineBudget(perWindow: 10, window: .seconds(10))
+  private var watchdog: LoopTimer?
 
   /// Prepares the daemon: loads the saved state and opens the record file.
   init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {

@@ -14,6 +14,10 @@
 /// Pure: each input carries its time and returns the actions for the driver, in order. An
 /// `openBuffer` action is always the last of its list: the driver answers it with
 /// `bufferOpened(at:)` or `bufferFailed(_:at:)`, and the plan goes on from the answer.
+///
+/// Why this file is over 300 lines: the plan is one state machine, and its states, inputs and
+/// actions are declared here together so that every move between capture paths can be read
+/// in one place; its extensions group the inputs by phase.
 package struct CapturePlan: Sendable {
   /// How the sensor may be read (`--mode`).
   package enum Mode: Sendable {

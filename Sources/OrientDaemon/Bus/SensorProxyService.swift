@@ -19,6 +19,13 @@ import OrientSystem
 ///
 /// While another process owns the name (iio-sensor-proxy), orientd takes no device's buffer
 /// from it (`buffersAllowedChanged`): that daemon's clients see the device turn.
+///
+/// Why this type is large (about 16 stored properties, over 400 lines): iio-sensor-proxy's
+/// interface is one service with four sensors, and the service owns its bus connection and
+/// its reconnection, the name it owns or waits for (and who owns it else), the claims with
+/// their users and the calls that wait for a client's user id, and the pure property states
+/// it signals from. The decisions are in `SensorProxyClaims`, `SensorProxyAccelerometer`,
+/// `SensorProxyReadings` and `ClaimantUsers`; the methods here are the interface's surface.
 final class SensorProxyService {
   private let address: BusAddress
   private let loop: EventLoop

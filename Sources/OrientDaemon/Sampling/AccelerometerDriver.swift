@@ -17,6 +17,13 @@ import OrientSystem
 /// (libiio, the buffer's descriptor, the poll, probe, retry and look timers) and tells the
 /// plan what came of it. It converts readings with the sensor's `SampleConverter`, which
 /// turns away readings that cannot be gravity.
+///
+/// Why this type is large (about 20 stored properties, about 500 lines): one accelerometer has
+/// two capture paths that its plan moves between at run time, and each path holds its own
+/// descriptors and timers (the buffer and its watch and removal watch; the poll and its
+/// pacer; the probe, retry and look timers), plus what it must put back on the device (the
+/// sampling frequencies). The decisions are `CapturePlan`'s; splitting the I/O per path would
+/// need the plan's moves between paths to cross types.
 final class AccelerometerDriver: SensorDriver {
   let kind = SensorKind.accelerometer
   /// How a driver is set up.

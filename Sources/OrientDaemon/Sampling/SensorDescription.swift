@@ -6,6 +6,9 @@ import OrientIIO
 /// Its texts reach `info` replies as they are: what came from the device (id, name, udev
 /// and sysfs values) was escaped where it entered orientd, in OrientIIO; the rest is
 /// orientd's own wording, numbers it formatted, and the URI it was given.
+///
+/// Why this value has over 12 stored properties: it is the sensor's entry in `info` and
+/// `orientctl doctor`, one field per line they print.
 struct SensorDescription: Sendable {
   /// The IIO device id, e.g. `iio:device0`.
   var id: String

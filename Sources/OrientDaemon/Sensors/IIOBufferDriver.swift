@@ -9,6 +9,10 @@ import OrientSystem
 /// When it starts, the sensor is read once directly where it can be (a HID hub answers a
 /// `_raw` read with a report of its own), so a claim gets the value at once even while the
 /// hub sends nothing.
+///
+/// Why this type has about 14 stored properties: most are the constant facts of one buffered
+/// channel (device, context, channel, trigger, the file read for a first value) fixed at
+/// open; the state is the capture, its watch and the model.
 final class IIOBufferDriver: SensorDriver {
   let kind: SensorKind
   let summary: String

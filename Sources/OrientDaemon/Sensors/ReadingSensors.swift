@@ -13,6 +13,10 @@ import OrientSystem
 /// trigger (and may take it: `--mode poll`, or another daemon owning `net.hadess.SensorProxy`,
 /// rule it out), else a poll; a buffer that cannot be opened falls back to the poll. A device
 /// that fails is let go and looked for again, further apart each time it fails again.
+///
+/// Why this type has over 12 stored properties: it is the shell of every reading sensor at
+/// once (discovery, hot-plug, the look timer and its back-off, the open drivers and what is
+/// needed of them); what each is and how it is read is `SensorInventory`'s decision.
 final class ReadingSensors {
   /// What the component is given once.
   struct Settings: Sendable {

@@ -8,6 +8,10 @@ import OrientSystem
 /// loop round; it writes what the session and the server send, within the output limit. What
 /// happens to it (the peer hung up, its input ended, it closes, it waits for a commit or a
 /// current state) changes its own state, through its own methods.
+///
+/// Why this type has about 15 stored properties: a connection owns its socket, its watch and
+/// what the watch is set for, its input (split lines and the bytes not yet served) and its
+/// output queue; its life is the pure `ConnectionState`.
 final class ClientConnection {
   /// A client whose queued output costs more than this many bytes is collapsed or dropped.
   static let outputLimit = 64 * 1024
