@@ -2,6 +2,7 @@
 #include "CLinux.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +79,8 @@ int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
 }
 
 int clinux_open_path_flag(void) { return O_PATH; }
+
+int clinux_unshare_file_system_attributes(void) { return unshare(CLONE_FS); }
 
 int clinux_redirect_stdio_stderr(clinux_stderr_writer writer) {
   cookie_io_functions_t functions = {.write = writer};

@@ -3,7 +3,7 @@ import Glibc
 /// A `sockaddr_un` for a path, the one place socket addresses are built.
 ///
 /// A path starting with `@` names the abstract namespace (as `$NOTIFY_SOCKET` may).
-struct UnixAddress {
+struct UnixAddress: Sendable {
   private var storage = sockaddr_un()
   private let length: socklen_t
 

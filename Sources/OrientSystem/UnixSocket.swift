@@ -141,18 +141,44 @@ package enum UnixSocket {
     }
   }
 
-  /// bind(2) with the umask cleared for the call, so the file gets exactly the socket's mode.
+  /// bind(2) so that the file gets exactly the socket's mode, whatever the umask.
   ///
-  /// The umask belongs to the whole process. orientd binds on its main thread before it
-  /// starts any thread that creates files, and every file orientd creates passes its exact
-  /// mode: during this call nothing else is created, and anything that were would only miss
-  /// the umask's narrowing of a mode it chose itself.
+  /// Linux takes the umask off the socket's mode, and the umask is the whole process's: every
+  /// thread shares it. So the bind runs on a thread of its own that first takes a private copy
+  /// of the process's file-system attributes (unshare(CLONE_FS): root, working directory and
+  /// umask) and clears only its own umask; no other thread sees a cleared umask, whatever it
+  /// creates meanwhile. Where unshare is refused (a sandbox that forbids it), the process's
+  /// umask is cleared for the call instead: orientd binds on its main thread before it starts
+  /// any thread that creates files, and every file it creates passes its exact mode.
   private static func bind(_ socket: borrowing FileDescriptor, to address: UnixAddress, path: String)
     throws(SystemError)
   {
-    let previous = umask(0)
-    defer { umask(previous) }
-    _ = try systemCall("bind \(path)") { address.withSocketAddress { Glibc.bind(socket.rawValue, $0, $1) } }
+    let descriptor = socket.rawValue
+    let outcome = BindOutcome()
+    let binder = try WorkerThread(name: "orientd-bind") {
+      guard clinux_unshare_file_system_attributes() == 0 else { return }
+      outcome.privateUmask = true
+      umask(0)
+      outcome.result = retryingInterrupts {
+        address.withSocketAddress { Glibc.bind(descriptor, $0, $1) }
+      }
+    }
+    // bind on a local socket does not wait on anything; the limit only guards a thread that
+    // never started.
+    guard binder.join(within: .seconds(10)) else { throw SystemError("bind \(path)", code: .timedOut) }
+    guard outcome.privateUmask else {
+      let previous = umask(0)
+      defer { umask(previous) }
+      _ = try systemCall("bind \(path)") { address.withSocketAddress { Glibc.bind(descriptor, $0, $1) } }
+      return
+    }
+    if case .failure(let code) = outcome.result { throw SystemError("bind \(path)", code: code) }
+  }
+
+  /// What the binding thread found; read only after it was joined.
+  private final class BindOutcome: @unchecked Sendable {
+    var privateUmask = false
+    var result: Result<Int32, Errno> = .success(0)
   }
 
   private static func removeStaleSocket(

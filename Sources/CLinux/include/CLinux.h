@@ -61,4 +61,8 @@ int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 /* open(2)'s O_PATH flag, which <fcntl.h> names only under _GNU_SOURCE. */
 int clinux_open_path_flag(void);
 
+/* unshare(CLONE_FS) (<sched.h> names both only under _GNU_SOURCE): the calling thread gets its
+   own root, working directory and umask. 0, or -1 with errno. */
+int clinux_unshare_file_system_attributes(void);
+
 #endif
