@@ -64,6 +64,34 @@ struct SeatControlTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test("A client that stays connected loses control at its next command once another user comes to the seat")
+  func switchReachesAConnectedClient() throws {
+    let (daemon, logind) = try servedDaemonWithSeatUser(Unprivileged.uid)
+    // nobody's commands go through a FIFO the test holds open, so the connection stays.
+    let fifo = try Scratch.current().path("nobody-commands")
+    try #require(mkfifo(fifo, 0o644) == 0)
+    let writer = open(fifo, O_RDWR | O_CLOEXEC)
+    try #require(writer >= 0)
+    defer { close(writer) }
+    func send(_ line: String) {
+      var bytes = Array((line + "\n").utf8)
+      _ = write(writer, &bytes, bytes.count)
+    }
+    let socat = try #require(TestPaths.which("socat"), "socat is missing")
+    let client = try TestProcess(
+      Unprivileged.command([socat, "-t", "\(patience)", "-", "UNIX-CONNECT:\(daemon.socket)"]),
+      stdinPath: fifo)
+    send("lock left-up")
+    try #require(client.waitFor("\nok\n"), "nobody at the seat was not served: \(client.stdout)")
+    try #require(completeLines(try daemon.orientctl("get").stdout).contains("lock left-up"))
+    try logind.setActive(1000)
+    send("unlock")
+    #expect(client.waitFor("error permission-denied"), "the same connection kept control: \(client.stdout)")
+    #expect(completeLines(try daemon.orientctl("get").stdout).contains("lock left-up"))
+    client.kill()
+    #expect(daemon.stop() == 0)
+  }
+
   @Test("Without logind, nobody is refused and told to set control-group; root and orientd's user still may")
   func withoutLogindOnlyOwnersControl() throws {
     let logind = try FakeLogind(activeUID: Unprivileged.uid, booted: false)
