@@ -23,6 +23,9 @@ cleanup() {
 trap cleanup EXIT INT TERM
 # A variable, not a function: `$as_nobody PROGRAM &` leaves the attacker's own pid in $!.
 as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+# The control floods need an attacker who may control, as the user at the seat may: nobody is
+# not at a seat, so those orientds name nobody's group, nogroup, as their control group.
+may_control="--control-group nogroup"
 printf '# orientd-trace 1\n0 0 -1 0\n' >"$dir/hold.trace"
 : >"$dir/empty.conf"
 
@@ -85,7 +88,7 @@ gap=$!
 pids="$pids $gap"
 while ! grep -q listening "$dir/gap"; do sleep 0.05; done
 export NOTIFY_SOCKET="$notify" WATCHDOG_USEC=200000
-start_orientd flood
+start_orientd flood $may_control
 unset NOTIFY_SOCKET WATCHDOG_USEC
 $as_nobody "$bin/orientd-testbench" attack control-flood "$dir/flood.sock" 32 "$seconds" "rotate cw" >"$dir/flood.out" &
 pids="$pids $!"
@@ -95,7 +98,7 @@ echo "  control commands served: $(awk '/^replies/ {print $2}' "$dir/flood.out")
 echo "  longest watchdog gap (notify every 100 ms): $(awk '/^longest_gap_ms/ {print $2}' "$dir/gap") ms"
 stop_orientd
 
-start_orientd closing
+start_orientd closing $may_control
 # 64 connections each pipelining 30000 `rotate cw` (what the socket takes) and closing at once.
 $as_nobody "$bin/orientd-testbench" attack send-and-close "$dir/closing.sock" 64 "rotate cw" 30000 >/dev/null &
 pids="$pids $!"
@@ -263,7 +266,7 @@ echo "  sampling_frequency writes: $(awk '/^writes/ {print $2}' "$dir/writes.out
 # The mode flipped by 32 connections: the hooks and the log meanwhile; then root's lock and
 # unlock, every 500 ms (within root's own four saves a second), quiet and under the flood.
 : >"$dir/hooks"
-start_orientd modes --hook "echo run >> $dir/hooks"
+start_orientd modes $may_control --hook "echo run >> $dir/hooks"
 $as_nobody "$bin/orientd-testbench" attack control-flood "$dir/modes.sock" 32 "$seconds" "mode tablet|mode laptop" >"$dir/modes.out"
 echo "mode flood (32 connections): $(awk '/^replies/ {print $2}' "$dir/modes.out") modes set in $seconds s"
 echo "  hook runs: $(wc -l <"$dir/hooks"), 'set by a client' lines: $(grep -c "set by a client" "$dir/modes.log")"

@@ -1,5 +1,8 @@
 // sd-bus from libsystemd, for OrientBus: the D-Bus connection driven by orientd's own loop.
 #include <systemd/sd-bus.h>
+// sd-login and sd_booted, for OrientBus's `LoginSeats`: who sits at a seat, for control.
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-login.h>
 
 // sd-bus describes an exported interface as an array of sd_bus_vtable entries, made with
 // macros (bit fields and a union) that Swift cannot use. These fill one entry each; which

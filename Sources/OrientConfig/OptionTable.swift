@@ -172,7 +172,7 @@ enum OptionTable {
     },
     OptionSpec(
       "control-group", "GROUP", .socket,
-      "only root, orientd's user and GROUP may lock, unlock, rotate and allow",
+      "GROUP may also lock, unlock, rotate, allow and set the mode (as root, orientd's user and the seat's user may)",
       field: .restart(\.controlGroup)
     ) { options, value throws(ValueError) in
       options.controlGroup = try nonEmpty(value, "a group name")

@@ -375,7 +375,7 @@ final class Daemon {
   // MARK: Socket
 
   private func openSocket() throws(Failure) {
-    let permission = try ListeningSocket.permission(options)
+    let control = try ControlAccess(groupName: options.controlGroup)
     let socket = try ListeningSocket(options: options)
     socketFile = socket.file
     raiseOpenFileLimit(to: options.maxClients + 64)
@@ -385,7 +385,7 @@ final class Daemon {
     do {
       try persistence?.startWriter()
       server = try SocketServer(
-        loop: loop, listener: socket.takeDescriptor(), limits: limits, permission: permission, host: self)
+        loop: loop, listener: socket.takeDescriptor(), limits: limits, control: control, host: self)
     } catch {
       throw Failure("\(error)", exitCode: .osError)
     }

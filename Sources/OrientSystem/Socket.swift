@@ -68,7 +68,7 @@ extension FileDescriptor {
 
   /// The supplementary groups a connected Unix socket's peer had when it connected
   /// (SO_PEERGROUPS); nil when the kernel does not tell them (Linux before 4.13).
-  func peerGroups() throws(SystemError) -> [UInt32]? {
+  package func peerGroups() throws(SystemError) -> [UInt32]? {
     let size = MemoryLayout<gid_t>.size
     var groups = [gid_t](repeating: 0, count: 32)
     while true {

@@ -103,6 +103,31 @@ struct AdmissionTests {
     #expect(admit(&admission, 1000, times: 3) == 2)
   }
 
+  @Test("The user at a seat takes a reserved slot when other users hold all theirs, within its share")
+  func seatUserSharesTheReserve() {
+    var admission = Admission(maxClients: 32, maxClientsPerUser: 8, ownUID: 990)
+    // Four other accounts take every slot left to others: 30 of 32.
+    let held = [60001, 60002, 60003, 60004].map { admit(&admission, UInt32($0), times: 8) }
+    #expect(held == [8, 8, 8, 6])
+    // The same user, not at a seat, is refused; at a seat, it gets a reserved slot.
+    #expect(admission.refusal(for: 1000) == .reservedForOwners(othersMax: 30))
+    #expect(admission.admit(1000, isActiveSessionUser: true) == nil)
+    #expect(admission.clients(of: 1000) == 1)
+    // The reserve is shared: root takes the last slot.
+    #expect(admission.admit(0) == nil)
+    #expect(admission.refusal(for: 1000, isActiveSessionUser: true) == .full(maxClients: 32))
+  }
+
+  @Test("The user at a seat keeps its share per user, and an unknown peer is never it")
+  func seatUserKeepsItsShare() {
+    var admission = Admission(maxClients: 256, maxClientsPerUser: 2, ownUID: 990)
+    #expect((0..<4).filter { _ in admission.admit(1000, isActiveSessionUser: true) == nil }.count == 2)
+    #expect(admission.refusal(for: 1000, isActiveSessionUser: true) == .perUserLimit(maxClientsPerUser: 2))
+    var crowded = Admission(maxClients: 16, maxClientsPerUser: 64, ownUID: 990)
+    #expect(admit(&crowded, 1001, times: 15) == 15)
+    #expect(crowded.refusal(for: nil, isActiveSessionUser: true) == .reservedForOwners(othersMax: 15))
+  }
+
   @Test("A full server is refused to everyone until a client leaves")
   func fullUntilRelease() {
     var admission = Admission(maxClients: 2, maxClientsPerUser: 64, ownUID: 990)
@@ -113,14 +138,14 @@ struct AdmissionTests {
     #expect(admission.refusal(for: 0) == nil)
   }
 
-  @Test("Refusals read as they always have after error too-many-clients")
+  @Test("Refusals name the limit and whom the reserve is for after error too-many-clients")
   func refusalTexts() {
     #expect(
       Admission.Refusal.full(maxClients: 16).message
         == "at most 16 clients are served at once (--max-clients)")
     #expect(
       Admission.Refusal.reservedForOwners(othersMax: 15).message
-        == "at most 15 clients of other users than root and orientd's are served at once")
+        == "at most 15 clients of other users than root, orientd's and the one at a seat are served at once")
     #expect(
       Admission.Refusal.perUserLimit(maxClientsPerUser: 4).message
         == "at most 4 clients per user (--max-clients-per-user)")

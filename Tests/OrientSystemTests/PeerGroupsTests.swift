@@ -5,7 +5,7 @@ import Testing
 
 @testable import OrientSystem
 
-@Suite("A socket peer's groups decide control-group membership")
+@Suite("A socket peer's groups, from the kernel or the group database, for control-group membership")
 struct PeerGroupsTests {
   @Test("The kernel tells a peer's supplementary groups as they were when it connected")
   func peerGroupsOfASocketPair() throws {
@@ -21,23 +21,19 @@ struct PeerGroupsTests {
     withExtendedLifetime(other) {}
   }
 
-  @Test("A supplementary group the kernel tells makes a peer a member; the group database does not")
-  func supplementaryGroupsDecide() throws {
-    // nobody's primary group in the database, used as the control group; the peer runs with
-    // another effective group.
+  @Test(
+    "The group database names a group by name or gid and tells a user's groups, for kernels without SO_PEERGROUPS"
+  )
+  func groupDatabase() throws {
     let nobody = try #require(getpwnam("nobody"), "no user nobody")
     let group = nobody.pointee.pw_gid
-    let permission = try #require(ControlPermission(groupName: String(group)))
-    let peer = PeerCredentials(pid: 1, uid: nobody.pointee.pw_uid, gid: group &+ 1)
-    #expect(permission.allows(peer, supplementaryGroups: [group]))
-    #expect(!permission.allows(peer, supplementaryGroups: []))
-    #expect(!permission.allows(peer, supplementaryGroups: [group &+ 2]))
-    // Where the kernel does not tell the groups, the database decides.
-    #expect(permission.allows(peer, supplementaryGroups: nil))
-    // The effective group alone is enough, and root always may.
-    #expect(permission.allows(PeerCredentials(pid: 1, uid: 4_242_424, gid: group), supplementaryGroups: []))
-    #expect(permission.allows(PeerCredentials(pid: 1, uid: 0, gid: group &+ 1), supplementaryGroups: []))
-    #expect(!permission.allows(nil, supplementaryGroups: [group]))
+    let name = String(cString: try #require(getgrgid(group), "no group \(group)").pointee.gr_name)
+    #expect(AccountDatabase.groupID(name) == group)
+    #expect(AccountDatabase.groupID(String(group)) == group)
+    #expect(AccountDatabase.groupID("no-such-group-for-orientd") == nil)
+    #expect(AccountDatabase.groups(of: nobody.pointee.pw_uid).contains(group))
+    #expect(AccountDatabase.groups(of: 4_242_424).isEmpty)
+    #expect(AccountDatabase.userName(0) == "root")
   }
 
   @Test("Where the kernel does not tell a peer's groups (before Linux 4.13), they are unknown, not empty")

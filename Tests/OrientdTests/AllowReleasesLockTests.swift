@@ -7,9 +7,10 @@ struct AllowReleasesLockTests {
     "allow without the locked orientation releases the lock: clients see it, the log says it, a restart keeps it"
   )
   func allowReleasesLockAcrossRestart() throws {
-    // nobody, who may control without a control group, must reach the socket.
+    // nobody must reach the socket, and logind puts nobody at the seat so that nobody may control.
     let directory = try Unprivileged.openDirectory(in: try Scratch.current())
-    var daemon = try ServedDaemon(directory: directory)
+    let logind = try FakeLogind(activeUID: Unprivileged.uid)
+    var daemon = try ServedDaemon(directory: directory, launcher: try logind.launcher)
     let subscriber = try TestClient(path: daemon.socket)
     #expect(subscriber.readLines(greetingLines) == normalSnapshot)
     func orientctl(_ arguments: String...) throws -> Int32 {
@@ -30,7 +31,7 @@ struct AllowReleasesLockTests {
       fileText(daemon.statePath)
         == "# orientd-state 1\nlock off\nallowed normal\n" + "allowed-chosen yes\nconfig-allowed none\n")
 
-    daemon = try ServedDaemon(directory: directory)
+    daemon = try ServedDaemon(directory: directory, launcher: try logind.launcher)
     let restarted = try TestClient(path: daemon.socket)
     #expect(
       restarted.readLines(greetingLines) == [

@@ -9,14 +9,16 @@ struct HookExitTests {
     let directory = try scratch.makeDirectory()
     let child = directory + "/child"
     let sleeper = try scratchSleeper()
-    // nobody, who may control without a control group, must reach the socket.
+    // nobody must reach the socket, and logind puts nobody at the seat so that nobody may control.
+    let logind = try FakeLogind(activeUID: Unprivileged.uid)
     Unprivileged.openScratch(scratch)
     chmod(directory, 0o755)
     // The hook hangs (with a background child) only for left-up, which nobody asks for.
     let hook =
       "[ \"$ORIENTD_ORIENTATION\" = left-up ] || exit 0; "
       + "\(sleeper) 300 & echo $! > \(child).tmp && mv \(child).tmp \(child); \(sleeper) 301"
-    let daemon = try ServedDaemon(extra: ["--hook", hook, "--hook-timeout", "600"], directory: directory)
+    let daemon = try ServedDaemon(
+      extra: ["--hook", hook, "--hook-timeout", "600"], directory: directory, launcher: try logind.launcher)
     let rotate = try runToCompletion(
       try Unprivileged.command([TestPaths.orientctl, "--socket", daemon.socket, "rotate", "cw"]))
     #expect(rotate.status == 0, "rotate failed: \(rotate.stderr)")

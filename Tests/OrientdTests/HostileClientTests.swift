@@ -23,7 +23,8 @@ struct HostileClientTests {
 
   @Test("A control flood is saved a few times a second, not once per command, and logs are capped")
   func controlFloodIsCoalesced() throws {
-    let daemon = try servedDaemonOpenToOthers()
+    // The flood comes from the user at the seat, who may control.
+    let (daemon, _) = try servedDaemonWithSeatUser()
     // Each save renames a new file onto the state file's name.
     let saves = try RenameCounter(directory: daemon.directory, name: "state")
     let start = ContinuousClock.now
@@ -76,7 +77,7 @@ struct HostileClientTests {
 
   @Test("A command sent just before the client closes is still carried out")
   func commandBeforeCloseIsServed() throws {
-    let daemon = try servedDaemonOpenToOthers()
+    let (daemon, _) = try servedDaemonWithSeatUser()
     let subscriber = try TestClient(path: daemon.socket)
     _ = subscriber.readLines(greetingLines)
     for round in 0..<20 {
@@ -91,7 +92,7 @@ struct HostileClientTests {
 
   @Test("Commands a client sent before closing are served one round's worth at most, at the usual pace")
   func closedConnectionCannotFlood() throws {
-    let daemon = try servedDaemonOpenToOthers()
+    let (daemon, _) = try servedDaemonWithSeatUser()
     let subscriber = try TestClient(path: daemon.socket)
     _ = subscriber.readLines(greetingLines)
     let connected = openSockets(of: daemon.process.pid)

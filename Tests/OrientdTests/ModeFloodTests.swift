@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Clients of another user flipping the mode as fast as they can, where no control group
-/// keeps them from it: the log, the hooks and the state file must not follow every flip, and
-/// root's own commands must still go through.
+/// Clients of the user at the seat (who may control without a control group) flipping the
+/// mode as fast as they can: the log, the hooks and the state file must not follow every flip,
+/// and root's own commands must still go through.
 @Suite("The mode flipped by a local user's flood", .scratch)
 struct ModeFloodTests {
   @Test("32 connections flipping the mode: a few log lines and hook runs, and root's lock is saved")
@@ -12,12 +12,14 @@ struct ModeFloodTests {
     let socket = directory + "/s"
     let state = directory + "/state"
     let hookLog = directory + "/hooks"
+    // logind puts nobody, the flood's user, at the seat.
+    let logind = try FakeLogind(activeUID: Unprivileged.uid)
     let run = try FakeSensorRun(
       devices: [.accelerometer(raw: (0, -256, 0))],
       arguments: [
         "--interval", "50", "--socket", socket, "--state", state,
         "--hook", "echo \"$ORIENTD_MODE\" >> \(hookLog)",
-      ])
+      ], launcher: try logind.launcher)
     try #require(run.process.waitFor("info: orientation normal", inStderr: true), "\(run.process.stderr)")
     #expect(waitForLines(inFile: hookLog, 1) == ["unknown"])
     let modeLines = run.process.stderr.components(separatedBy: "info: mode ").count

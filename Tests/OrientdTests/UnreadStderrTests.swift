@@ -10,7 +10,8 @@ struct UnreadStderrTests {
     let socat = try #require(TestPaths.which("socat"), "socat is missing: apt-get install socat")
     let scratch = try Scratch.current()
     let directory = try scratch.makeDirectory()
-    // nobody, who may control without a control group, must reach the socket.
+    // nobody must reach the socket, and logind puts nobody at the seat so that nobody may control.
+    let logind = try FakeLogind(activeUID: Unprivileged.uid)
     Unprivileged.openScratch(scratch)
     chmod(directory, 0o755)
     // orientd's stderr: a FIFO whose reading end the test holds without reading.
@@ -35,7 +36,7 @@ struct UnreadStderrTests {
         directory + "/state",
       ], in: scratch)
     let daemon = try TestProcess(
-      ["/bin/sh", "-c", "exec \"$@\" 2>\"$0\"", fifo, TestPaths.orientd] + arguments)
+      try logind.launcher + ["/bin/sh", "-c", "exec \"$@\" 2>\"$0\"", fifo, TestPaths.orientd] + arguments)
 
     // The premise: the pipe is full, so any write to it would wait. orientd fills it up to
     // the last line that fits; the test fills the few bytes left with newlines.

@@ -36,7 +36,7 @@ struct Configuration: Sendable {
   private func checkControlGroup(of options: DaemonOptions) throws(Failure) {
     guard options.action == .run || options.action == .checkConfig, options.servesSocket,
       let group = options.controlGroup,
-      !ControlPermission.groupExists(group)
+      AccountDatabase.groupID(group) == nil
     else { return }
     let origin = options.origins["control-group"] ?? "--control-group"
     let problem =

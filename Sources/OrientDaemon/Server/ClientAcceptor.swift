@@ -69,12 +69,15 @@ final class ClientAcceptor {
         return acceptWarning.warn("accept on the socket failed: \(error.code)")
       }
       let peer = socket.peerCredentials()
-      if admission.refusal(for: peer?.uid) != nil, !lookedAtAll || !acceptedSinceLook.isEmpty {
+      let atSeat = isAtSeat(peer)
+      if admission.refusal(for: peer?.uid, isActiveSessionUser: atSeat) != nil,
+        !lookedAtAll || !acceptedSinceLook.isEmpty
+      {
         reapDepartedClients(among: lookedAtAll ? acceptedSinceLook : nil)
         lookedAtAll = true
         acceptedSinceLook = []
       }
-      if let refusal = admission.admit(peer?.uid) {
+      if let refusal = admission.admit(peer?.uid, isActiveSessionUser: atSeat) {
         server.refusalWarning.warn(
           "refused a client (uid \(peer.map { String($0.uid) } ?? "unknown")): \(refusal.message)")
         let line = ProtocolRendering.line(
@@ -88,6 +91,14 @@ final class ClientAcceptor {
       }
       acceptedSinceLook.append(client)
     }
+  }
+
+  /// Whether `peer` is the user of the active session at a seat, for the reserved slots.
+  /// logind is asked only when that could decide: for a user other than root and orientd's
+  /// whom the slots left to others would refuse.
+  private func isAtSeat(_ peer: PeerCredentials?) -> Bool {
+    guard let uid = peer?.uid, case .reservedForOwners? = admission.refusal(for: uid) else { return false }
+    return ControlAccess.isAtSeat(uid)
   }
 
   /// Serves the clients that closed their end but still hold a slot: those whose hang-up the

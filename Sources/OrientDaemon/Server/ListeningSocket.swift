@@ -45,13 +45,4 @@ struct ListeningSocket: ~Copyable {
 
   /// The descriptor, to serve on; keep `file` first.
   consuming func takeDescriptor() -> FileDescriptor { descriptor }
-
-  /// Who may run control commands: everyone, or root, orientd's user and `--control-group`.
-  static func permission(_ options: DaemonOptions) throws(Failure) -> ControlPermission {
-    guard let group = options.controlGroup else { return .everyone }
-    guard let restricted = ControlPermission(groupName: group) else {
-      throw Failure("--control-group: no group named '\(group)'", exitCode: .usage)
-    }
-    return restricted
-  }
 }

@@ -6,8 +6,9 @@ import OrientSystem
 /// reads of its settings.
 final class SessionHandler {
   private var session = ProtocolSession()
-  /// Whether the client may run control commands, decided when it first needs deciding.
-  private var mayControl: Bool?
+  /// The client as `ControlRule` sees it, read from its socket when first needed (its groups
+  /// are those it connected with); nil inside when the kernel did not tell who it is.
+  private var controlPeer: ControlRule.Peer??
   private unowned let server: SocketServer
   /// What sessions ask of the daemon (state, control, info), handed over by the server.
   private unowned let host: SessionHost
@@ -78,7 +79,7 @@ final class SessionHandler {
       connection.send(.ok)
     case .sendInfo:
       // Hook command lines and file paths are for those who may change the state.
-      let items = host.info(full: mayControl(connection))
+      let items = host.info(full: controlRefusal(connection) == nil)
       let lines = items.map { ProtocolRendering.line(for: $0, format: format) }
       connection.send(Array(lines.joined().utf8), isReply: true)
       connection.send(.ok)
@@ -114,8 +115,8 @@ final class SessionHandler {
   /// among them, hear of the change first (the daemon publishes it); the commander's `ok`
   /// waits until the change is durable, and the commander is not served again until then.
   private func control(_ command: ClientCommand, from connection: ClientConnection) {
-    guard mayControl(connection) else {
-      return connection.send(.error(ProtocolError(.permissionDenied, server.permission.requirement)))
+    if let refusal = controlRefusal(connection) {
+      return connection.send(.error(ProtocolError(.permissionDenied, refusal)))
     }
     switch host.control(command) {
     case .success(let saves):
@@ -131,9 +132,11 @@ final class SessionHandler {
     }
   }
 
-  private func mayControl(_ connection: ClientConnection) -> Bool {
-    if mayControl == nil { mayControl = server.permission.allows(connection.peer, on: connection.socket) }
-    return mayControl == true
+  /// Nil when the client may control now, else who may. Asked at every command, not
+  /// remembered: who sits at a seat can change while the client stays connected.
+  private func controlRefusal(_ connection: ClientConnection) -> String? {
+    if controlPeer == nil { controlPeer = .some(server.control.peer(connection.peer, on: connection.socket)) }
+    return server.control.refusal(for: controlPeer ?? nil)
   }
 
   /// The client goes; returns what it needed of the sensor, which it needs no more.

@@ -42,8 +42,8 @@ final class SocketServer {
 
   /// The daemon, which the sessions ask for the state, control, saving and `info`.
   unowned let host: SessionHost
-  /// Who may run control commands.
-  let permission: ControlPermission
+  /// Who may run control commands and read `info`'s hooks and paths.
+  let control: ControlAccess
   /// Who may hear the compass heading.
   let headingPermission = HeadingPermission()
   private let loop: EventLoop
@@ -77,12 +77,12 @@ final class SocketServer {
 
   /// Starts accepting on `listener`, a listening non-blocking socket.
   init(
-    loop: EventLoop, listener: consuming FileDescriptor, limits: Limits, permission: ControlPermission,
+    loop: EventLoop, listener: consuming FileDescriptor, limits: Limits, control: ControlAccess,
     host: SessionHost
   ) throws(SystemError) {
     self.loop = loop
     self.limits = limits
-    self.permission = permission
+    self.control = control
     self.host = host
     resume = LoopTimer(loop: loop) { [unowned self] _ in self.serveBacklog() }
     readingWaitTimer = LoopTimer(loop: loop) { [unowned self] _ in self.answerWaiting() }

@@ -215,10 +215,11 @@ final class FakeSensorRun: FakeSysfs {
 
   /// Starts `orientd ARGUMENTS` under umockdev-run with `devices`, and waits for the testbed.
   /// `prepare` is shell run inside the testbed first; `bufferFIFO` replaces the first
-  /// device's node with a FIFO that `writeScans` feeds.
+  /// device's node with a FIFO that `writeScans` feeds. `launcher` runs before the program
+  /// and must exec it, so that its process id stays the program's (`unshare`, `FakeLogind`).
   init(
     devices: [FakeDevice], arguments: [String], prepare: String = "", bufferFIFO: Bool = false,
-    fifoDevices: [Int] = [], executable: String = TestPaths.orientd
+    fifoDevices: [Int] = [], executable: String = TestPaths.orientd, launcher: [String] = []
   ) throws {
     let umockdev = try #require(
       TestPaths.which("umockdev-run"), "umockdev-run is missing: apt-get install umockdev")
@@ -252,9 +253,9 @@ final class FakeSensorRun: FakeSysfs {
       ? try TestPaths.isolated(orientdArguments: arguments, in: scratch) : arguments
     process = try TestProcess(
       [umockdev] + deviceArguments + [
-        "--", "/bin/sh", "-c", steps.joined(separator: "\n"), "sh", executable,
+        "--", "/bin/sh", "-c", steps.joined(separator: "\n"), "sh",
       ]
-        + programArguments)
+        + launcher + [executable] + programArguments)
     let process = process
     let started = waitUntil {
       FileManager.default.fileExists(atPath: directory + "/pid") || !process.isRunning
