@@ -11,6 +11,10 @@ package final class ProximitySwitch {
   static let maximumCandidates = 16
 
   /// The input devices with a front proximity switch now: their node and name.
+  ///
+  /// Looked for at every look for sensors, so nothing here is logged: udev that cannot be read
+  /// is the tablet-mode switch watcher's warning, and a candidate that cannot be opened, or
+  /// has no proximity switch, is simply not one.
   package static func find() -> [(devnode: String, name: String)] {
     guard let discovery = try? SwitchDiscovery() else { return [] }
     return discovery.candidates().prefix(maximumCandidates).compactMap { candidate in
