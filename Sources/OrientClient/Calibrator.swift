@@ -160,7 +160,7 @@ struct Calibrator {
     ]
     while true {
       while session.connection.hasBufferedLine { _ = session.connection.readLine() }
-      // poll fails only for a descriptor gone: the session is lost, which `.lost` reports.
+      // A failed poll leaves nothing to wait on: the session is lost, which `.lost` reports.
       guard let ready = try? Readiness.wait(watched, timeout: nil) else { throw .lost }
       if !ready[1].isEmpty {
         if case .closed = session.connection.readLine(timeout: .zero) { throw .lost }

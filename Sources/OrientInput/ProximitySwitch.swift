@@ -12,9 +12,9 @@ package final class ProximitySwitch {
 
   /// The input devices with a front proximity switch now: their node and name.
   ///
-  /// Looked for at every look for sensors, so nothing here is logged: udev that cannot be read
-  /// is the tablet-mode switch watcher's warning, and a candidate that cannot be opened, or
-  /// has no proximity switch, is simply not one.
+  /// Nothing here is logged, as the daemon asks at every look for sensors: without udev there
+  /// is no switch to find (the daemon's tablet-mode switch watcher warns of it), and a
+  /// candidate that cannot be opened, or has no proximity switch, is simply not one.
   package static func find() -> [(devnode: String, name: String)] {
     guard let discovery = try? SwitchDiscovery() else { return [] }
     return discovery.candidates().prefix(maximumCandidates).compactMap { candidate in
