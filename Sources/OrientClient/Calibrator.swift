@@ -160,6 +160,7 @@ struct Calibrator {
     ]
     while true {
       while session.connection.hasBufferedLine { _ = session.connection.readLine() }
+      // A failed poll leaves nothing to wait on: the session is lost, which `.lost` reports.
       guard let ready = try? Readiness.wait(watched, timeout: nil) else { throw .lost }
       if !ready[1].isEmpty {
         if case .closed = session.connection.readLine(timeout: .zero) { throw .lost }
@@ -167,10 +168,16 @@ struct Calibrator {
       if !ready[0].isEmpty {
         var byte: UInt8 = 0
         while true {
-          let count = try? withUnsafeMutableBytes(of: &byte) { (bytes) throws(SystemError) in
-            try StandardStream.input.read(into: bytes)
+          let count: Int
+          do throws(SystemError) {
+            count = try withUnsafeMutableBytes(of: &byte) { (bytes) throws(SystemError) in
+              try StandardStream.input.read(into: bytes)
+            }
+          } catch {
+            StandardStream.error.report("orientctl: calibration aborted: cannot read stdin: \(error)\n")
+            throw .aborted
           }
-          guard let count, count > 0 else {
+          guard count > 0 else {
             StandardStream.error.report("orientctl: calibration aborted: stdin closed\n")
             throw .aborted
           }
@@ -190,6 +197,7 @@ struct Calibrator {
   }
 
   private func isAlreadyRight(_ outcome: Outcome) -> Bool {
+    // A current matrix that does not parse is not already right: the new one is worth saving.
     guard let current = try? MountMatrix.parse(outcome.current) else { return false }
     return zip(current.rows, outcome.fit.matrix.rows).allSatisfy {
       Vector3($0.x - $1.x, $0.y - $1.y, $0.z - $1.z).magnitude < 0.05

@@ -170,6 +170,7 @@ enum IIOSensorProxyService {
   /// One paragraph, or nothing when iio-sensor-proxy is not installed.
   static var summary: String {
     guard FileSystem.exists(binary) else { return "" }
+    // A mask that cannot be resolved is no mask: the probe's answer, not an error.
     if masks.contains(where: { (try? FileSystem.resolvedPath($0)) == "/dev/null" }) {
       return "iio-sensor-proxy: installed and masked. "
         + (FileSystem.exists(dropIn)

@@ -108,6 +108,7 @@ final class HookClient {
         let socket = try UnixSocket.connect(path: path, nonBlocking: true)
         // Only what hooks need: a client hearing device changes would keep the sensor awake.
         let declaration = supports.map { "supports \($0.listText)\n" } ?? ""
+        // Non-blocking: a send that fails shows as the connection closing, which reconnects.
         _ = try? socket.send(Array((declaration + "subscribe orientation,mode\n").utf8)[...])
         let watch = try loop.watch(socket.rawValue) { [unowned self] _ in self.readInput() }
         connection = Connection(socket: socket, watch: watch)

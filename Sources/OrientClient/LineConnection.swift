@@ -24,6 +24,7 @@ final class LineConnection {
   /// Sends one line; false when the daemon has gone.
   func send(_ line: String) -> Bool {
     if let replyTimeout { deadline = .now + replyTimeout }
+    // Any failure to send means the daemon is gone to the caller, which says so.
     return (try? socket.sendAll(line + "\n")) != nil
   }
 
@@ -47,6 +48,7 @@ final class LineConnection {
   /// went away.
   func readLine(timeout: Duration?) -> TimedLine {
     if !hasBufferedLine {
+      // A failed poll goes on to the read, whose failure closes the connection.
       let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeout: timeout)
       if ready?.first?.isEmpty == true { return .timedOut }
     }
@@ -84,6 +86,7 @@ final class LineConnection {
   /// Reads what the socket has and splits it into lines; marks the end of the connection.
   private func receive() {
     var chunk = [UInt8](repeating: 0, count: 4096)
+    // A failed read ends the connection as its end does: either way orientd is gone.
     guard let count = try? chunk.withUnsafeMutableBytes({ try socket.receive(into: $0) }), count > 0
     else {
       closed = true
@@ -102,12 +105,14 @@ final class LineConnection {
   private func waitForInput(until deadline: MonotonicInstant) -> Bool {
     let left = deadline - .now
     guard left > .zero else { return false }
+    // A failed poll is no input: the caller reports the daemon as not answering.
     let ready = try? Readiness.wait([(socket.rawValue, .readable)], timeout: left)
     return ready?.first?.isEmpty == false
   }
 
   /// Waits until the socket has input; false when stdout's reader has gone first.
   private func waitForInputWhileOutputIsOpen() -> Bool {
+    // A failed poll ends the wait as a gone reader does: there is nothing left to wait on.
     guard
       let ready = try? Readiness.wait(
         [(socket.rawValue, .readable), (StandardStream.output.descriptor, [])], timeout: nil)

@@ -58,9 +58,11 @@ enum MonitorClient {
     _ location: SocketLocation, every period: Duration = .seconds(1)
   ) -> (connection: LineConnection, path: String)? {
     while true {
-      // Waiting on stdout rather than sleeping ends the wait as soon as its reader goes.
+      // Waiting on stdout rather than sleeping ends the wait as soon as its reader goes; a
+      // failed wait only makes this attempt come sooner.
       let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeout: period)
       if let events = ready?.first, !events.isDisjoint(with: [.error, .hangUp]) { return nil }
+      // Not there yet is what this loop waits out; the user was told once it was lost.
       if let next = try? location.connect() { return next }
     }
   }

@@ -53,14 +53,22 @@ enum OneshotHook {
       return [.noSuchFile, .accessDenied].contains(error.code)
         ? HookClient.notFound : ExitCode.unavailable.rawValue
     }
+    // A failed wait counts as the time running out: the hook is killed rather than waited on.
     let ready = try? Readiness.wait([(exit.rawValue, .readable)], timeout: timeout)
     let timedOut = ready?.first?.isEmpty != false
     if timedOut {
       StandardStream.error.report(
         "orientctl: hook: \(hook.description) took longer than \(timeout.secondsText) s and was killed\n")
+      // Fails only when the group has already gone, which is what the kill is for.
       try? pid.sendToGroup(.kill)
     }
-    guard let status = try? pid.wait() else { return ExitCode.software.rawValue }
+    let status: ExitStatus
+    do {
+      status = try pid.wait()
+    } catch {
+      StandardStream.error.report("orientctl: hook: cannot wait for \(hook.description): \(error)\n")
+      return ExitCode.software.rawValue
+    }
     if timedOut { return 124 }
     switch status {
     case .exited(let code): return code

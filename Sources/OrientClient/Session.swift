@@ -188,10 +188,13 @@ struct Session {
 
   /// Whether stdout still has a reader (a closed pipe reports POLLERR).
   var outputIsOpen: Bool {
+    // A poll that fails tells nothing: stdout is taken as open, and a write says otherwise.
     let ready = try? Readiness.wait([(StandardStream.output.descriptor, [])], timeout: .zero)
     return ready?.first?.isDisjoint(with: [.error, .hangUp]) ?? true
   }
 
+  /// Writes to stdout; false when it cannot, which callers take as stdout's reader gone (there
+  /// is nowhere else to say it).
   func write(_ text: String) -> Bool {
     (try? StandardStream.output.write(text)) != nil
   }

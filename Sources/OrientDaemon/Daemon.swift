@@ -232,6 +232,9 @@ final class Daemon {
       Systemd.notify(
         "READY=1\nSTATUS=serving orientation" + (options.servesSocket ? " on \(options.socketPath)" : ""))
       try loop.run()
+      // The start-up above mixes the loop's and the kernel's SystemError with Failure (the
+      // trace, the socket, the sampling thread), so no one typed `do` covers it: each is
+      // mapped to its exit code here.
     } catch let error as SystemError {
       throw Failure("\(error)", exitCode: .osError)
     } catch let failure as Failure {

@@ -27,7 +27,14 @@ package struct HookCommand: Equatable, Sendable {
     guard let program = arguments.first else { return "no command given" }
     // `program` resolves a bare name only when $PATH has it.
     guard program.contains("/") else { return "\(program): command not found on $PATH" }
-    guard let status = try? FileSystem.status(of: program) else { return "\(program): no such file" }
+    let status: FileStatus
+    do {
+      status = try FileSystem.status(of: program)
+    } catch  where error.code == .noSuchFile {
+      return "\(program): no such file"
+    } catch {
+      return "\(program): \(error.code)"
+    }
     guard status.kind == .regular else { return "\(program): is \(status.kind.name), not a program" }
     guard FileSystem.isExecutableFile(program) else { return "\(program): not executable" }
     return nil
@@ -37,6 +44,8 @@ package struct HookCommand: Equatable, Sendable {
   /// name order, that only root or this process's user could have written: owned by one of
   /// them, and not writable by group or others (orientd runs them as root).
   package static func directory(_ directory: String) -> [HookCommand] {
+    // One that cannot be listed runs no hooks: orientd checks the directory at start and at
+    // each reload and logs what is wrong with it.
     let names = (try? FileSystem.entries(of: directory)) ?? []
     return names.filter { !$0.hasPrefix(".") && isTrustedExecutable(directory + "/" + $0) }.sorted()
       .map { program([directory + "/" + $0]) }
@@ -45,6 +54,7 @@ package struct HookCommand: Equatable, Sendable {
   /// Whether `path` is an executable that no user but root or this process's could have put
   /// there or changed (a link is judged by what it points to).
   static func isTrustedExecutable(_ path: String) -> Bool {
+    // What cannot be examined cannot be trusted: false is the answer, not a lost error.
     guard FileSystem.isExecutableFile(path), let status = try? FileSystem.status(of: path) else {
       return false
     }

@@ -115,6 +115,7 @@ package final class HookRunner {
     } catch {
       // Without a way to watch it, wait for it here rather than leave a zombie.
       Log.warning("hook '\(command.description)': \(error); waiting for it")
+      // Fails only with no child left to wait for: no zombie either.
       _ = try? pid.wait()
       return false
     }
@@ -127,7 +128,9 @@ package final class HookRunner {
   /// SIGKILL for what is left (children that outlive the hook or ignore SIGTERM), and the hook
   /// is reaped. The hook stays unreaped until then, so the group's id cannot have been reused.
   /// A process that left the group (setsid) is not found; under systemd, the service's cgroup
-  /// is.
+  /// is. Every step is best effort on the way out: a signal fails only for a group already
+  /// gone, a failed wait only shortens the grace, and a hook not reaped is init's once orientd
+  /// exits.
   package func terminate(grace: Duration = .milliseconds(500)) {
     queue = []
     pending = nil
@@ -150,23 +153,35 @@ package final class HookRunner {
   private func timeOut() {
     guard let running = child, !running.timedOut else { return }
     running.timedOut = true
+    // Fails only for a group already gone; its reap comes all the same.
     try? running.pid.sendToGroup(.kill)
   }
 
   private func reap() {
-    guard let running = child, let status = try? running.pid.reap() else { return }
+    guard let running = child else { return }
+    let name = running.command.description
+    var status: ExitStatus?
+    do {
+      guard let exited = try running.pid.reap() else { return }
+      status = exited
+    } catch {
+      // Left as the running hook, it would hold the queue, and its exit descriptor would wake
+      // the loop, for good.
+      Log.warning("hook '\(name)': cannot reap it: \(error); going on to the next")
+    }
     loop.unwatch(running.watch)
     running.timer.cancel()
     child = nil
-    let name = running.command.description
     switch status {
+    case nil:
+      break
     case _ where running.timedOut:
       Log.warning("hook '\(name)' took longer than \(timeout.inSeconds) s and was killed")
-    case .signalled(let signal):
+    case .signalled(let signal)?:
       Log.warning("hook '\(name)' was killed by signal \(signal)")
-    case .exited(let code) where code != 0:
+    case .exited(let code)? where code != 0:
       Log.warning("hook '\(name)' failed with exit status \(code)")
-    case .exited:
+    case .exited?:
       Log.debug("hook '\(name)' finished")
     }
     startNext()

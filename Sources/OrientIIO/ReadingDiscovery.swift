@@ -64,6 +64,7 @@ package enum ReadingDiscovery {
         let file = ([path] + (parent.map { [$0] } ?? [])).map({ $0 + "/light" }).first(
           where: FileSystem.exists)
       else { continue }
+      // The name only labels the sensor: one that cannot be read is shown as none.
       let name =
         (try? FileSystem.readText(path + "/name", limit: 256)).map { String($0.trimmingSpaces) } ?? ""
       found.append(SensorDeviceFacts(source: .hwmon(lightFile: file, name: name.escapingControlCharacters)))

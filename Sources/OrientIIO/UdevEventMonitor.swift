@@ -20,6 +20,7 @@ package final class UdevEventMonitor {
     let fd = udev_monitor_get_fd(monitor)
     guard subsystems.allSatisfy({ udev_monitor_filter_add_match_subsystem_devtype(monitor, $0, nil) >= 0 }),
       udev_monitor_enable_receiving(monitor) >= 0, fd >= 0,
+      // Like udev's failures before it, one nil for the caller: there is no monitor either way.
       (try? LibraryDescriptor(fd).setNonBlocking()) != nil
     else {
       udev_monitor_unref(monitor)

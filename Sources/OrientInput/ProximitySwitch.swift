@@ -11,6 +11,10 @@ package final class ProximitySwitch {
   static let maximumCandidates = 16
 
   /// The input devices with a front proximity switch now: their node and name.
+  ///
+  /// Nothing here is logged, as the daemon asks at every look for sensors: without udev there
+  /// is no switch to find (the daemon's tablet-mode switch watcher warns of it), and a
+  /// candidate that cannot be opened, or has no proximity switch, is simply not one.
   package static func find() -> [(devnode: String, name: String)] {
     guard let discovery = try? SwitchDiscovery() else { return [] }
     return discovery.candidates().prefix(maximumCandidates).compactMap { candidate in

@@ -209,12 +209,16 @@ private struct TrustedWalk: ~Copyable {
     switch Self.open(current.rawValue, ".", flags: O_RDONLY) {
     case .success(let raw):
       let readable = FileDescriptor(adopting: raw)
-      if let status = try? readable.status(), status.device == currentStatus.device,
-        status.inode == currentStatus.inode
-      {
-        return DirectoryDescriptor(path: directory, descriptor: readable)
+      let status: FileStatus
+      do {
+        status = try readable.status()
+      } catch {
+        throw refusal(reached, .cannotOpen(error.code))
       }
-      throw refusal(reached, .cannotOpen(.invalidArgument))
+      guard status.device == currentStatus.device, status.inode == currentStatus.inode else {
+        throw refusal(reached, .cannotOpen(.invalidArgument))
+      }
+      return DirectoryDescriptor(path: directory, descriptor: readable)
     case .failure(.accessDenied):
       return DirectoryDescriptor(path: directory, descriptor: current)
     case .failure(let code):

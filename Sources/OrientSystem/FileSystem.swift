@@ -25,6 +25,7 @@ package enum FileSystem {
 
   /// Whether `path` is a regular file this process may execute.
   package static func isExecutableFile(_ path: String) -> Bool {
+    // Whatever keeps it from being examined keeps it from being run: the answer is false.
     guard let status = try? status(of: path), status.kind == .regular else { return false }
     return access(path, X_OK) == 0
   }

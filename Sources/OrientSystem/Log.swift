@@ -63,6 +63,7 @@ package enum Log {
   /// From now on, never waits for stderr: a line it cannot take at once is dropped, and the
   /// next line that gets through says how many were. Call it once, at start-up.
   package static func writeWithoutWaiting() {
+    // A stderr that cannot be examined (closed) is discarded: nowhere to report it either.
     let status = try? StandardStream.error.status()
     output.withLock { $0 = LogOutput(nonBlockingFor: status) }
   }
@@ -72,7 +73,7 @@ package enum Log {
     guard writer.load(ordering: .acquiring) != thread else {
       // Called from within a write on this thread: the Swift runtime reporting a crash there,
       // through stdio's stderr (see LibraryStandardError). Waiting for the lock would hang
-      // the crash; the process is ending, so write straight out.
+      // the crash; the process is ending, so write straight out (a failure has nowhere to go).
       try? StandardStream.error.write(text)
       return
     }
@@ -95,6 +96,7 @@ package enum Log {
   package static func detectJournal() {
     guard let value = Environment.value("JOURNAL_STREAM") else { return }
     let parts = value.split(separator: ":")
+    // A stderr that cannot be examined is not the journal's stream: the probe's answer.
     guard parts.count == 2, let status = try? StandardStream.error.status() else { return }
     toJournal = String(status.device) == parts[0] && String(status.inode) == parts[1]
   }

@@ -75,6 +75,7 @@ struct LogOutput: ~Copyable {
   mutating func write(_ text: String, lines: Int, note: (Int) -> String) {
     switch method {
     case .plain:
+      // A log line that cannot be written has nowhere else to be reported.
       try? writeAllToDescriptor(descriptor, text)
       return
     case .discard: return

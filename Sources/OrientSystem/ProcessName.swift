@@ -24,6 +24,7 @@ package enum ProcessName {
   /// The most bytes the kernel keeps of a command name (TASK_COMM_LEN less its NUL).
   static let maximumLength = 15
 
+  /// The file's bytes, or nil: a process gone or hidden has no name to show, whatever the error.
   private static func read(_ path: String, limit: Int) -> [UInt8]? {
     guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
     return try? file.readAll(limit: limit)

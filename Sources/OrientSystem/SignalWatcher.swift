@@ -31,6 +31,7 @@ package final class SignalWatcher {
   private func nextSignal() -> Signal? {
     var info = signalfd_siginfo()
     let size = MemoryLayout<signalfd_siginfo>.size
+    // EAGAIN is the usual failure (none pending); any other leaves nothing to read either.
     let count = try? withUnsafeMutableBytes(of: &info) { (bytes) throws(SystemError) in
       try descriptor.read(into: bytes)
     }

@@ -76,6 +76,7 @@ package final class SocketFile: Sendable {
 
   /// Whether the file at the socket's name is still the one this process bound.
   var isStillOurs: Bool {
+    // Nothing there to examine is not ours: the probe's answer.
     guard let status = try? directory.status(of: name) else { return false }
     return status.device == device && status.inode == inode
   }
@@ -88,6 +89,7 @@ package final class SocketFile: Sendable {
   /// removal.
   package func removeIfStillOurs() {
     guard isStillOurs else { return }
+    // Tidying on the way out: a name left behind is replaced by the next orientd that binds.
     try? directory.remove(name)
   }
 }

@@ -2,6 +2,8 @@ import OrientCore
 import OrientSystem
 
 /// A blocking socket client that reads whole lines.
+///
+/// `try?` here: a failed send or read shows as a missing line, which the measurement reports.
 final class BenchClient {
   let socket: FileDescriptor
   private var splitter = LineSplitter(limit: 65536)

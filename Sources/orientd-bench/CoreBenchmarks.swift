@@ -75,6 +75,7 @@ func replayThroughput(runs: Int) -> Double {
   var results: [Double] = []
   for run in 0...runs {
     let start = MonotonicInstant.now
+    // The trace is the benchmark's own: it failing to parse is a bug, and stops the run.
     guard let parsed = try? TraceFormat.parse(text, source: "bench") else {
       fatalError("bench trace did not parse")
     }

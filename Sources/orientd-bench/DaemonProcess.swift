@@ -1,6 +1,9 @@
 import OrientSystem
 
 /// An orientd started for measuring, serving a socket in a scratch directory.
+///
+/// `try?` here: waiting for the socket retries until it answers, and stopping the daemon is
+/// teardown (a daemon already gone is the goal).
 final class DaemonProcess {
   let pid: ProcessID
   let socket: String

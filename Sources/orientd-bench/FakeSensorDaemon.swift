@@ -2,6 +2,9 @@ import OrientSystem
 
 /// orientd running inside a umockdev testbed with one fake accelerometer that can
 /// also deliver buffer scans through a FIFO at its device node.
+///
+/// `try?` here: probes retried until they answer (the testbed, the FIFO, the threads),
+/// best-effort scans for a measurement, and teardown (a process already gone is the goal).
 final class FakeSensorDaemon {
   let wrapper: ProcessID
   let testbed: String

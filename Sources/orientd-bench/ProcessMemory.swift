@@ -5,6 +5,8 @@ import OrientSystem
 /// VmRSS counts every shared page in full; Pss splits each shared page among the processes
 /// that map it; USS (private clean + private dirty) is what the machine would get back if
 /// the process ended. Only the last two say what one daemon really costs.
+///
+/// `try?` here: a process gone leaves its figures at zero, which the table shows as such.
 struct ProcessMemory {
   var resident = 0
   var proportional = 0

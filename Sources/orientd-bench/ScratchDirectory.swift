@@ -6,5 +6,6 @@ final class ScratchDirectory {
 
   init() throws(SystemError) { path = try FileSystem.makeTemporaryDirectory(prefix: "/tmp/orientd-bench.") }
 
+  // Teardown: a scratch directory left in /tmp has nobody to be reported to.
   deinit { try? FileSystem.removeTree(path) }
 }

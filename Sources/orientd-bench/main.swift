@@ -6,6 +6,11 @@ import OrientSystem
 // warm-up. Memory is VmRSS / Pss / USS: only the last two say what orientd costs the machine.
 // The hostile clients and fake peers the tests run are another program, orientd-testbench
 // (Tests/TestBench).
+//
+// Errors: the measurements throw untyped errors, and each ends the run with its message
+// (`fail`), since no caller here tells one from another. `try?` is kept where a failure only
+// leaves a figure out or a scratch file behind: a benchmark run, not a service, and its
+// teardown has nobody to tell.
 
 #if DEBUG
   StandardStream.error.report(
@@ -57,6 +62,7 @@ do {
   fail("poll cost", error)
 }
 
+// Unresolved, the binaries are looked for in the working directory, and missing ones say so.
 let binaryDirectory = FileSystem.parent(of: (try? FileSystem.resolvedPath("/proc/self/exe")) ?? "")
 let orientd = binaryDirectory + "/orientd"
 do {

@@ -54,6 +54,13 @@ struct DoctorTests {
     let second = try ServedDaemon(extra: ["--hooks-dir", file])
     #expect(try second.orientctl("doctor").stdout.contains("hooks-dir \(file) is not a directory"))
     #expect(second.stop() == 0)
+
+    // A path that cannot be examined is not called missing: the error says why.
+    let underFile = file + "/hooks"
+    let third = try ServedDaemon(extra: ["--hooks-dir", underFile])
+    let doctor = try third.orientctl("doctor").stdout
+    #expect(doctor.contains("hooks-dir \(underFile) is not examinable (Not a directory)"), "\(doctor)")
+    #expect(third.stop() == 0)
   }
 
   @Test("doctor shows no hook paths to a user who may not control orientd, and says they are hidden")

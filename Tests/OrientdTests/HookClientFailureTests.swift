@@ -71,21 +71,26 @@ struct HookClientFailureTests {
 
   @Test(
     "A program that is missing or not executable exits 127 at once, naming it",
-    arguments: ["no-such-program-for-orientd", "/missing", "not-executable"])
+    arguments: ["no-such-program-for-orientd", "/missing", "not-executable", "under-a-file"])
   func unrunnableProgram(name: String) throws {
     let directory = try Scratch.current().makeDirectory()
     var program = name == "/missing" ? directory + "/missing" : name
-    if name == "not-executable" {
+    if name == "not-executable" || name == "under-a-file" {
       program = directory + "/not-executable"
       try "#!/bin/sh\nexit 0\n".write(toFile: program, atomically: true, encoding: .utf8)
       chmod(program, 0o644)
     }
+    // Not "no such file": the error says why the path cannot be examined.
+    if name == "under-a-file" { program += "/program" }
     // orientd is there: the hook must not wait for a change to find out.
     let daemon = try ServedDaemon(directory: directory)
     let result = try runToCompletion(
       [TestPaths.orientctl, "--socket", daemon.socket, "hook", program, "argument"], timeout: 10)
     #expect(result.status == 127, "\(result.stderr)")
     #expect(result.stderr.contains(program), "\(result.stderr)")
+    if name == "under-a-file" {
+      #expect(result.stderr.contains("\(program): Not a directory"), "\(result.stderr)")
+    }
     #expect(daemon.stop() == 0)
   }
 

@@ -130,6 +130,17 @@ struct IIOPollingTests {
     #expect(chosen.stop() == 0)
   }
 
+  @Test("--list with a --device that matches nothing still lists, marks none, and says why")
+  func listWithUnknownDevice() throws {
+    let listing = try runWithFakeDevices([.accelerometer()], ["--list", "--device", "no-such-sensor"])
+    #expect(listing.status == 0, "\(listing.stderr)")
+    #expect(listing.stdout.contains("iio:device0"), "\(listing.stdout)")
+    #expect(!listing.stdout.contains("(would be used)"), "\(listing.stdout)")
+    #expect(
+      listing.stderr.contains("no accelerometer matches --device no-such-sensor")
+        && listing.stderr.contains("none would be used"), "\(listing.stderr)")
+  }
+
   @Test("Only base sensors, or a --device that matches nothing, exit 69 with advice")
   func onlyBase() throws {
     let base = FakeDevice.accelerometer().with(property: "ACCEL_LOCATION", "base")

@@ -35,6 +35,12 @@ struct RefusedContextTests {
         "serving 'sensor offline' and looking again in 2 s, then further apart, up to a minute",
         inStderr: true),
       "\(daemon.stderr)")
+    // The light, proximity and compass look says why it has no context too.
+    #expect(
+      daemon.waitFor(
+        "light, proximity and compass sensors: cannot open the IIO context: refusing the IIO context xml:\(path)",
+        inStderr: true),
+      "\(daemon.stderr)")
     daemon.signal(SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }

@@ -108,6 +108,7 @@ extension StateChange {
         return nil
       }
     case "allowed":
+      // Why it does not parse does not matter here: nil is this initializer's "not a change".
       guard let allowed = try? AllowedOrientations.parse(value) else { return nil }
       self = .allowed(allowed)
     case "mode":

@@ -203,11 +203,16 @@ final class SensorProxyService {
   /// Asks the bus who owns `name`, for `info` and doctor: its process's name and id.
   private func askForOwner(of name: String) {
     owner = nil
-    try? connection?.processID(of: name) { [unowned self] pid in
-      guard let pid, !self.owned else { return }
-      let command = ProcessName.of(pid).map { ProtocolError.printable(Substring($0)) }
-      self.owner = command.map { "\($0) (pid \(pid))" } ?? "pid \(pid)"
-      Log.info("D-Bus: \(name) is owned by \(self.owner ?? "")")
+    do {
+      try connection?.processID(of: name) { [unowned self] pid in
+        guard let pid, !self.owned else { return }
+        let command = ProcessName.of(pid).map { ProtocolError.printable(Substring($0)) }
+        self.owner = command.map { "\($0) (pid \(pid))" } ?? "pid \(pid)"
+        Log.info("D-Bus: \(name) is owned by \(self.owner ?? "")")
+      }
+    } catch {
+      // Once each time orientd queues for the name; `info` and doctor then name no owner.
+      Log.warning("D-Bus: \(error); the owner of \(name) stays unknown")
     }
   }
 

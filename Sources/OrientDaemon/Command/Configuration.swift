@@ -60,7 +60,8 @@ struct Configuration: Sendable {
   /// a regular file of at most 1 MiB is read: a FIFO or a device fails at once (exit 78).
   private func entries() throws(Failure) -> [ConfigEntry] {
     // Its hooks run as orientd's user (root, as a service): nobody else may have written it.
-    // (/dev/null, which reads as empty, and what the read below refuses are not files to judge.)
+    // (/dev/null, which reads as empty, and what the read below refuses are not files to judge;
+    // a path that cannot be examined fails in that read, which says why.)
     if let status = try? FileSystem.status(of: path), status.kind == .regular {
       guard status.isOwnedByRootOrUs else {
         throw .config(

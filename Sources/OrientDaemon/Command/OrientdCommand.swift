@@ -92,11 +92,13 @@ package enum OrientdCommand {
         "; as a user other than root, give --state PATH and --socket PATH (or set XDG_RUNTIME_DIR"
         + " for them to go there)"
     }
+    // A failed write to stderr has nowhere to be reported; the exit code still says it.
     try? StandardStream.error.write("orientd: \(message)\n")
     return failure.exitCode.rawValue
   }
 
   private static func usageFailure(_ failure: Failure) -> Int32 {
+    // As in `fail`: nowhere to report, and the exit code says it.
     try? StandardStream.error.write("orientd: \(failure.message)\nTry 'orientd --help'.\n")
     return ExitCode.usage.rawValue
   }

@@ -22,8 +22,15 @@ enum SensorListing {
           + "for in_accel_x/y/z_raw or accel x, y and z scan elements); try --uri ip:HOST for a remote iiod, or --demo",
         exitCode: .unavailable)
     }
-    let chosen = try? SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
     var warnings: [String] = []
+    var chosen: Accelerometer?
+    do {
+      chosen = try SensorDiscovery.choose(from: sensors, selector: options.device, context: context)
+    } catch {
+      // Still a listing (the user may be looking for the name to give --device), but with why
+      // no sensor is marked.
+      warnings.append("\(error); none would be used")
+    }
     var report = ""
     for sensor in sensors {
       let setup = SensorSetup(

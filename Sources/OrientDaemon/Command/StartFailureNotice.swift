@@ -23,6 +23,9 @@ enum StartFailureNotice {
     format: .text)
 
   /// Answers and closes the connections waiting on the socket systemd passed, if it passed one.
+  ///
+  /// Each step is a courtesy on the way out: orientd exits with its own error whatever
+  /// happens here, and a client not answered is no worse off than before.
   static func answerWaitingClients() {
     guard let listener = try? Systemd.activatedListener() else { return }
     for _ in 0..<limit {

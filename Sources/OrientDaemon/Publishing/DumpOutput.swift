@@ -19,8 +19,15 @@ final class DumpOutput {
   /// Watches stdout for its reader going away. epoll always reports an error or hang-up, so
   /// no event is asked for. A file cannot be watched and never goes away.
   func watchForHangUp() {
-    watch = try? loop.watch(StandardStream.output.descriptor, for: []) { [unowned self] _ in
-      self.close()
+    do {
+      watch = try loop.watch(StandardStream.output.descriptor, for: []) { [unowned self] _ in
+        self.close()
+      }
+    } catch  where error.code == .permissionDenied {
+      // EPERM: a regular file, which epoll does not take.
+    } catch {
+      Log.warning(
+        "--dump: cannot watch stdout for its reader going away (\(error)); noticed at the next write")
     }
   }
 

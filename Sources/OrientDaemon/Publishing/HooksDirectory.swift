@@ -12,7 +12,14 @@ import OrientSystem
 enum HooksDirectory {
   /// Why `directory` cannot hold hooks, worded to follow "hooks-dir DIR is"; nil when it can.
   static func problem(_ directory: String) -> String? {
-    guard let status = try? FileSystem.status(of: directory) else { return "missing" }
+    let status: FileStatus
+    do {
+      status = try FileSystem.status(of: directory)
+    } catch  where error.code == .noSuchFile {
+      return "missing"
+    } catch {
+      return "not examinable (\(error.code))"
+    }
     guard status.kind == .directory else { return "not a directory" }
     let opened: DirectoryDescriptor
     do {
@@ -20,7 +27,12 @@ enum HooksDirectory {
     } catch {
       return "not safe (\(error))"
     }
-    guard let own = try? opened.status() else { return "not readable" }
+    let own: FileStatus
+    do {
+      own = try opened.status()
+    } catch {
+      return "not readable (\(error.code))"
+    }
     guard own.permissions & 0o022 == 0 else {
       return
         "writable by other users (mode \(String(own.permissions, radix: 8))): any of them could add a hook"

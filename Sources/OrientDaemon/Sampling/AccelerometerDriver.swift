@@ -390,10 +390,17 @@ final class AccelerometerDriver: SensorDriver {
 
   /// Watches udev for the buffered device going away: its buffer would only fall silent.
   private func watchRemoval(of attached: Attached) {
-    guard attached.context.isLocal, let watch = DeviceRemovalWatch(deviceID: attached.sensor.device.id),
-      let loopWatch = try? loop.watch(watch.descriptor, handler: { [unowned self] _ in self.removalReady() })
+    guard attached.context.isLocal, let watch = DeviceRemovalWatch(deviceID: attached.sensor.device.id)
     else { return }
-    removal = (watch, loopWatch)
+    do {
+      let loopWatch = try loop.watch(watch.descriptor, handler: { [unowned self] _ in self.removalReady() })
+      removal = (watch, loopWatch)
+    } catch {
+      // Once per buffer opened: the capture goes on, and a removal is noticed only as silence.
+      Log.warning(
+        "\(attached.sensor.summary): cannot watch udev for its removal (\(error)); "
+          + "if it goes, its buffer only falls silent")
+    }
   }
 
   private func removalReady() {

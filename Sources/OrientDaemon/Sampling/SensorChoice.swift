@@ -20,7 +20,8 @@ enum SensorChoice: Sendable {
       let sensor = try SensorDiscovery.choose(from: sensors, selector: selector, context: context)
       return (sensor, SensorDiscovery.reason(for: sensor, among: sensors, selector: selector))
     case .base(let selector):
-      // The sensor orientation comes from is never the base's too.
+      // The sensor orientation comes from is never the base's too. When there is none, there
+      // is none to avoid; the display's own driver, choosing with the same selector, says why.
       let display = try? SensorDiscovery.choose(from: sensors, selector: selector, context: context)
       guard let base = SensorDiscovery.base(among: sensors, besides: display) else {
         throw .noBaseSensor(uri: context.uri)

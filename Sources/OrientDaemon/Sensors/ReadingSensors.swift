@@ -44,6 +44,8 @@ final class ReadingSensors {
   private var failures = RetrySchedule()
   /// What the last look found, to say only what changed.
   private var lastFindings: [SensorFinding]?
+  /// Why the last look could not open the IIO context, to say it once rather than at every look.
+  private var lastContextProblem: String?
 
   init(settings: Settings, loop: EventLoop, report: @escaping (ReadingReport) -> Void) {
     self.settings = settings
@@ -53,10 +55,15 @@ final class ReadingSensors {
 
   /// Looks for the sensors and follows hot-plug.
   func start() {
-    if settings.uri == nil, let monitor = UdevEventMonitor(subsystems: ["iio", "hwmon", "input"]),
-      let watch = try? loop.watch(monitor.descriptor, handler: { [unowned self] _ in self.hotplug() })
-    {
-      self.monitor = (monitor, watch)
+    if settings.uri == nil, let monitor = UdevEventMonitor(subsystems: ["iio", "hwmon", "input"]) {
+      do {
+        let watch = try loop.watch(monitor.descriptor, handler: { [unowned self] _ in self.hotplug() })
+        self.monitor = (monitor, watch)
+      } catch {
+        Log.warning(
+          "light, proximity and compass sensors: cannot watch udev for hot-plug (\(error)); "
+            + "a sensor added or removed is seen only at the next look")
+      }
     }
     look()
   }
@@ -130,7 +137,16 @@ final class ReadingSensors {
     var found: [ReadingDiscovery.Found] = []
     var context: IIOContext?
     if settings.uri != nil || FileSystem.exists("/sys/bus/iio/devices") {
-      context = try? IIOContext.open(uri: settings.uri)
+      do {
+        context = try IIOContext.open(uri: settings.uri)
+        lastContextProblem = nil
+      } catch {
+        let problem = "\(error)"
+        if problem != lastContextProblem {
+          Log.warning("light, proximity and compass sensors: cannot open the IIO context: \(problem)")
+        }
+        lastContextProblem = problem
+      }
     }
     if let context {
       if settings.uri != nil { context.setTimeout(.seconds(2)) }

@@ -108,6 +108,7 @@ final class ClientAcceptor {
   private func reapDepartedClients(among candidates: [ClientConnection]?) {
     if candidates == nil { server.serveDepartedInBacklog() }
     let connected = (candidates ?? server.connections).filter { $0.state.isOpen && !$0.state.peerGone }
+    // A poll that fails only finds no one to reap: the newcomer is refused, as it would be.
     guard let ready = try? Readiness.wait(connected.map { ($0.descriptor, []) }, timeout: .zero)
     else { return }
     for (client, events) in zip(connected, ready) where events.contains(.hangUp) || events.contains(.error) {

@@ -38,11 +38,13 @@ final class RefusedConnections {
 
   /// Sends `line` on `socket` and closes it once the client has had the chance to read it.
   func refuse(_ socket: consuming FileDescriptor, saying line: String) {
+    // A courtesy on a non-blocking socket: a client that cannot take it is refused all the same.
     _ = try? socket.send(Array(line.utf8)[...])
     _ = try? socket.shutdownWriting()
     guard waiting.count < capacity else { return }
     let descriptor = socket.rawValue
     let refused = Refused(socket: socket, deadline: loop.now + Self.lingering)
+    // Unwatched, it is closed at once, as past `capacity`: the client may miss its line.
     refused.watch = try? loop.watch(descriptor, for: .readable) { [unowned self, unowned refused] _ in
       self.drain(refused)
     }

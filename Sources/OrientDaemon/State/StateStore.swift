@@ -95,6 +95,8 @@ final class StateStore: Sendable {
       }
       try directory.rename(temporary, to: name)
     } catch {
+      // Only tidying: the write's own error is what the caller needs, and a leftover file is
+      // removed at the next start.
       try? directory.remove(temporary)
       throw error
     }
@@ -120,7 +122,8 @@ final class StateStore: Sendable {
     throw SystemError("create a temporary file for \(path)", code: .exists)
   }
 
-  /// Removes temporary files a crash left behind: regular files of orientd's own only.
+  /// Removes temporary files a crash left behind: regular files of orientd's own only. Each
+  /// step is tidying: a file that cannot be listed, examined or removed is only left in place.
   private func removeLeftoverTemporaryFiles() {
     guard let names = try? directory.entries() else { return }
     for leftover in names where leftover.hasPrefix(temporaryPrefix) {

@@ -26,7 +26,8 @@ package final class DirectAttributeReader {
   /// False on sysfs, where an attribute file is never replaced while its device lives.
   package let checksForReplacement: Bool
 
-  /// Opens `files` in `directory`; nil when one cannot be opened.
+  /// Opens `files` in `directory`; nil when one cannot be opened, and the caller reads them
+  /// through libiio instead, which reports its own errors.
   package init?(directory: String, files: [String]) {
     var attributes: [OpenAttribute] = []
     for name in files {
@@ -38,6 +39,7 @@ package final class DirectAttributeReader {
       attributes.append(OpenAttribute(path: path, name: name, file: file))
     }
     self.attributes = attributes
+    // Not known to be on sysfs is treated as not: checking costs a little, skipping could miss.
     checksForReplacement = (try? attributes.first?.file.isOnSysfs()) != true
   }
 

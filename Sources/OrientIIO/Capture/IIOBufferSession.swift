@@ -138,13 +138,16 @@ final class IIOBufferSession {
   /// the bus name), so no one is reading it.
   private static func disableLeftBuffer(of device: IIODevice) {
     let enable = "/sys/bus/iio/devices/\(device.id)/buffer/enable"
+    // Not readable is taken as not enabled: if it was, setting the trigger fails next, and
+    // says so.
     guard let text = try? FileSystem.readText(enable), text.trimmingSpaces == "1" else { return }
     Log.debug("\(device.summary): its buffer was left enabled; disabling it to set the trigger")
     writeSysfs(enable, "0")
   }
 
   /// The channel enables, then the buffer's length and watermark (libiio sets both when it
-  /// opens the buffer, and leaves them set).
+  /// opens the buffer, and leaves them set). One that cannot be read is not restored: the
+  /// snapshot is a courtesy to the device's next reader, and capture does not depend on it.
   private static func snapshotAttributes(of device: IIODevice) -> [(path: String, value: String)] {
     let directory = "/sys/bus/iio/devices/\(device.id)"
     let names = (try? FileSystem.entries(of: directory + "/scan_elements")) ?? []
@@ -156,6 +159,9 @@ final class IIOBufferSession {
     }
   }
 
+  /// Writes `value` to the attribute at `path`, as a courtesy (disabling a left buffer, putting
+  /// back what another reader had): a refusal changes nothing orientd could act on, as with
+  /// the trigger's restore, and what depends on it (the trigger) reports its own failure.
   private static func writeSysfs(_ path: String, _ value: String) {
     guard let file = try? FileDescriptor.open(path, .writeOnly) else { return }
     try? file.writeAll(value + "\n")
