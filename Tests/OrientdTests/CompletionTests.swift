@@ -109,6 +109,8 @@ struct CompletionTests {
     let setupFile = directory + "/setup.zsh"
     try """
     PS1='> ' RPS1=''
+    # For the driver, which waits for this shell to be gone before it ends.
+    print -r -- $$ > shell.pid
     zmodload zsh/zutil
     print -r -- '<load''ing>'
     \(setup == .autoloaded ? load : "")
@@ -159,7 +161,16 @@ struct CompletionTests {
       # Ctrl-U: the next line starts empty.
       zpty -w -n shell $'\\C-u'
     done
+    # zpty -d only sends SIGHUP: the shell is waited for, so that none is left when the test
+    # looks for processes it started (a zombie's command line is empty).
+    pid=$(<shell.pid)
     zpty -d shell
+    for _ in {1..3000}; do
+      # /proc's files have no size: what matters is whether the command line reads empty.
+      [[ -n $pid && -n $(</proc/$pid/cmdline) ]] 2>/dev/null || exit 0
+      sleep 0.01
+    done
+    exit 93
     """.write(toFile: driverFile, atomically: true, encoding: .utf8)
     var environment = scratch.environment
     environment["HOME"] = directory

@@ -67,9 +67,8 @@ func occurrences(of text: String, in haystack: String) -> Int {
   haystack.components(separatedBy: text).count - 1
 }
 
-/// Writes a config file for orientd at `path`, mode 0644 whatever the umask was: orientd
-/// refuses a config others may write, and the umask belongs to the whole test process, which
-/// an in-process test binding a socket clears for a moment (`UnixSocket.bind`).
+/// Writes a config file for orientd at `path`, mode 0644 whatever the test process's umask:
+/// orientd refuses a config others may write.
 func writeConfigFile(_ text: String, to path: String) throws {
   try text.write(toFile: path, atomically: true, encoding: .utf8)
   guard chmod(path, 0o644) == 0 else {
