@@ -36,7 +36,7 @@ final class SocketServer {
   /// The daemon, which the sessions ask for the state, control, saving and `info`.
   unowned let host: SessionHost
   /// Who may run control commands.
-  let permission: ControlPermission
+  let permission: any ControlGate
   /// Who may hear the compass heading.
   let headingPermission = HeadingPermission()
   private let loop: EventLoop
@@ -70,7 +70,7 @@ final class SocketServer {
 
   /// Starts accepting on `listener`, a listening non-blocking socket.
   init(
-    loop: EventLoop, listener: consuming FileDescriptor, limits: Limits, permission: ControlPermission,
+    loop: EventLoop, listener: consuming FileDescriptor, limits: Limits, permission: any ControlGate,
     host: SessionHost
   ) throws(SystemError) {
     self.loop = loop
