@@ -1,0 +1,180 @@
+import OrientCore
+import OrientSystem
+import Testing
+
+@testable import OrientDaemon
+
+@Suite("The socket server, served in the test process")
+struct SocketServerTests {
+  @Test("A client is greeted with the whole state, then hears each published change")
+  func greetingThenChanges() throws {
+    let served = try ServedSocket()
+    let peer = try served.connect()
+    #expect(served.lines(6, of: peer) == normalGreeting)
+    peer.forget()
+    served.host.deviceTurns(to: .leftUp)
+    #expect(served.lines(2, of: peer) == ["device left-up", "orientation left-up"])
+  }
+
+  @Test("A control command's changes reach every subscriber, the commander's before its ok")
+  func controlIsPublishedToAll() throws {
+    let served = try ServedSocket()
+    let commander = try served.connect()
+    let watcher = try served.connect()
+    _ = served.lines(6, of: commander)
+    _ = served.lines(6, of: watcher)
+    commander.forget()
+    watcher.forget()
+    commander.send("rotate cw\n")
+    #expect(served.lines(3, of: commander) == ["lock left-up", "orientation left-up", "ok"])
+    #expect(served.lines(2, of: watcher) == ["lock left-up", "orientation left-up"])
+    #expect(served.host.controls == [.rotate(.clockwise)])
+  }
+
+  @Test("A peer that may not control is refused with permission-denied; it may still read")
+  func controlRefused() throws {
+    let served = try ServedSocket(permission: RefusingGate())
+    let peer = try served.connect()
+    _ = served.lines(6, of: peer)
+    peer.forget()
+    peer.send("lock\nunlock\nget\n")
+    let denied = "error permission-denied test gate: nobody may control"
+    #expect(served.lines(9, of: peer) == [denied, denied] + normalGreeting + ["ok"])
+    #expect(served.host.controls.isEmpty, "the daemon must not be asked")
+  }
+
+  @Test("info shows hooks and paths only to a peer that may control")
+  func infoFollowsPermission() throws {
+    let open = try ServedSocket()
+    let controller = try open.connect()
+    _ = open.lines(6, of: controller)
+    controller.forget()
+    controller.send("info\n")
+    #expect(open.lines(3, of: controller) == ["info version test", "info hook echo secret", "ok"])
+
+    let closed = try ServedSocket(permission: RefusingGate())
+    let reader = try closed.connect()
+    _ = closed.lines(6, of: reader)
+    reader.forget()
+    reader.send("info\n")
+    #expect(closed.lines(2, of: reader) == ["info version test", "ok"])
+    #expect(closed.host.infoRequests == [false])
+  }
+
+  @Test("get answers the whole state then ok; ping answers pong; JSON changes the format")
+  func getPingAndJSON() throws {
+    let served = try ServedSocket()
+    let peer = try served.connect()
+    _ = served.lines(6, of: peer)
+    peer.forget()
+    peer.send("get\nping\nformat json\nping\n")
+    #expect(
+      served.lines(10, of: peer)
+        == normalGreeting + ["ok", "pong", #"{"reply":"ok"}"#, #"{"reply":"pong"}"#])
+  }
+
+  @Test("An unknown command gets unknown-command; a line past the limit gets line-too-long and ends the client")
+  func malformedLines() throws {
+    let served = try ServedSocket()
+    let peer = try served.connect()
+    _ = served.lines(6, of: peer)
+    peer.forget()
+    peer.send("bogus\n")
+    #expect(served.lines(1, of: peer).first?.hasPrefix("error unknown-command") == true)
+    peer.forget()
+    peer.send(String(repeating: "x", count: ClientConnection.lineLimit + 1) + "\n")
+    #expect(served.turn(until: { peer.closedByServer }), "the server must close the client")
+    #expect(peer.lines == ["error line-too-long lines are at most 1024 bytes"])
+    #expect(served.turn(until: { served.server.clientCount == 0 }))
+  }
+
+  @Test("A commander's ok waits until its change is saved, and it is not served meanwhile")
+  func okWaitsForTheCommit() throws {
+    let served = try ServedSocket()
+    served.host.savesToFile = true
+    let peer = try served.connect()
+    _ = served.lines(6, of: peer)
+    peer.forget()
+    peer.send("lock\nping\n")
+    #expect(served.lines(1, of: peer) == ["lock normal"])
+    #expect(served.host.commitRequests == [0], "saved for root, the test's user")
+    // The round that would serve `ping` has come and gone: the client waits for its commit.
+    served.host.deviceTurns(to: .faceUp)
+    #expect(served.lines(2, of: peer) == ["lock normal", "device face-up"])
+    served.server.committed(through: 1)
+    #expect(served.lines(4, of: peer) == ["lock normal", "device face-up", "ok", "pong"])
+
+    peer.forget()
+    peer.send("unlock\n")
+    #expect(served.lines(1, of: peer) == ["lock off"])
+    served.server.committed(through: 2, failure: "disk full")
+    #expect(served.lines(2, of: peer) == ["lock off", "ok not-saved disk full"])
+  }
+
+  @Test("While the state is stale a newcomer waits for its greeting, and gets it once it is fresh")
+  func greetingWaitsForFreshState() throws {
+    let served = try ServedSocket()
+    served.server.holdsStaleState = true
+    let peer = try served.connect()
+    #expect(served.server.awaitsFreshState)
+    #expect(served.host.needsChangedCalls > 0, "the daemon must hear that a client waits")
+    peer.send("ping\n")
+    served.server.holdsStaleState = false
+    served.server.stateIsFresh()
+    #expect(served.lines(7, of: peer) == normalGreeting + ["pong"])
+    #expect(!served.server.awaitsFreshState)
+  }
+
+  @Test("A client that sends nothing and reads nothing is dropped after the idle timeout, not before")
+  func idleClientIsDropped() throws {
+    var limits = SocketServer.Limits(maxClients: 16, maxClientsPerUser: 8)
+    limits.idleTimeout = .seconds(30)
+    let served = try ServedSocket(limits: limits)
+    let idle = try served.connect(listening: false)
+    let reader = try served.connect()
+    _ = served.lines(6, of: reader)
+    // The sweep runs every 10 s of the scripted clock: at 10 and 20 s both are kept.
+    for _ in 0..<2 {
+      served.clock.advance(by: .seconds(10))
+      reader.forget()
+      reader.send("ping\n")
+      #expect(served.lines(1, of: reader) == ["pong"])
+      #expect(served.server.clientCount == 2)
+    }
+    served.clock.advance(by: .seconds(10))
+    #expect(served.turn(until: { served.server.clientCount == 1 }), "the idle client must be dropped")
+    idle.readAvailable()
+    #expect(idle.lines == normalGreeting, "it was greeted, and never read it")
+    #expect(served.turn(until: { idle.readAvailable(); return idle.closedByServer }))
+  }
+
+  @Test("A subscriber that stops reading gets the current state instead of its backlog; others hear every change")
+  func slowSubscriberIsCollapsed() throws {
+    let served = try ServedSocket()
+    let slow = try served.connect(listening: false)
+    let fast = try served.connect()
+    _ = served.lines(6, of: fast)
+    fast.forget()
+    // Far more than the socket's buffer and the output limit together.
+    let turns = 20_000
+    for index in 0..<turns {
+      served.host.deviceTurns(to: index % 2 == 0 ? .faceUp : .faceDown)
+      // The fast subscriber is served between batches, as a loop round would.
+      if index % 64 == 0 { try served.loop.runRound(waitingAtMost: .zero) }
+    }
+    #expect(served.lines(turns, of: fast).count == turns, "the fast subscriber hears every change")
+    #expect(served.server.clientCount == 2, "a subscriber with no reply waiting is kept")
+
+    // The slow one reads at last: a prefix of the changes, then the state as it is now.
+    served.host.deviceTurns(to: .leftUp)
+    _ = served.turn(until: {
+      slow.readAvailable()
+      return slow.lines.suffix(2) == ["device left-up", "orientation left-up"]
+    })
+    let lines = slow.lines
+    #expect(lines.count < turns / 2, "its backlog must have been dropped: \(lines.count) lines")
+    // Its greeting, then the state it was told in place of a backlog.
+    #expect(lines.filter { $0 == "sensor online" }.count >= 2)
+    #expect(lines.prefix(6) == ArraySlice(normalGreeting))
+  }
+}
