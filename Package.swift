@@ -161,6 +161,10 @@ let package = Package(
       name: "OrientHooksTests",
       dependencies: ["OrientHooks", "OrientCore", "OrientSystem"]
     ),
+    .testTarget(
+      name: "OrientClientTests",
+      dependencies: ["OrientClient", "OrientCore", "OrientSystem"]
+    ),
     // The hostile clients, the fake iiod and the input probes that OrientdTests (and
     // benchmarks/attacks.sh) run: a program of the tests', in no product.
     .executableTarget(
