@@ -88,6 +88,72 @@ struct SocketServerTests {
     #expect(served.turn(until: { served.server.clientCount == 0 }))
   }
 
+  @Test("Garbage, NUL bytes, invalid UTF-8 and bad arguments get errors; an overlong line closes; others are unaffected")
+  func garbageInput() throws {
+    let served = try ServedSocket()
+    let bystander = try served.connect()
+    let client = try served.connect()
+    _ = served.lines(6, of: bystander)
+    _ = served.lines(6, of: client)
+    bystander.forget()
+    client.forget()
+
+    client.send(bytes: [0x01, 0x02, 0xFF, 0x0A])
+    client.send(bytes: Array("get".utf8) + [0x00] + Array("x\n".utf8))
+    client.send("\u{1b}[31mred\n")
+    client.send("lock sideways\n")
+    client.send("\n\r\n")
+    client.send("ping\n")
+    let replies = served.lines(5, of: client)
+    #expect(replies.count == 5, "empty lines get no reply: \(replies)")
+    #expect(replies.first == "error bad-encoding lines must be UTF-8 text without NUL bytes")
+    #expect(replies.dropFirst().first?.hasPrefix("error bad-encoding") == true)
+    #expect(replies.dropFirst(2).first == "error unknown-command '?[31mred' (try help)")
+    #expect(
+      replies.dropFirst(3).first?.hasPrefix("error bad-argument unknown screen orientation 'sideways'") == true)
+    #expect(replies.last == "pong")
+
+    client.forget()
+    client.send(String(repeating: "x", count: 5000))
+    #expect(served.turn(until: { client.closedByServer }), "an overlong line closes the client")
+    #expect(client.lines == ["error line-too-long lines are at most 1024 bytes"])
+
+    // A whole command without its newline, then the end of input: it must not run.
+    let halfLine = try served.connect()
+    _ = served.lines(6, of: halfLine)
+    halfLine.send("lock left-up")
+    halfLine.shutDownSending()
+    #expect(served.turn(until: { halfLine.unreadByServer == 0 }), "the server never read the half line")
+    // The end of input waits behind those bytes and is served in the same round, or before
+    // the bystander's ping, sent only now.
+    bystander.send("ping\n")
+    #expect(served.lines(1, of: bystander) == ["pong"], "the bystander heard nothing else")
+    #expect(served.host.controls.isEmpty, "the half line must not have run")
+    #expect(served.host.tracker.policy.lock == nil)
+  }
+
+  @Test("help lists the commands, then ok; quit closes the connection")
+  func helpAndQuit() throws {
+    let served = try ServedSocket()
+    let client = try served.connect()
+    _ = served.lines(6, of: client)
+    client.forget()
+    client.send("help\n")
+    #expect(served.turn(until: { client.lines.last == "ok" }))
+    let help = client.lines
+    // Each line starts with the command's name, then its arguments or a colon.
+    let names = help.dropLast().map { $0.prefix { $0 != " " && $0 != ":" } }
+    for command in [
+      "get", "lock", "unlock", "rotate", "allow", "format", "ping", "help", "quit", "samples", "info",
+      "supports",
+    ] {
+      #expect(names.contains(Substring(command)), "help must list \(command): \(help)")
+    }
+    client.send("quit\n")
+    #expect(served.turn(until: { client.readAvailable(); return client.closedByServer }))
+    #expect(served.turn(until: { served.server.clientCount == 0 }))
+  }
+
   @Test("A commander's ok waits until its change is saved, and it is not served meanwhile")
   func okWaitsForTheCommit() throws {
     let served = try ServedSocket()

@@ -78,8 +78,10 @@ final class TestPeer {
   }
 
   /// Sends `text` whole (it is small: the socket takes it at once).
-  func send(_ text: String) {
-    let bytes = Array(text.utf8)
+  func send(_ text: String) { send(bytes: Array(text.utf8)) }
+
+  /// Sends `bytes` whole (they are few: the socket takes them at once).
+  func send(bytes: [UInt8]) {
     do {
       let sent = try socket.send(bytes[...])
       #expect(sent == bytes.count, "the socket took \(sent ?? 0) of \(bytes.count) bytes")
@@ -87,6 +89,12 @@ final class TestPeer {
       Issue.record("send failed: \(error)")
     }
   }
+
+  /// Shuts down the sending side: the server reads the end of the input.
+  func shutDownSending() { _ = shutdown(socket.rawValue, Int32(SHUT_WR)) }
+
+  /// Bytes sent that the server has not read yet.
+  var unreadByServer: Int? { socket.unreadByPeer() }
 
   /// Forgets what was received so far, so that the next lines can be compared alone.
   func forget() {
