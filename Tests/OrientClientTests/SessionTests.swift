@@ -21,10 +21,12 @@ private final class ScriptedServer {
     directory = String(cString: made)
     path = directory + "/orientd.sock"
     guard let address = UnixAddress(path) else { throw SystemError("bind", code: .nameTooLong) }
-    listener = FileDescriptor(adopting: socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0))
+    listener = FileDescriptor(
+      adopting: socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0))
     // Bound by hand rather than with `UnixSocket.listen`, which clears the umask around its
     // bind while other tests in this process create files.
-    guard address.withSocketAddress({ bind(listener.rawValue, $0, $1) }) == 0, listen(listener.rawValue, 4) == 0
+    guard address.withSocketAddress({ bind(listener.rawValue, $0, $1) }) == 0,
+      listen(listener.rawValue, 4) == 0
     else { throw SystemError("bind", code: .current) }
   }
 

@@ -73,7 +73,8 @@ struct SocketServerTests {
         == normalGreeting + ["ok", "pong", #"{"reply":"ok"}"#, #"{"reply":"pong"}"#])
   }
 
-  @Test("An unknown command gets unknown-command; a line past the limit gets line-too-long and ends the client")
+  @Test(
+    "An unknown command gets unknown-command; a line past the limit gets line-too-long and ends the client")
   func malformedLines() throws {
     let served = try ServedSocket()
     let peer = try served.connect()
@@ -88,7 +89,9 @@ struct SocketServerTests {
     #expect(served.turn(until: { served.server.clientCount == 0 }))
   }
 
-  @Test("Garbage, NUL bytes, invalid UTF-8 and bad arguments get errors; an overlong line closes; others are unaffected")
+  @Test(
+    "Garbage, NUL bytes, invalid UTF-8 and bad arguments get errors; an overlong line closes; others are unaffected"
+  )
   func garbageInput() throws {
     let served = try ServedSocket()
     let bystander = try served.connect()
@@ -110,7 +113,8 @@ struct SocketServerTests {
     #expect(replies.dropFirst().first?.hasPrefix("error bad-encoding") == true)
     #expect(replies.dropFirst(2).first == "error unknown-command '?[31mred' (try help)")
     #expect(
-      replies.dropFirst(3).first?.hasPrefix("error bad-argument unknown screen orientation 'sideways'") == true)
+      replies.dropFirst(3).first?.hasPrefix("error bad-argument unknown screen orientation 'sideways'")
+        == true)
     #expect(replies.last == "pong")
 
     client.forget()
@@ -150,7 +154,7 @@ struct SocketServerTests {
       #expect(names.contains(Substring(command)), "help must list \(command): \(help)")
     }
     client.send("quit\n")
-    #expect(served.turn(until: { client.readAvailable(); return client.closedByServer }))
+    #expect(served.turn(until: { client.closedByServer }))
     #expect(served.turn(until: { served.server.clientCount == 0 }))
   }
 
@@ -211,10 +215,14 @@ struct SocketServerTests {
     #expect(served.turn(until: { served.server.clientCount == 1 }), "the idle client must be dropped")
     idle.readAvailable()
     #expect(idle.lines == normalGreeting, "it was greeted, and never read it")
-    #expect(served.turn(until: { idle.readAvailable(); return idle.closedByServer }))
+    #expect(
+      served.turn(until: {
+        idle.readAvailable(); return idle.closedByServer
+      }))
   }
 
-  @Test("A subscriber that stops reading gets the current state instead of its backlog; others hear every change")
+  @Test(
+    "A subscriber that stops reading gets the current state instead of its backlog; others hear every change")
   func slowSubscriberIsCollapsed() throws {
     let served = try ServedSocket()
     let slow = try served.connect(listening: false)

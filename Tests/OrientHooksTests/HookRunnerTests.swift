@@ -33,7 +33,9 @@ private final class ScriptedClock {
 
 /// Runs `loop` a round at a time until `condition` holds; false if it still does not after
 /// `limit` of real time. The rounds wait on the hooks' exit descriptors.
-private func turn(_ loop: EventLoop, until condition: () -> Bool, within limit: Duration = .seconds(10)) -> Bool {
+private func turn(_ loop: EventLoop, until condition: () -> Bool, within limit: Duration = .seconds(10))
+  -> Bool
+{
   let deadline = MonotonicInstant.now + limit
   while !condition() {
     guard MonotonicInstant.now < deadline else { return false }
