@@ -251,4 +251,54 @@ struct SocketServerTests {
     #expect(lines.filter { $0 == "sensor online" }.count >= 2)
     #expect(lines.prefix(6) == ArraySlice(normalGreeting))
   }
+
+  @Test(
+    "A client that stops reading its replies is dropped once its output passes the limit; others hear every change"
+  )
+  func stalledRepliesAreDropped() throws {
+    let served = try ServedSocket()
+    let stalled = try served.connect(listening: false)
+    let fast = try served.connect()
+    _ = served.lines(6, of: fast)
+    fast.forget()
+    // Far more help than the socket's buffer holds: the rest waits, replies among it, until
+    // the server stops serving the client for its output piling up.
+    stalled.send(String(repeating: "help\n", count: 400))
+    #expect(served.turn(until: { stalled.unreadByServer == 0 }), "the server never read the commands")
+    let turns = 4_000
+    for index in 0..<turns {
+      served.host.deviceTurns(to: index % 2 == 0 ? .faceUp : .faceDown)
+      if index % 64 == 0 { try served.loop.runRound(waitingAtMost: .zero) }
+    }
+    #expect(served.turn(until: { served.server.clientCount == 1 }), "the stalled client must be dropped")
+    #expect(served.lines(turns, of: fast).count == turns, "the fast subscriber hears every change")
+    // What it was sent before it was dropped is still there to read, then the end.
+    #expect(
+      served.turn(until: {
+        stalled.readAvailable()
+        return stalled.closedByServer
+      }))
+    #expect(stalled.lines.prefix(6) == ArraySlice(normalGreeting))
+  }
+
+  @Test(
+    "A get of a reading not current yet is answered when it comes, or after the reading wait at the latest")
+  func getWaitsForAReading() throws {
+    let served = try ServedSocket()
+    _ = served.host.readings.setPresent(.light, true)
+    let peer = try served.connect()
+    _ = served.lines(6, of: peer)
+    peer.forget()
+    peer.send("get light\n")
+    #expect(served.turn(until: { served.server.awaitsFreshState || !served.server.wantedReadings.isEmpty }))
+    #expect(served.server.wantedReadings == [.light], "the daemon is asked to read the light sensor")
+    // Just short of the wait, the timer is not due: nothing is answered.
+    served.clock.advance(by: SocketServer.readingWait - .milliseconds(1))
+    for _ in 0..<3 { try served.loop.runRound(waitingAtMost: .zero) }
+    #expect(peer.lineCount == 0)
+    served.clock.advance(by: .milliseconds(1))
+    let unknown = ProtocolRendering.line(for: .light(.unknown), format: .text).dropLast()
+    #expect(served.lines(2, of: peer) == [String(unknown), "ok"])
+    #expect(served.server.wantedReadings.isEmpty)
+  }
 }
