@@ -282,7 +282,7 @@ struct SocketServerTests {
   }
 
   @Test(
-    "A get of a reading not current yet is answered when it comes, or after the reading wait at the latest")
+    "A get of a reading not current yet has the daemon read it, and is answered after the reading wait")
   func getWaitsForAReading() throws {
     let served = try ServedSocket()
     _ = served.host.readings.setPresent(.light, true)
