@@ -155,7 +155,7 @@ let package = Package(
     // scripted daemon (`SessionHost`) and clock. ARCHITECTURE.md, "Testing", says how to add one.
     .testTarget(
       name: "OrientDaemonTests",
-      dependencies: ["OrientDaemon", "OrientCore", "OrientSystem"]
+      dependencies: ["OrientDaemon", "OrientCore", "OrientSystem", "OrientHooks"]
     ),
     .testTarget(
       name: "OrientHooksTests",
