@@ -301,4 +301,26 @@ struct SocketServerTests {
     #expect(served.lines(2, of: peer) == [String(unknown), "ok"])
     #expect(served.server.wantedReadings.isEmpty)
   }
+
+  @Test("Past the most clients a newcomer gets too-many-clients and is closed; the others are served")
+  func tooManyClients() throws {
+    let served = try ServedSocket(limits: SocketServer.Limits(maxClients: 2, maxClientsPerUser: 2))
+    let first = try served.connect()
+    let second = try served.connect()
+    _ = served.lines(6, of: first)
+    _ = served.lines(6, of: second)
+    let third = try TestPeer(connectingTo: served.path)
+    try third.listen(on: served.loop)
+    #expect(served.turn(until: { third.closedByServer }), "the newcomer must be closed")
+    #expect(third.lines == ["error too-many-clients at most 2 clients are served at once (--max-clients)"])
+    #expect(served.server.clientCount == 2)
+    first.forget()
+    first.send("ping\n")
+    #expect(served.lines(1, of: first) == ["pong"])
+    // A slot given back is taken by the next newcomer.
+    second.send("quit\n")
+    #expect(served.turn(until: { served.server.clientCount == 1 }))
+    let fourth = try served.connect()
+    #expect(served.lines(6, of: fourth) == normalGreeting)
+  }
 }
