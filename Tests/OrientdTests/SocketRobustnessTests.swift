@@ -162,21 +162,6 @@ struct SocketRobustnessTests {
     #expect(daemon.stop() == 0)
   }
 
-  @Test("Past --max-clients a connection gets too-many-clients and is closed; the others are served")
-  func tooManyClients() throws {
-    let daemon = try ServedDaemon(extra: ["--max-clients", "2"])
-    let first = try TestClient(path: daemon.socket)
-    let second = try TestClient(path: daemon.socket)
-    _ = first.readLines(greetingLines)
-    _ = second.readLines(greetingLines)
-    let third = try TestClient(path: daemon.socket)
-    #expect(third.readLine()?.hasPrefix("error too-many-clients") == true)
-    #expect(third.waitForClose())
-    first.send("ping\n")
-    #expect(first.readLine() == "pong")
-    #expect(daemon.stop() == 0)
-  }
-
   @Test(
     "At --max-clients a newcomer takes the slot of a client that has just left, however the hang-up queues")
   func slotOfDepartedClient() throws {
