@@ -323,4 +323,36 @@ struct SocketServerTests {
     let fourth = try served.connect()
     #expect(served.lines(6, of: fourth) == normalGreeting)
   }
+
+  @Test("Samples reach only the clients that asked for them, and the daemon hears the first and the last")
+  func samplesGoToTheirStreams() throws {
+    let served = try ServedSocket()
+    let streamer = try served.connect()
+    let other = try served.connect()
+    _ = served.lines(6, of: streamer)
+    _ = served.lines(6, of: other)
+    streamer.forget()
+    other.forget()
+    #expect(!served.server.wantsSamples)
+    let before = served.host.needsChangedCalls
+    streamer.send("samples raw\n")
+    #expect(served.lines(1, of: streamer) == ["ok"])
+    #expect(served.server.wantsSamples)
+    #expect(served.host.needsChangedCalls > before, "the daemon must start forwarding samples")
+    streamer.forget()
+
+    let sample = Sample(
+      time: SampleTime(microseconds: 1_250_000), raw: Vector3(0, -1, 0),
+      gravity: Vector3(0, -1, 0))
+    served.server.publish(sample)
+    #expect(served.lines(1, of: streamer) == ["raw 1.250 0.0000 -1.0000 0.0000"])
+    other.send("ping\n")
+    #expect(served.lines(1, of: other) == ["pong"], "no sample for a client that did not ask")
+
+    let stopping = served.host.needsChangedCalls
+    streamer.send("samples off\n")
+    #expect(served.lines(2, of: streamer).last == "ok")
+    #expect(!served.server.wantsSamples)
+    #expect(served.host.needsChangedCalls > stopping, "the daemon must stop forwarding samples")
+  }
 }
