@@ -125,8 +125,9 @@ struct HookRunnerTests {
     clock.advance(by: .seconds(5))
     #expect(turn(loop, until: { scratch.lines(of: "after") == ["ran"] }))
     #expect(turn(loop, until: { !runner.isRunning }))
-    // `cat`, in the hook's group, was killed too: the FIFO has no reader left.
-    let ready = try Readiness.wait([(writer.rawValue, [])], timeout: .zero)
+    // `cat`, in the hook's group, was killed too: the FIFO loses its last reader. It may close
+    // its end after the hook was reaped (both die of the one SIGKILL), so wait for the error.
+    let ready = try Readiness.wait([(writer.rawValue, [])], timeout: .seconds(10))
     #expect(ready.first?.contains(.error) == true)
   }
 }
