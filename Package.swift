@@ -151,6 +151,21 @@ let package = Package(
       name: "OrientIIOTests",
       dependencies: ["OrientIIO", "OrientSystem"]
     ),
+    // The shells in process: the socket server, its sessions and the hook runner served on an
+    // event loop in the test process, over real sockets in scratch directories, with a
+    // scripted daemon (`SessionHost`) and clock. ARCHITECTURE.md, "Testing", says how to add one.
+    .testTarget(
+      name: "OrientDaemonTests",
+      dependencies: ["OrientDaemon", "OrientCore", "OrientSystem", "OrientHooks"]
+    ),
+    .testTarget(
+      name: "OrientHooksTests",
+      dependencies: ["OrientHooks", "OrientCore", "OrientSystem"]
+    ),
+    .testTarget(
+      name: "OrientClientTests",
+      dependencies: ["OrientClient", "OrientCore", "OrientSystem"]
+    ),
     // The hostile clients, the fake iiod and the input probes that OrientdTests (and
     // benchmarks/attacks.sh) run: a program of the tests', in no product.
     .executableTarget(

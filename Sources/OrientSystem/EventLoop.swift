@@ -41,11 +41,20 @@ package final class EventLoop {
   private var armedTimers: [ArmedTimer] = []
   private var nextToken: UInt64 = 1
   private var stopping = false
+  /// Where the loop reads the time: CLOCK_MONOTONIC in the daemon; a test drives timers and
+  /// idle limits with a clock of its own, without waiting for real time to pass.
+  private let clock: () -> MonotonicInstant
+  /// What one wait reports: each ready descriptor's events and token.
+  private let readyFlags = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 64)
+  private let readyTokens = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 64)
 
   /// When the current round of handlers started.
   ///
   /// Read once per wake-up, so a periodic handler need not read the clock again.
-  package private(set) var now = MonotonicInstant.now
+  package private(set) var now: MonotonicInstant
+
+  /// The time now, read afresh: where a timer's delay counts from.
+  package var currentTime: MonotonicInstant { clock() }
 
   /// Whether this loop waits with epoll_wait's whole milliseconds, because epoll_pwait2 is
   /// missing (Linux < 5.11) or a seccomp filter written before it refuses it (EPERM).
@@ -53,9 +62,17 @@ package final class EventLoop {
   /// Decided by the loop's first timed wait and kept for its life; other loops decide for themselves.
   private(set) var waitsInMilliseconds = false
 
-  /// Creates an epoll instance.
-  package init() throws(SystemError) {
+  /// Creates an epoll instance whose timers and `now` follow `clock` (CLOCK_MONOTONIC unless
+  /// a test scripts the time).
+  package init(clock: @escaping () -> MonotonicInstant = { .now }) throws(SystemError) {
+    self.clock = clock
+    now = clock()
     epoll = FileDescriptor(adopting: try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
+  }
+
+  deinit {
+    readyFlags.deallocate()
+    readyTokens.deallocate()
   }
 
   /// Calls `handler` on the loop whenever `descriptor` is ready for `events`.
@@ -122,7 +139,7 @@ package final class EventLoop {
       earliest = timer.deadline.nanoseconds
     }
     // A fresh reading, not `now`: a slow handler in this round must not delay the next timer.
-    let current = MonotonicInstant.now.nanoseconds
+    let current = clock().nanoseconds
     return earliest > current ? Int64(clamping: earliest - current) : 0
   }
 
@@ -177,24 +194,28 @@ package final class EventLoop {
   /// Dispatches ready descriptors until `stop` is called.
   package func run() throws(SystemError) {
     stopping = false
-    let flags = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 64)
-    let tokens = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 64)
-    defer {
-      flags.deallocate()
-      tokens.deallocate()
+    while !stopping { try runRound { nanosecondsUntilNextTimer() } }
+  }
+
+  /// Runs one round of `run`: waits for ready descriptors or the next due timer, but at most
+  /// `limit`, and runs their handlers. Whoever owns the loop's thread can drive it a round at
+  /// a time (a test serving a socket in its own process does) instead of handing it to `run`.
+  package func runRound(waitingAtMost limit: Duration) throws(SystemError) {
+    let cap = max(0, limit.wholeNanoseconds)
+    try runRound { min(nanosecondsUntilNextTimer() ?? cap, cap) }
+  }
+
+  /// One wait of at most `timeout()` nanoseconds (nil: until a descriptor is ready), then the
+  /// handlers of what is ready and of the timers that are due.
+  private func runRound(timeout: () -> Int64?) throws(SystemError) {
+    // After an interruption the timeout is worked out afresh.
+    let count = try systemCall("epoll_wait") { wait(readyFlags, readyTokens, timeout: timeout()) }
+    now = clock()
+    for index in 0..<Int(count) {
+      // A handler may have unwatched a later descriptor in this round: look it up each time.
+      guard let handler = handlers[readyTokens[index]] else { continue }
+      handler(IOEvents(rawValue: readyFlags[index]))
     }
-    while !stopping {
-      // After an interruption the timeout is worked out afresh.
-      let count = try systemCall("epoll_wait") {
-        wait(flags, tokens, timeout: nanosecondsUntilNextTimer())
-      }
-      now = .now
-      for index in 0..<Int(count) {
-        // A handler may have unwatched a later descriptor in this round: look it up each time.
-        guard let handler = handlers[tokens[index]] else { continue }
-        handler(IOEvents(rawValue: flags[index]))
-      }
-      if !stopping, !armedTimers.isEmpty { fireDueTimers() }
-    }
+    if !stopping, !armedTimers.isEmpty { fireDueTimers() }
   }
 }

@@ -19,7 +19,7 @@ package final class LoopTimer {
   /// Fires once after `delay` (at once if zero or less), then every `interval` if one is given.
   package func schedule(after delay: Duration, repeating interval: Duration? = nil) {
     loop.armTimer(
-      token, deadline: MonotonicInstant.now + max(delay, .zero),
+      token, deadline: loop.currentTime + max(delay, .zero),
       interval: interval.map { UInt64(max(1, $0.wholeNanoseconds)) } ?? 0, handler: handler)
   }
 

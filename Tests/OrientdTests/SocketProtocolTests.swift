@@ -143,27 +143,6 @@ struct SocketProtocolTests {
     #expect(daemon.stop() == 0)
   }
 
-  @Test("help lists the commands, then ok; quit closes the connection")
-  func helpAndQuit() throws {
-    let daemon = try ServedDaemon()
-    let client = try TestClient(path: daemon.socket)
-    _ = client.readLines(greetingLines)
-    client.send("help\n")
-    let help = client.readLines(through: "ok")
-    #expect(help.last == "ok")
-    // Each line starts with the command's name, then its arguments or a colon.
-    let names = help.dropLast().map { $0.prefix { $0 != " " && $0 != ":" } }
-    for command in [
-      "get", "lock", "unlock", "rotate", "allow", "format", "ping", "help", "quit", "samples", "info",
-      "supports",
-    ] {
-      #expect(names.contains(Substring(command)), "help must list \(command): \(help)")
-    }
-    client.send("quit\n")
-    #expect(client.waitForClose())
-    #expect(daemon.stop() == 0)
-  }
-
   @Test("echo get | socat prints the state and ok, then socat exits")
   func oneShotSocat() throws {
     let daemon = try ServedDaemon()

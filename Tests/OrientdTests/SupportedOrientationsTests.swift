@@ -73,23 +73,6 @@ struct SupportedOrientationsTests {
     #expect(run.stop() == 0)
   }
 
-  @Test("A set none of whose orientations is allowed is refused and changes nothing")
-  func emptyIntersectionRefused() throws {
-    let daemon = try ServedDaemon()
-    #expect(try daemon.orientctl("allow", "normal,bottom-up").status == 0)
-    let client = try TestClient(path: daemon.socket)
-    _ = client.readLines(greetingLines)
-    client.send("supports left-up,right-up\n")
-    #expect(
-      client.readLine()
-        == "error not-allowed none of left-up,right-up is allowed (allowed: normal,bottom-up)")
-    client.send("supports face-up\n")
-    #expect(client.readLine()?.hasPrefix("error bad-argument unknown screen orientation") == true)
-    client.send("get\n")
-    #expect(client.readLines(through: "ok").contains("orientation normal"))
-    #expect(daemon.stop() == 0)
-  }
-
   @Test("An allow that leaves none of a client's set makes its orientation undefined until one is allowed")
   func allowEmptiesIntersection() throws {
     let (run, socket) = try servingNormal()

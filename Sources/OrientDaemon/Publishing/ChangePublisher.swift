@@ -79,11 +79,13 @@ final class ChangePublisher {
   private func modeHeld() {
     let state = currentState()
     guard state.mode.mode != hookedMode || state.orientation != hookedScreen else { return }
-    if let ran = modeHooksRan, ran.elapsed < Self.modeHookSpacing {
+    // The loop's clock, as the settle timer's: the spacing and the settle count on one clock.
+    let now = loop.currentTime
+    if let ran = modeHooksRan, now - ran < Self.modeHookSpacing {
       modeHookWait?.schedule(at: ran + Self.modeHookSpacing)
       return
     }
-    modeHooksRan = .now
+    modeHooksRan = now
     runHooks(for: state)
   }
 

@@ -43,7 +43,7 @@ final class SocketServer {
   /// The daemon, which the sessions ask for the state, control, saving and `info`.
   unowned let host: SessionHost
   /// Who may run control commands and read `info`'s hooks and paths.
-  let control: ControlAccess
+  let control: any ControlGate
   /// Who may hear the compass heading.
   let headingPermission = HeadingPermission()
   private let loop: EventLoop
@@ -77,7 +77,7 @@ final class SocketServer {
 
   /// Starts accepting on `listener`, a listening non-blocking socket.
   init(
-    loop: EventLoop, listener: consuming FileDescriptor, limits: Limits, control: ControlAccess,
+    loop: EventLoop, listener: consuming FileDescriptor, limits: Limits, control: any ControlGate,
     host: SessionHost
   ) throws(SystemError) {
     self.loop = loop
