@@ -14,7 +14,9 @@ public func fuzzTrace(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     precondition(sample.time >= previous, "trace times never go back")
     precondition(sample.time <= TraceFormat.latestTime, "a parsed time is never past the latest")
     previous = sample.time
-    if classifier.classify(sample.gravity, at: sample.time).changed { _ = tracker.setDevice(classifier.current) }
+    if classifier.classify(sample.gravity, at: sample.time).changed {
+      _ = tracker.setDevice(classifier.current)
+    }
     // What the recorder writes parses back (times up to the latest round to at most it).
     let line = TraceFormat.line(for: sample)
     guard let reparsed = try? TraceFormat.parseSample(line) else {
