@@ -175,6 +175,7 @@ struct SocketRobustnessTests {
     daemon.process.signal(SIGSTOP)
     try #require(waitUntil { isStopped(daemon.process.pid) })
     let newcomer = try TestClient(path: daemon.socket)
+    leaving?.hangUp()
     leaving = nil
     daemon.process.signal(SIGCONT)
     #expect(newcomer.readLines(greetingLines) == normalSnapshot)

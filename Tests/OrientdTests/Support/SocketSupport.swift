@@ -73,6 +73,11 @@ final class TestClient {
 
   deinit { close(descriptor) }
 
+  /// Hangs up both ways at once. A close alone reaches orientd only when the last copy of the
+  /// descriptor goes, and a child another test forks just then holds a copy until it executes
+  /// its program; a shutdown acts on the connection itself, whatever copies exist.
+  func hangUp() { shutdown(descriptor, Int32(SHUT_RDWR)) }
+
   /// Sends raw bytes.
   func send(bytes: [UInt8]) {
     var offset = 0
