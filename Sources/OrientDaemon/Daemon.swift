@@ -40,6 +40,10 @@ import OrientSystem
 // never wait for stderr; what libiio prints on stdio's stderr becomes log lines in the thread
 // that prints it (LibraryMessages).
 //
+// The main loop reaches the sampling thread only through `SamplerLink` (its mailboxes and
+// `stop`); a test in process hands `Daemon` a scripted link instead (`DaemonSurroundings`),
+// and turns the main loop itself, on the test's thread.
+//
 // Where new sources go: descriptors that change what clients see or that clients drive belong
 // on the main loop, and what they change is published through the `ChangePublisher`; another
 // sensor read through libiio belongs on the sampling thread, reporting through the same mailbox.
@@ -93,7 +97,8 @@ final class Daemon {
 
   // MARK: What feeds the loop
   private var signals: SignalWatcher?
-  private var sampler: SamplingThread?
+  private let surroundings: DaemonSurroundings
+  private var sampler: (any SamplerLink)?
   private var samplerWatch: Watch?
   /// The tablet-mode and lid switches (live local IIO only), and the virtual switch.
   private let tablet: TabletInputs
@@ -103,10 +108,14 @@ final class Daemon {
   private let readingDemand: ReadingDemandController
   private var watchdog: LoopTimer?
 
-  /// Prepares the daemon: loads the saved state and opens the record file.
-  init(options: DaemonOptions, configuration: Configuration? = nil) throws(Failure) {
+  /// Prepares the daemon: loads the saved state and opens the record file. `surroundings` are
+  /// the machine's in a process; a test hands it a scripted clock and sampler.
+  init(
+    options: DaemonOptions, configuration: Configuration? = nil, surroundings: DaemonSurroundings = .machine
+  ) throws(Failure) {
     self.options = options
     self.configuration = configuration
+    self.surroundings = surroundings
     let store = options.persistsState ? try StateStore(path: options.statePath) : nil
     let saved = store?.load()
     let restored = RestoredState(
@@ -117,13 +126,13 @@ final class Daemon {
     allowedOrigin = restored.allowedOrigin
     let loop: EventLoop
     do {
-      loop = try EventLoop()
+      loop = try EventLoop(clock: surroundings.clock)
     } catch {
       throw Failure("\(error)", exitCode: .osError)
     }
     self.loop = loop
     publisher = ChangePublisher(loop: loop, state: tracker)
-    tablet = TabletInputs(showsHingeMode: options.virtualTabletSwitch)
+    tablet = TabletInputs(showsHingeMode: options.virtualTabletSwitch && surroundings.usesInputDevices)
     demand = SamplingDemandController(loop: loop)
     readingDemand = ReadingDemandController(loop: loop)
     persistence = store.map { StatePersistence(store: $0, loop: loop) }
@@ -169,6 +178,26 @@ final class Daemon {
         Log.info("received \(signal), exiting")
         self.loop.stop()
       }
+    } catch {
+      throw Failure("\(error)", exitCode: .osError)
+    }
+    try start()
+    startWatchdog()
+    Systemd.notify(
+      "READY=1\nSTATUS=serving orientation" + (options.servesSocket ? " on \(options.socketPath)" : ""))
+    do {
+      try loop.run()
+    } catch {
+      throw Failure("\(error)", exitCode: .osError)
+    }
+    return try outcome()
+  }
+
+  /// Wires the main loop: the hooks, `--dump`, the socket, D-Bus, the sampler and the
+  /// switches, and sends the first demand. It does not run the loop: `run` does, in a process;
+  /// a test in process turns it a round at a time, then calls `shutDown`.
+  func start() throws(Failure) {
+    do {
       warnIfMissing(hooksDirectory: options.hooksDirectory)
       publisher.hooks = HookRunner(
         loop: loop, timeout: options.hookTimeout, inherits: HookEnvironment.isInheritedByDaemonHooks
@@ -203,7 +232,7 @@ final class Daemon {
         options: options, clock: clock, trace: trace, recorder: recorder,
         failIfNoSensor: !options.servesSocket)
       configuration.buffersAllowed = sensorProxy?.buffersAllowed ?? true
-      let sampler = try SamplingThread(configuration: configuration)
+      let sampler = try surroundings.startSampler(configuration)
       recorder = nil
       self.sampler = sampler
       demand.sampler = sampler
@@ -222,19 +251,14 @@ final class Daemon {
       samplerWatch = try sampler.events.deliver(on: loop) { [unowned self] event in self.handle(event) }
       // The demo and replays have no light sensor, proximity sensor or compass.
       if options.source != .iio { publish(readings.noSensors(), at: now) }
-      if options.source == .iio, options.uri == nil {
+      if options.source == .iio, options.uri == nil, surroundings.usesInputDevices {
         tablet.watchSwitches(on: loop) { [unowned self] readings in
           self.switchesChanged(tablet: readings.tablet, lidClosed: readings.lid)
         }
       }
       updateDemand()
-      startWatchdog()
-      Systemd.notify(
-        "READY=1\nSTATUS=serving orientation" + (options.servesSocket ? " on \(options.socketPath)" : ""))
-      try loop.run()
-      // The start-up above mixes the loop's and the kernel's SystemError with Failure (the
-      // trace, the socket, the sampling thread), so no one typed `do` covers it: each is
-      // mapped to its exit code here.
+      // The start mixes the loop's and the kernel's SystemError with Failure (the trace, the
+      // socket), so no one typed `do` covers it: each is mapped to its exit code here.
     } catch let error as SystemError {
       throw Failure("\(error)", exitCode: .osError)
     } catch let failure as Failure {
@@ -242,6 +266,11 @@ final class Daemon {
     } catch {
       throw Failure("\(error)", exitCode: .software)
     }
+  }
+
+  /// How the run ended, once the loop stopped: the failure that stopped it (the sampler's),
+  /// else the exit status (`--dump`'s stdout may have failed).
+  func outcome() throws(Failure) -> ExitCode {
     if let failure { throw failure }
     return dump?.failure ?? .success
   }
@@ -442,7 +471,9 @@ final class Daemon {
     persistence?.save(persistedState, for: requester)
   }
 
-  private func shutDown() {
+  /// Ends what `start` began: the hooks, D-Bus, the switches, the sampler, the socket and its
+  /// clients; then waits for the state clients changed last to be written.
+  func shutDown() {
     Systemd.notify("STOPPING=1")
     watchdog = nil
     publisher.hooks?.terminate()

@@ -10,7 +10,7 @@ final class ReadingDemandController {
   private var state = ReadingDemand()
   private var lingers: [SensorKind: LoopTimer] = [:]
   /// The sampling thread, once it runs.
-  var sampler: SamplingThread?
+  var sampler: (any SamplerLink)?
   /// What needs the reading sensors now; asked at every update.
   var needed: () -> Set<SensorKind> = { [] }
   /// A sensor stopped being read.

@@ -16,7 +16,7 @@ final class SamplingDemandController {
   /// Clients can make sampling stop and resume: what that logs is limited.
   private var lines = LineBudget(perWindow: 4, window: .seconds(60))
   /// The sampling thread, once it runs.
-  var sampler: SamplingThread?
+  var sampler: (any SamplerLink)?
   /// The socket's clients, which wait for a fresh state while it is stale.
   var server: SocketServer?
   /// What needs samples now; asked at every update.

@@ -1,0 +1,21 @@
+import OrientSystem
+
+/// What the daemon's wiring runs against besides its options: in a process, the machine's
+/// clock, the sampling thread and the input devices; in a test, a scripted clock and a scripted
+/// sampler, and no input devices, so that the real `Daemon` runs in the test process without
+/// touching the host.
+struct DaemonSurroundings {
+  /// The main loop's clock: its timers (the sampling demand's idle delay, the reading
+  /// sensors' linger, the fresh-sample wait) follow it.
+  var clock: () -> MonotonicInstant = { .now }
+  /// Starts the sampler; called once, from `Daemon.start()`, after the sinks exist.
+  var startSampler: (SamplerConfiguration) throws(SystemError) -> any SamplerLink = {
+    (configuration) throws(SystemError) in try SamplingThread(configuration: configuration)
+  }
+  /// Whether the machine's input devices are used: the tablet-mode and lid switches read
+  /// (live local IIO only) and the virtual tablet-mode switch made (`--tablet-switch`).
+  var usesInputDevices = true
+
+  /// What a process runs against.
+  static var machine: DaemonSurroundings { DaemonSurroundings() }
+}
