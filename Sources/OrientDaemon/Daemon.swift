@@ -62,7 +62,8 @@ final class Daemon {
   // MARK: The run
   private var options: DaemonOptions
   private let configuration: Configuration?
-  private let loop: EventLoop
+  /// The main loop: `run` runs it; a test in process turns it a round at a time.
+  let loop: EventLoop
   /// The run's time line: sample times and change times count from the start.
   private let clock = SampleClock()
   /// Why the run ends with an error, once something decided it must.

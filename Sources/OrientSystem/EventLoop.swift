@@ -191,6 +191,10 @@ package final class EventLoop {
   /// Makes `run` return after the current round of handlers.
   package func stop() { stopping = true }
 
+  /// Whether `stop` was called since `run` last began: `run` returns after this round. Whoever
+  /// turns the loop a round at a time asks it to know when the run would have ended.
+  package var isStopping: Bool { stopping }
+
   /// Dispatches ready descriptors until `stop` is called.
   package func run() throws(SystemError) {
     stopping = false
