@@ -207,6 +207,12 @@ struct DaemonTests {
         "mode laptop",
       ])
 
+    // While it stays, it keeps the sensor read, the idle delay long past.
+    running.clock.advance(by: SamplingDemandState.idleDelay * 2)
+    running.settle()
+    #expect(
+      running.sampler.demands == [.idle, .sample], "sampling stopped while a client hears device changes")
+
     // It leaves: after the idle delay, and only then, sampling stops again.
     newcomer.send("quit\n")
     #expect(running.turn(until: { newcomer.closedByServer }))
