@@ -151,6 +151,78 @@ struct DaemonTests {
       ])
   }
 
+  @Test("The lock and allowed set survive a restart")
+  func lockAndAllowedSetSurviveARestart() throws {
+    let scratch = try ScratchDirectory()
+    var running = try InProcessDaemon(scratch: scratch)
+    running.sensorStandsNormal()
+    let commander = try running.connect()
+    commander.send("allow normal,left-up,right-up\nlock right-up\n")
+    #expect(
+      running.next(5, of: commander) == [
+        "allowed normal,left-up,right-up", "ok", "lock right-up", "orientation right-up", "ok",
+      ])
+    running.stop()
+    // No config file had an allowed = (the record lets a later edit of one win).
+    #expect(
+      running.stateFile == stateText(lock: "right-up", allowed: "normal,left-up,right-up", chosen: true))
+
+    running = try InProcessDaemon(scratch: scratch)
+    running.sensorStandsNormal()
+    #expect(
+      try running.connect().lines == [
+        "sensor online", "device normal", "orientation right-up", "lock right-up",
+        "allowed normal,left-up,right-up", "mode unknown",
+      ])
+  }
+
+  @Test("The mode set by a client survives a restart, and mode auto forgets it")
+  func modeSurvivesARestart() throws {
+    let scratch = try ScratchDirectory()
+    var running = try InProcessDaemon(["--rotate", "tablet"], scratch: scratch)
+    running.sensorStandsNormal()
+    let commander = try running.connect()
+    commander.send("mode laptop\n")
+    #expect(running.next(2, of: commander) == ["mode laptop", "ok"])
+    #expect(running.stateFile == stateText(chosen: false, mode: "laptop"))
+    running.stop()
+
+    running = try InProcessDaemon(["--rotate", "tablet"], scratch: scratch)
+    running.report(.sensor(online: true, time: zero), .detected(.device(.leftUp, time: zero)))
+    let client = try running.connect()
+    #expect(
+      client.lines == [
+        "sensor online", "device left-up", "orientation normal", "lock off", "allowed \(allFour)",
+        "mode laptop",
+      ])
+    client.send("mode auto\n")
+    #expect(running.next(3, of: client) == ["mode unknown", "orientation left-up", "ok"])
+    #expect(running.stateFile == stateText(chosen: false))
+  }
+
+  @Test("The hinge's angle and the mode it gives reach the clients, and laptop mode holds the screen normal")
+  func hingeGivesTheMode() throws {
+    let running = try InProcessDaemon()
+    running.sensorStandsNormal()
+    running.report(.detected(.device(.leftUp, time: zero)))
+    let client = try running.connect()
+    #expect(client.lines[2] == "orientation left-up")
+    running.report(.hinge(HingeStatus(available: true, mode: .laptop, angle: 100)))
+    #expect(running.next(3, of: client) == ["hinge 100", "mode laptop", "orientation normal"])
+    running.report(.hinge(HingeStatus(available: true, mode: .tablet, angle: 300)))
+    #expect(running.next(3, of: client) == ["hinge 300", "mode tablet", "orientation left-up"])
+  }
+
+  @Test("A socket file replaced while the daemon runs is left to its new owner when it shuts down")
+  func replacedSocketFileIsLeftAlone() throws {
+    let running = try InProcessDaemon()
+    try FileManager.default.removeItem(atPath: running.socketPath)
+    try "someone else's\n".write(toFile: running.socketPath, atomically: false, encoding: .utf8)
+    running.stop()
+    // The premise that the file would go otherwise: `shutDownStopsEverything`.
+    #expect(try String(contentsOfFile: running.socketPath, encoding: .utf8) == "someone else's\n")
+  }
+
   @Test("--allowed at start beats the saved set, and a saved lock it leaves out is dropped and saved so")
   func allowedOnTheCommandLineBeatsTheSavedSet() throws {
     let scratch = try ScratchDirectory()
