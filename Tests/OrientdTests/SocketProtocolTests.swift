@@ -99,50 +99,6 @@ struct SocketProtocolTests {
     #expect(daemon.stop() == 0)
   }
 
-  @Test("A change is published to everyone, the commander included, before the command's reply")
-  func changeBeforeReply() throws {
-    let daemon = try ServedDaemon()
-    let commander = try TestClient(path: daemon.socket)
-    #expect(commander.readLines(greetingLines) == normalSnapshot)
-    commander.send("allow normal,right-up\nlock right-up\nping\nlock\n")
-    // The last `lock` finds the screen already locked: it changes nothing and only replies.
-    #expect(
-      commander.readLines(7) == [
-        "allowed normal,right-up", "ok", "lock right-up", "orientation right-up", "ok", "pong", "ok",
-      ])
-    commander.send("get\nunlock\n")
-    #expect(
-      commander.readLines(10) == [
-        "sensor online", "device normal", "orientation right-up", "lock right-up", "allowed normal,right-up",
-        "mode unknown", "ok",
-        "lock off", "orientation normal", "ok",
-      ])
-    #expect(daemon.stop() == 0)
-  }
-
-  @Test("In JSON format events, replies and errors are objects, and allowed is an array")
-  func json() throws {
-    let daemon = try ServedDaemon()
-    let client = try TestClient(path: daemon.socket)
-    _ = client.readLines(greetingLines)
-    client.send("format json\nrotate cw\nping\nrotate\nbogus\n")
-    #expect(
-      client.readLines(6) == [
-        #"{"reply":"ok"}"#,
-        #"{"event":"lock","value":"left-up"}"#,
-        #"{"event":"orientation","value":"left-up"}"#,
-        #"{"reply":"ok"}"#,
-        #"{"reply":"pong"}"#,
-        #"{"reply":"error","code":"bad-argument","message":"usage: rotate cw|ccw"}"#,
-      ])
-    #expect(client.readLine()?.hasPrefix(#"{"reply":"error","code":"unknown-command""#) == true)
-    client.send("allow normal, left-up\nformat text\nget\n")
-    #expect(
-      client.readLines(3) == [#"{"event":"allowed","value":["normal","left-up"]}"#, #"{"reply":"ok"}"#, "ok"])
-    #expect(client.readLines(through: "ok").contains("allowed normal,left-up"))
-    #expect(daemon.stop() == 0)
-  }
-
   @Test("echo get | socat prints the state and ok, then socat exits")
   func oneShotSocat() throws {
     let daemon = try ServedDaemon()

@@ -187,30 +187,6 @@ struct SocketRobustnessTests {
     #expect(daemon.stop() == 0)
   }
 
-  @Test("The lock and allowed set survive a restart")
-  func persistence() throws {
-    let directory = try Scratch.current().makeDirectory()
-    let first = try ServedDaemon(directory: directory)
-    #expect(try first.orientctl("allow", "normal,left-up,right-up").status == 0)
-    #expect(try first.orientctl("lock", "right-up").status == 0)
-    #expect(first.stop() == 0)
-    let saved = try String(contentsOfFile: first.statePath, encoding: .utf8)
-    // The config file had no allowed = (the record lets a later edit of it win).
-    #expect(
-      saved
-        == "# orientd-state 1\nlock right-up\nallowed normal,left-up,right-up\n"
-        + "allowed-chosen yes\nconfig-allowed none\n")
-
-    let second = try ServedDaemon(directory: directory)
-    let client = try TestClient(path: second.socket)
-    #expect(
-      client.readLines(greetingLines) == [
-        "sensor online", "device normal", "orientation right-up", "lock right-up",
-        "allowed normal,left-up,right-up", "mode unknown",
-      ])
-    #expect(second.stop() == 0)
-  }
-
   @Test("A corrupt state file gives a warning and the defaults, and is rewritten on the next change")
   func corruptState() throws {
     let directory = try Scratch.current().makeDirectory()

@@ -72,27 +72,6 @@ struct TabletModeTests {
     #expect(always.stop() == 0)
   }
 
-  @Test("The mode set by a client survives a restart, and mode auto forgets it")
-  func modePersists() throws {
-    var daemon = try ServedDaemon(extra: ["--rotate", "tablet"])
-    let directory = daemon.directory
-    #expect(try daemon.orientctl("mode", "laptop").status == 0)
-    #expect(fileText(daemon.statePath).contains("\nmode laptop\n"))
-    #expect(daemon.stop() == 0)
-
-    daemon = try ServedDaemon(holding: (1, 0, 0), extra: ["--rotate", "tablet"], directory: directory)
-    let client = try TestClient(path: daemon.socket)
-    #expect(
-      client.readLines(greetingLines) == [
-        "sensor online", "device left-up", "orientation normal", "lock off",
-        "allowed normal,left-up,bottom-up,right-up", "mode laptop",
-      ])
-    #expect(try daemon.orientctl("mode", "auto").status == 0)
-    #expect(client.readLines(2) == ["mode unknown", "orientation left-up"])
-    #expect(!fileText(daemon.statePath).contains("mode"))
-    #expect(daemon.stop() == 0)
-  }
-
   @Test("mode is a control command: another user outside the control group is refused and nothing changes")
   func modeNeedsControl() throws {
     try #require(getuid() == 0, "this test switches users and must run as root")
