@@ -297,22 +297,35 @@ struct DaemonTests {
   }
 
   @Test(
-    "A client that streams samples has them forwarded and hears them, and forwarding stops when it leaves")
-  func sampleStreamsTurnForwardingOnAndOff() throws {
-    let running = try InProcessDaemon()
+    "A client that streams samples has them forwarded and hears them, keeps the sensor read while it does, and forwarding and sampling stop when it leaves"
+  )
+  func sampleStreamsKeepTheSensorRead() throws {
+    let running = try InProcessDaemon(["--rotate", "tablet"])
     running.sensorStandsNormal()
     let streamer = try running.connect()
     #expect(running.sampler.forwarding == [])
-    streamer.send("samples corrected\n")
-    #expect(running.next(1, of: streamer) == ["ok"])
+    streamer.send("subscribe orientation\nsamples corrected\n")
+    #expect(running.next(2, of: streamer) == ["ok", "ok"])
     #expect(running.sampler.forwarding == [true])
     let sample = Sample(
       time: SampleTime(microseconds: 1_500_000), raw: Vector3(0.5, -1, 0.25), gravity: Vector3(0, -1, 0))
     running.report(.detected(.sample(sample)))
     #expect(running.next(1, of: streamer) == ["sample 1.500 0.0000 -1.0000 0.0000"])
-    streamer.send("samples off\n")
+
+    // Laptop mode set by hand holds the screen: only the stream needs the sensor now.
+    streamer.send("mode laptop\n")
     #expect(running.next(1, of: streamer) == ["ok"])
+    running.clock.advance(by: SamplingDemandState.idleDelay * 2)
+    running.settle()
+    #expect(running.sampler.demands == [], "sampling stopped while a client streams samples")
+
+    streamer.send("quit\n")
+    #expect(running.turn(until: { streamer.closedByServer }))
     #expect(running.sampler.forwarding == [true, false])
+    running.settle()
+    #expect(running.sampler.demands == [], "sampling stopped before the idle delay")
+    running.clock.advance(by: SamplingDemandState.idleDelay)
+    #expect(running.turn(until: { running.sampler.demands == [.idle] }), "\(running.sampler.commands)")
   }
 
   @Test("A light level is published only while the light sensor is read, which is while a client hears it")

@@ -95,7 +95,14 @@ final class InProcessDaemon {
 
   /// Turns the loop a few rounds without waiting: what is ready now is handled.
   func settle() {
-    for _ in 0..<5 { try? daemon.loop.runRound(waitingAtMost: .zero) }
+    for _ in 0..<5 {
+      do {
+        try daemon.loop.runRound(waitingAtMost: .zero)
+      } catch {
+        Issue.record("the loop failed: \(error)")
+        return
+      }
+    }
   }
 
   /// Runs the loop until `peer` has `count` lines, and returns them.
