@@ -297,6 +297,33 @@ struct DaemonTests {
   }
 
   @Test(
+    "A newcomer waiting for a fresh state is greeted with the last known one once the fresh-sample wait runs out, not before"
+  )
+  func freshSampleWaitRunsOut() throws {
+    let running = try InProcessDaemon(["--rotate", "tablet"])
+    running.sensorStandsNormal()
+    let controller = try running.connect()
+    controller.send("subscribe orientation,mode\nmode laptop\n")
+    #expect(running.next(3, of: controller) == ["ok", "mode laptop", "ok"])
+    running.clock.advance(by: SamplingDemandState.idleDelay)
+    #expect(running.turn(until: { running.sampler.demands == [.idle] }), "\(running.sampler.commands)")
+
+    let newcomer = try running.connect(greeting: 0)
+    #expect(
+      running.turn(until: { running.sampler.demands == [.idle, .sample] }), "\(running.sampler.commands)")
+    running.clock.advance(by: SamplingDemandState.freshWait - .milliseconds(1))
+    running.settle()
+    #expect(newcomer.lines == [], "greeted before the fresh-sample wait ran out")
+    // No fresh sample came: the state held is served as it is.
+    running.clock.advance(by: .milliseconds(1))
+    #expect(
+      running.lines(6, of: newcomer) == [
+        "sensor online", "device normal", "orientation normal", "lock off", "allowed \(allFour)",
+        "mode laptop",
+      ])
+  }
+
+  @Test(
     "A client that streams samples has them forwarded and hears them, keeps the sensor read while it does, and forwarding and sampling stop when it leaves"
   )
   func sampleStreamsKeepTheSensorRead() throws {
