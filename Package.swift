@@ -159,6 +159,10 @@ let package = Package(
       dependencies: ["OrientDaemon", "OrientCore", "OrientSystem", "OrientHooks"]
     ),
     .testTarget(
+      name: "OrientInputTests",
+      dependencies: ["OrientInput", "OrientCore", "OrientSystem"]
+    ),
+    .testTarget(
       name: "OrientHooksTests",
       dependencies: ["OrientHooks", "OrientCore", "OrientSystem"]
     ),

@@ -12,11 +12,13 @@ import OrientSystem
 package final class TabletSwitchWatcher {
   private let loop: EventLoop
   private let onChange: (SwitchReadings) -> Void
-  private var discovery: SwitchDiscovery?
-  private var monitor: InputHotplugMonitor?
+  /// Where the switches are found: udev and libevdev, or a test's script.
+  private let system: () throws(InputError) -> any SwitchSystem
+  private var discovery: (any SwitchSystem)?
+  private var monitor: (any SwitchHotplugSource)?
   private var monitorWatch: Watch?
   /// The devices being read, in the order they were found.
-  private var devices: [(device: SwitchDevice, watch: Watch)] = []
+  private var devices: [(device: any SwitchReader, watch: Watch)] = []
   private var reported: SwitchReadings?
   /// Devices read at most. Machines have one or two; whoever may create input devices
   /// (uinput) must not make orientd hold a descriptor for each of thousands.
@@ -24,8 +26,17 @@ package final class TabletSwitchWatcher {
   private var tooMany = RateLimitedWarning(period: .seconds(60))
 
   /// A watcher on `loop` that calls `onChange` with the readings when they change.
-  package init(loop: EventLoop, onChange: @escaping (SwitchReadings) -> Void) {
+  package convenience init(loop: EventLoop, onChange: @escaping (SwitchReadings) -> Void) {
+    self.init(loop: loop, system: { () throws(InputError) in try SwitchDiscovery() }, onChange: onChange)
+  }
+
+  /// A watcher that finds its switches through `system`.
+  init(
+    loop: EventLoop, system: @escaping () throws(InputError) -> any SwitchSystem,
+    onChange: @escaping (SwitchReadings) -> Void
+  ) {
     self.loop = loop
+    self.system = system
     self.onChange = onChange
   }
 
@@ -35,9 +46,9 @@ package final class TabletSwitchWatcher {
   /// events, and reports the initial readings once.
   package func start() {
     guard discovery == nil else { return }
-    let discovery: SwitchDiscovery
+    let discovery: any SwitchSystem
     do {
-      discovery = try SwitchDiscovery()
+      discovery = try system()
     } catch {
       Log.warning("tablet-mode switch: \(error); reading no switches")
       report()
@@ -47,7 +58,7 @@ package final class TabletSwitchWatcher {
     // The monitor first: a device added while the others are enumerated is then not missed
     // (one found twice is opened once).
     do {
-      let monitor = try InputHotplugMonitor(discovery)
+      let monitor = try discovery.hotplugEvents()
       monitorWatch = try loop.watch(monitor.descriptor) { [weak self] _ in self?.hotplugReady() }
       self.monitor = monitor
     } catch {
@@ -105,9 +116,10 @@ package final class TabletSwitchWatcher {
       )
       return
     }
-    let device: SwitchDevice
+    guard let discovery else { return }
+    let device: any SwitchReader
     do {
-      guard let opened = try SwitchDevice.open(candidate, wanted: InputSwitch.modeSwitches) else {
+      guard let opened = try discovery.open(candidate, wanted: InputSwitch.modeSwitches) else {
         Log.debug("tablet-mode switch: \(candidate.devnode) has neither SW_TABLET_MODE nor SW_LID; ignored")
         return
       }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A umockdev testbed of evdev switch devices, driven by commands on stdin.
 
-usage: input-testbed.py FIXTURES [--device NAME]... [--copies NAME COUNT] [--describe FILE]...
+usage: input-testbed.py FIXTURES [--device NAME]... [--describe FILE]...
                         [--uinput | --uinput-nameless] -- PROGRAM ARGUMENTS...
 
 Each device NAME is input-NAME.umockdev (its sysfs and udev description) with
@@ -34,7 +34,6 @@ With --uinput-nameless, it does not know UI_GET_SYSNAME (as kernels before 3.15)
 import ctypes
 import errno
 import os
-import re
 import shutil
 import signal
 import struct
@@ -69,16 +68,10 @@ def request_parts(request):
 
 
 class Device:
-    def __init__(self, fixtures, name, number=None):
+    def __init__(self, fixtures, name):
         self.name = name
         with open(os.path.join(fixtures, "input-%s.umockdev" % name)) as f:
             self.description = f.read()
-        if number is not None:
-            # A copy at /dev/input/eventNUMBER, below inputNUMBER.
-            event = re.search(r"/(event\d+)\n", self.description).group(1)
-            parent = re.search(r"/(input\d+)/", self.description).group(1)
-            self.description = (self.description.replace("/" + event, "/event%d" % number)
-                                .replace("/" + parent, "/input%d" % number))
         self.syspath = self.description.split("\n", 1)[0][3:].strip()
         node = next(line[3:].strip() for line in self.description.splitlines() if line.startswith("N: "))
         self.devnode = "/dev/" + node
@@ -235,12 +228,6 @@ def main():
     for i, option in enumerate(options):
         if option == "--describe":
             testbed.add_from_file(options[i + 1])
-        if option == "--copies":
-            # COUNT more devices like NAME, at /dev/input/event200 on (named NAME-0, NAME-1...).
-            name, count = options[i + 1], int(options[i + 2])
-            for copy in range(count):
-                clone = devices["%s-%d" % (name, copy)] = Device(fixtures, name, 200 + copy)
-                attach(clone)
     if "--uinput" in options or "--uinput-nameless" in options:
         # The device uinput makes is there from the start; UI_DEV_CREATE announces it.
         made = devices["virtual"] = Device(fixtures, "virtual")

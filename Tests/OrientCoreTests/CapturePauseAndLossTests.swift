@@ -113,7 +113,7 @@ struct CapturePauseAndLossTests {
     _ = polled.pause(at: at(500))
     _ = polled.resume(at: at(900))
     #expect(
-      polled.bufferFailed("cannot open the buffer: Device or resource busy", at: at(900)) == [
+      polled.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(900)) == [
         .startPolling,
         .announce(
           .polling(
@@ -124,7 +124,7 @@ struct CapturePauseAndLossTests {
     _ = lost.pause(at: at(500))
     _ = lost.resume(at: at(900))
     #expect(
-      lost.bufferFailed("cannot open the buffer: Device or resource busy", at: at(900)) == [
+      lost.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(900)) == [
         .log(
           .warning(
             "iio:device0 (accel_3d) went offline: reopening the buffer failed: cannot open the buffer: Device or resource busy"
@@ -151,7 +151,8 @@ struct CapturePauseAndLossTests {
     _ = capture.pause(at: at(0))
     _ = capture.attached(bufferOnly, at: at(100))
     _ = capture.resume(at: at(900))
-    let actions = capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(900))
+    let actions = capture.bufferFailed(
+      TestFault("cannot open the buffer: Device or resource busy"), at: at(900))
     #expect(actions.first?.isWarning == true)
     #expect(actions.last == .lookAgain(after: .seconds(1)))
   }
@@ -172,18 +173,18 @@ struct CapturePauseAndLossTests {
     var local = plan(.poll)
     _ = local.attached(both, at: at(0))
     #expect(
-      local.readFailed(file: "in_accel_x_raw", error: "Device or resource busy", meansGone: false) == [
+      local.readFailed(TestFault("reading in_accel_x_raw failed: Device or resource busy", gone: false)) == [
         .warnOfSkippedReading(
           "iio:device0 (accel_3d): reading in_accel_x_raw failed: Device or resource busy; sample skipped")
       ])
     #expect(
-      local.readFailed(file: "in_accel_x_raw", error: "No such device", meansGone: true).first
+      local.readFailed(TestFault("reading in_accel_x_raw failed: No such device", gone: true)).first
         == .log(
           .warning("iio:device0 (accel_3d) went offline: reading in_accel_x_raw failed: No such device")))
     var far = plan(.poll)
     _ = far.attached(remote, at: at(0))
     #expect(
-      far.readFailed(file: "in_accel_y_raw", error: "Timer expired", meansGone: false).last
+      far.readFailed(TestFault("reading in_accel_y_raw failed: Timer expired", gone: false)).last
         == .lookAgain(after: .seconds(1)))
   }
 
@@ -191,14 +192,15 @@ struct CapturePauseAndLossTests {
   func pollFailuresDuringTrial() {
     var capture = capturing(both, "retrial")
     #expect(
-      capture.readFailed(file: "in_accel_z_raw", error: "Device or resource busy", meansGone: false) == [
-        .log(
-          .debug(
-            "iio:device0 (accel_3d): reading in_accel_z_raw failed while the buffer is tried: Device or resource busy; sample skipped"
-          ))
-      ])
+      capture.readFailed(TestFault("reading in_accel_z_raw failed: Device or resource busy", gone: false))
+        == [
+          .log(
+            .debug(
+              "iio:device0 (accel_3d): reading in_accel_z_raw failed: Device or resource busy while the buffer is tried; sample skipped"
+            ))
+        ])
     #expect(
-      capture.readFailed(file: "in_accel_z_raw", error: "No such device", meansGone: true).last
+      capture.readFailed(TestFault("reading in_accel_z_raw failed: No such device", gone: true)).last
         == .lookAgain(after: .seconds(1)))
   }
 
@@ -207,12 +209,12 @@ struct CapturePauseAndLossTests {
     var capture = plan(.auto)
     let none = "no usable accelerometer in IIO context local:"
     #expect(
-      capture.lookFailed(none, backOff: .none) == [
+      capture.lookFailed(TestFault(none, backOff: .none)) == [
         .log(.warning("\(none); serving 'sensor offline' and looking again every second")),
         .lookAgain(after: .seconds(1)),
       ])
-    #expect(capture.lookFailed(none, backOff: .none) == [.lookAgain(after: .seconds(1))])
-    #expect(capture.lookFailed("another reason", backOff: .none).count == 2)
+    #expect(capture.lookFailed(TestFault(none, backOff: .none)) == [.lookAgain(after: .seconds(1))])
+    #expect(capture.lookFailed(TestFault("another reason", backOff: .none)).count == 2)
   }
 
   @Test("A refused context is looked for further apart each time, and from 2 s again once a sensor was found")
@@ -220,25 +222,25 @@ struct CapturePauseAndLossTests {
     var capture = plan(.poll)
     let refused = "refusing the IIO context ip:127.0.0.1: it has 300 devices, more than the limit of 256"
     #expect(
-      capture.lookFailed(refused, backOff: .refused) == [
+      capture.lookFailed(TestFault(refused, backOff: .refused)) == [
         .log(
           .warning(
             "\(refused); serving 'sensor offline' and looking again in 2 s, then further apart, up to a minute"
           )),
         .lookAgain(after: .seconds(2)),
       ])
-    #expect(capture.lookFailed(refused, backOff: .refused) == [.lookAgain(after: .seconds(4))])
-    #expect(capture.lookFailed(refused, backOff: .refused) == [.lookAgain(after: .seconds(8))])
+    #expect(capture.lookFailed(TestFault(refused, backOff: .refused)) == [.lookAgain(after: .seconds(4))])
+    #expect(capture.lookFailed(TestFault(refused, backOff: .refused)) == [.lookAgain(after: .seconds(8))])
     _ = capture.attached(both, at: at(0))
-    _ = capture.deviceGone("in_accel_x_raw is gone")
-    #expect(capture.lookFailed(refused, backOff: .refused).last == .lookAgain(after: .seconds(2)))
+    _ = capture.readFailed(TestFault("in_accel_x_raw is gone", gone: true))
+    #expect(capture.lookFailed(TestFault(refused, backOff: .refused)).last == .lookAgain(after: .seconds(2)))
   }
 
   @Test("The base sensor's plan words its absence and loss as the base's")
   func baseWording() {
     var capture = plan(.auto, base: true)
     #expect(
-      capture.lookFailed("no base accelerometer in IIO context local:", backOff: .none).first
+      capture.lookFailed(TestFault("no base accelerometer in IIO context local:", backOff: .none)).first
         == .log(
           .warning(
             "no base accelerometer in IIO context local:; no hinge angle meanwhile and looking again every second"
@@ -246,7 +248,7 @@ struct CapturePauseAndLossTests {
     _ = capture.attached(both, at: at(0))
     _ = capture.bufferOpened(at: at(0))
     #expect(
-      capture.deviceGone("in_accel_x_raw is gone").first
+      capture.readFailed(TestFault("in_accel_x_raw is gone", gone: true)).first
         == .log(
           .warning("the base accelerometer iio:device0 (accel_3d) went offline: in_accel_x_raw is gone")))
   }
@@ -267,7 +269,7 @@ struct CapturePauseAndLossTests {
     #expect(capture.scansArrived(at: at(0)).isEmpty)
     #expect(capture.probeExpired(at: at(0)).isEmpty)
     #expect(capture.retryDue(at: at(0)).isEmpty)
-    #expect(capture.deviceGone("gone").isEmpty)
+    #expect(capture.readFailed(TestFault("gone", gone: true)).isEmpty)
     #expect(capture.state == .looking(paused: false, saidAbsent: nil))
   }
 }

@@ -112,7 +112,7 @@ struct CapturePlanTests {
     _ = capture.retryDue(at: at(3000))
     _ = capture.bufferOpened(at: at(3000))
     #expect(
-      capture.bufferBroke("reading the buffer failed: Input/output error", at: at(3100)) == [
+      capture.bufferBroke(TestFault("reading the buffer failed: Input/output error"), at: at(3100)) == [
         .cancelProbe, .closeBuffer,
         .log(
           .debug(
@@ -124,7 +124,7 @@ struct CapturePlanTests {
     // A buffer that will not open again is a failed try too.
     _ = capture.retryDue(at: at(8000))
     #expect(
-      capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(8000)) == [
+      capture.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(8000)) == [
         .log(
           .debug(
             "trying the buffer again: cannot open the buffer: Device or resource busy; polling goes on, next try in 8 s"
@@ -140,13 +140,14 @@ struct CapturePlanTests {
     _ = capture.bufferOpened(at: at(0))
     _ = capture.scansArrived(at: at(10))
     #expect(
-      capture.bufferBroke("the buffer's device hung up", at: at(500)) == lost("the buffer's device hung up"))
+      capture.bufferBroke(TestFault("the buffer's device hung up"), at: at(500))
+        == lost("the buffer's device hung up"))
     #expect(capture.state == .looking(paused: false, saidAbsent: nil))
     // Also on trial, before polling ever started.
     _ = capture.attached(both, at: at(1500))
     _ = capture.bufferOpened(at: at(1500))
     #expect(
-      capture.bufferBroke("reading the buffer failed: No such device", at: at(1600)).last
+      capture.bufferBroke(TestFault("reading the buffer failed: No such device"), at: at(1600)).last
         == .lookAgain(after: .seconds(1)))
   }
 
@@ -162,7 +163,7 @@ struct CapturePlanTests {
     #expect(capture.polled(gravity: still, changePending: false, at: at(1000)).isEmpty)
     #expect(capture.polled(gravity: still, changePending: false, at: at(1200)).isEmpty)
     #expect(capture.polled(gravity: moved, changePending: false, at: at(1400)) == tryNow)
-    _ = capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(1400))
+    _ = capture.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(1400))
     // Moving again within the second is not a new try.
     #expect(capture.polled(gravity: still, changePending: false, at: at(1600)).isEmpty)
     // A change pending is movement too, once the second is over.
@@ -177,7 +178,7 @@ struct CapturePlanTests {
   func timerTryCountsForSpacing() {
     var capture = silentBuffer()
     _ = capture.retryDue(at: at(3000))
-    _ = capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(3000))
+    _ = capture.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(3000))
     _ = capture.polled(gravity: Vector3(0, -1, 0), changePending: false, at: at(3200))
     #expect(capture.polled(gravity: Vector3(1, 0, 0), changePending: false, at: at(3400)).isEmpty)
     #expect(
@@ -206,7 +207,7 @@ struct CapturePlanTests {
     var failing = plan(.buffer)
     _ = failing.attached(both, at: at(0))
     #expect(
-      failing.bufferFailed("cannot open the buffer: Device or resource busy", at: at(0)) == [
+      failing.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(0)) == [
         .startPolling,
         .announce(
           .polling(reason: "buffered capture is unusable: cannot open the buffer: Device or resource busy")),
@@ -246,11 +247,11 @@ struct CapturePlanTests {
       "iio:device0 (accel_3d): buffered capture is unusable (cannot open the buffer: Device or resource busy), "
       + "and the device has no raw attributes to poll"
     #expect(
-      capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(0)) == [
+      capture.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(0)) == [
         .detach(restoringFrequencies: true), .unusable(failure),
       ])
     #expect(
-      capture.lookFailed(failure, backOff: .unusable) == [
+      capture.lookFailed(TestFault(failure, backOff: .unusable)) == [
         .log(
           .warning(
             "\(failure); serving 'sensor offline' and looking again in 2 s, then further apart, up to a minute"
@@ -258,10 +259,10 @@ struct CapturePlanTests {
         .lookAgain(after: .seconds(2)),
       ])
     _ = capture.attached(bufferOnly, at: at(2000))
-    _ = capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(2000))
+    _ = capture.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(2000))
     // Each attempt found the sensor, so each failure is said; the wait doubles.
     #expect(
-      capture.lookFailed(failure, backOff: .unusable) == [
+      capture.lookFailed(TestFault(failure, backOff: .unusable)) == [
         .log(
           .warning(
             "\(failure); serving 'sensor offline' and looking again in 4 s, then further apart, up to a minute"
@@ -271,9 +272,9 @@ struct CapturePlanTests {
     // A sensor that reads starts the waits afresh.
     _ = capture.attached(both, at: at(6000))
     _ = capture.bufferOpened(at: at(6000))
-    _ = capture.bufferBroke("the buffer's device hung up", at: at(6100))
+    _ = capture.bufferBroke(TestFault("the buffer's device hung up"), at: at(6100))
     _ = capture.attached(bufferOnly, at: at(7100))
-    _ = capture.bufferFailed("cannot open the buffer: Device or resource busy", at: at(7100))
-    #expect(capture.lookFailed(failure, backOff: .unusable).last == .lookAgain(after: .seconds(2)))
+    _ = capture.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(7100))
+    #expect(capture.lookFailed(TestFault(failure, backOff: .unusable)).last == .lookAgain(after: .seconds(2)))
   }
 }

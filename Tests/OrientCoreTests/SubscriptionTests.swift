@@ -55,9 +55,10 @@ struct SubscriptionTests {
     let members = StateKey.allCases.map { Subscription($0) }
     #expect(Set(members.map(\.rawValue)).count == StateKey.allCases.count)
     #expect(members.allSatisfy { $0.rawValue.nonzeroBitCount == 1 })
-    #expect(Subscription.member(for: .heading(.unknown)) == .heading)
-    #expect(Subscription.member(for: .proximity(.absent)) == .proximity)
-    #expect(Subscription.member(for: .light(.unknown)) == .light)
+    #expect(Subscription.heading.includes(.heading(.unknown)))
+    #expect(Subscription.proximity.includes(.proximity(.absent)))
+    #expect(!Subscription.light.includes(.proximity(.absent)))
+    #expect(Subscription.light.includes(.light(.unknown)))
   }
 
   @Test("A bad key is refused, naming the readings among the keys")

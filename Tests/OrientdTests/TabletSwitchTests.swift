@@ -124,21 +124,6 @@ struct TabletSwitchTests {
     #expect(run.stop() == 0)
   }
 
-  @Test("At most 16 switch devices are held open; the others are logged once and left alone")
-  func boundedDevices() throws {
-    let run = try FakeInputRun(devices: [], copies: ("tablet", 20))
-    let lines = run.waitForLines(2)
-    #expect(lines.first == "tablet yes lid none", "\(run.process.stderr)")
-    let shown = (200..<204).map { "SW_TABLET_MODE on /dev/input/event\($0) (Intel Virtual Switches)" }
-    #expect(lines.last == "switches " + shown.joined(separator: "; ") + "; and 12 more")
-    #expect(run.stop() == 0)
-    #expect(occurrences(of: "info: tablet-mode switch: reading", in: run.process.stderr) == 16)
-    #expect(
-      occurrences(of: "warning: tablet-mode switch: already reading 16 devices;", in: run.process.stderr)
-        == 1,
-      "\(run.process.stderr)")
-  }
-
   @Test(
     "A switch that goes away (ENODEV), hangs up or fails to read is logged by name and dropped; the other switch goes on",
     arguments: [

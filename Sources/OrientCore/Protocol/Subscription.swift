@@ -32,9 +32,6 @@ package struct Subscription: OptionSet, Equatable, Sendable {
     self = keys.reduce(into: []) { $0.insert(Subscription($1)) }
   }
 
-  /// The member a change belongs to.
-  package static func member(for change: StateChange) -> Subscription { Subscription(change.key) }
-
   /// Whether a connection with this subscription receives `change`.
   package func includes(_ change: StateChange) -> Bool { contains(Subscription(change.key)) }
 

@@ -40,13 +40,20 @@ package struct CapturePlan: Sendable {
     /// What the sensor's absence means, in the warning that says it is absent, e.g.
     /// `serving 'sensor offline'`.
     package var whileAbsent: String
+    /// Whether the first look ends the run when it finds nothing to read (`--dump`), instead
+    /// of looking again. Only the first: a sensor lost later is looked for as always.
+    package var endsIfAbsent: Bool
 
     /// The settings.
-    package init(mode: Mode, interval: Duration, offlinePrefix: String = "", whileAbsent: String) {
+    package init(
+      mode: Mode, interval: Duration, offlinePrefix: String = "", whileAbsent: String,
+      endsIfAbsent: Bool = false
+    ) {
       self.mode = mode
       self.interval = interval
       self.offlinePrefix = offlinePrefix
       self.whileAbsent = whileAbsent
+      self.endsIfAbsent = endsIfAbsent
     }
   }
 
@@ -194,8 +201,17 @@ package struct CapturePlan: Sendable {
   /// The wait between looks for a sensor while none is found.
   static let lookInterval = Duration.seconds(1)
 
-  package let settings: Settings
+  package private(set) var settings: Settings
   var state = State.looking(paused: false, saidAbsent: nil)
+  /// Whether the sensor is online as the driver last said (`online` actions). It is the
+  /// plan's, not the driver's, so that a restart with new settings (`restart(with:)`) keeps a
+  /// sensor online that is found again, and a look that then fails says it went offline.
+  package private(set) var isOnline = false
+  /// Whether no look has ended yet, neither failed nor started capture (`endsIfAbsent`).
+  private var firstLook = true
+  /// Whether the first look failed and `endsIfAbsent` ended the run for it: the driver hands
+  /// the fault on and does nothing more.
+  package private(set) var hasEnded = false
   /// Tries of a silent buffer that failed in a row.
   var bufferRetries = RetrySchedule()
   /// Tries the silent buffer at once when polling sees the device move.
@@ -216,6 +232,22 @@ package struct CapturePlan: Sendable {
     case .attached: return false
     }
   }
+
+  /// Whether the sensor is polled now: a sample read now came from polling, not from the
+  /// buffer (a polled sensor reads every interval; a buffer may deliver only when it moves).
+  package var isPolling: Bool {
+    switch state {
+    case .attached(_, .polling), .attached(_, .opening(.retry)): return true
+    default: return false
+    }
+  }
+
+  /// Says the sensor is online, or offline, unless the driver was last told so already.
+  mutating func becoming(online value: Bool) -> [Action] {
+    guard value != isOnline else { return [] }
+    isOnline = value
+    return [.online(value)]
+  }
 }
 
 // MARK: Looking for the sensor
@@ -233,12 +265,19 @@ extension CapturePlan {
     return startCapture(device, from: .attach, at: time)
   }
 
-  /// No sensor could be found, or the one found could not be read, for `reason`: says so
-  /// once per reason, and looks again after a second, or further apart as `backOff` says.
-  package mutating func lookFailed(_ reason: String, backOff: BackOff) -> [Action] {
-    guard case .looking(let paused, let saidAbsent) = state else { return [] }
+  /// No sensor could be found, or the one found could not be read (`fault`): says so once per
+  /// reason, and looks again after a second, or further apart as the fault's `backOff` says.
+  /// A first look with `endsIfAbsent` ends the run instead (`hasEnded`).
+  package mutating func lookFailed(_ fault: some CaptureFault) -> [Action] {
+    guard case .looking(let paused, let saidAbsent) = state, !hasEnded else { return [] }
+    if firstLook, settings.endsIfAbsent {
+      hasEnded = true
+      return []
+    }
+    firstLook = false
+    let reason = fault.description
     let delay: Duration
-    switch backOff {
+    switch fault.backOff {
     case .none: delay = Self.lookInterval
     case .refused: delay = refusals.delayAfterFailure()
     case .unusable: delay = unusable.delayAfterFailure()
@@ -251,7 +290,8 @@ extension CapturePlan {
       actions.append(.log(.warning("\(reason); \(settings.whileAbsent) and looking again \(when)")))
     }
     state = .looking(paused: paused, saidAbsent: reason)
-    return actions + [.lookAgain(after: delay)]
+    // A sensor online before a restart (`restart(with:)`) that is not found again is offline.
+    return becoming(online: false) + actions + [.lookAgain(after: delay)]
   }
 
   /// Capture ends: nothing is looked for or read any more, and the device is put back as it was.
@@ -262,6 +302,20 @@ extension CapturePlan {
     return [.cancelLook] + (attached ? [.detach(restoringFrequencies: true)] : [])
   }
 
+  /// The settings change while capture runs (buffers are allowed now, or no longer): capture
+  /// stops and puts the device back as `stop` does, and the next look reads the sensor the new
+  /// way. The sensor stays online meanwhile (a sensor found again is the same one), and a
+  /// paused plan stays paused; the retry schedules start over.
+  package mutating func restart(with settings: Settings) -> [Action] {
+    let actions = stop()
+    self.settings = settings
+    bufferRetries.reset()
+    retryTrigger = BufferRetryTrigger()
+    refusals.reset()
+    unusable.reset()
+    return actions
+  }
+
   /// The sensor failed (`reason`): it goes offline and is looked for again in a second.
   mutating func lose(_ reason: String) -> [Action] {
     guard case .attached(let device, _) = state else { return [] }
@@ -269,14 +323,15 @@ extension CapturePlan {
     bufferRetries.reset()
     return [
       .log(.warning("\(settings.offlinePrefix)\(device.summary) went offline: \(reason)")),
-      .detach(restoringFrequencies: false), .online(false), .lookAgain(after: Self.lookInterval),
-    ]
+      .detach(restoringFrequencies: false),
+    ] + becoming(online: false) + [.lookAgain(after: Self.lookInterval)]
   }
 
   /// Capture started after the sensor was found: it is online.
   mutating func startedFromAttach() -> [Action] {
     unusable.reset()
-    return [.online(true)]
+    firstLook = false
+    return becoming(online: true)
   }
 }
 

@@ -31,9 +31,10 @@ extension CapturePlan {
     }
   }
 
-  /// The buffer asked for (`openBuffer`) could not be opened, for `reason`.
-  package mutating func bufferFailed(_ reason: String, at time: SampleTime) -> [Action] {
+  /// The buffer asked for (`openBuffer`) could not be opened (`fault`).
+  package mutating func bufferFailed(_ fault: some CaptureFault, at time: SampleTime) -> [Action] {
     guard case .attached(let device, .opening(let opening)) = state else { return [] }
+    let reason = fault.description
     switch opening {
     case .start(let origin, _):
       if device.canPoll {
@@ -72,14 +73,15 @@ extension CapturePlan {
     }
   }
 
-  /// Reading the buffer failed, or its device hung up with nothing to read, for `reason`:
-  /// a buffer tried again while polling goes on ends its trial; otherwise the sensor is lost.
-  package mutating func bufferBroke(_ reason: String, at time: SampleTime) -> [Action] {
+  /// Reading the buffer failed, or its device hung up with nothing to read, or was removed
+  /// (`fault`): a buffer tried again while polling goes on ends its trial; otherwise the sensor
+  /// is lost.
+  package mutating func bufferBroke(_ fault: some CaptureFault, at time: SampleTime) -> [Action] {
     switch state {
     case .attached(let device, .polling(.onTrial)):
-      return [.cancelProbe, .closeBuffer] + retryFailed(device, reason)
+      return [.cancelProbe, .closeBuffer] + retryFailed(device, fault.description)
     case .attached(_, .buffer), .attached(_, .bufferOnTrial):
-      return lose(reason)
+      return lose(fault.description)
     default:
       return []
     }
@@ -137,24 +139,18 @@ extension CapturePlan {
     ]
   }
 
-  /// Polling `file` failed with `error`; `meansGone` says whether the error is one after which
-  /// the device is taken as removed.
-  package mutating func readFailed(file: String, error: String, meansGone: Bool) -> [Action] {
+  /// A poll's read failed (`fault`); its `meansDeviceGone` says whether the device is taken
+  /// as removed.
+  package mutating func readFailed(_ fault: some CaptureFault) -> [Action] {
     guard case .attached(let device, let capture) = state else { return [] }
-    if case .polling(.onTrial) = capture, !meansGone {
+    let gone = fault.meansDeviceGone
+    if case .polling(.onTrial) = capture, !gone {
       // A buffer on trial can keep a driver from answering raw reads (EBUSY) for that second.
-      return [
-        .log(
-          .debug(
-            "\(device.summary): reading \(file) failed while the buffer is tried: \(error); sample skipped"))
-      ]
+      return [.log(.debug("\(device.summary): \(fault) while the buffer is tried; sample skipped"))]
     }
-    if !device.isLocal || meansGone { return lose("reading \(file) failed: \(error)") }
-    return [.warnOfSkippedReading("\(device.summary): reading \(file) failed: \(error); sample skipped")]
+    if !device.isLocal || gone { return lose(fault.description) }
+    return [.warnOfSkippedReading("\(device.summary): \(fault); sample skipped")]
   }
-
-  /// The device is gone (`reason`): the sensor is lost.
-  package mutating func deviceGone(_ reason: String) -> [Action] { lose(reason) }
 
   /// A tried buffer failed: polling goes on, and it is tried again later.
   private mutating func retryFailed(_ device: Device, _ reason: String) -> [Action] {

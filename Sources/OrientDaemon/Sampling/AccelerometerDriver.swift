@@ -33,10 +33,8 @@ final class AccelerometerDriver: SensorDriver {
     var uri: String?
     /// A mount matrix over every other source (`--mount-matrix`), or nil.
     var matrixOption: Matrix3?
+    /// How capture goes, and whether the first look ends the run when it finds nothing.
     var plan: CapturePlan.Settings
-    /// Whether the first look ends the run when it finds no sensor to read (`--dump`),
-    /// instead of looking again.
-    var endsIfAbsent = false
     /// Whether capture may take the buffer at start (`setBuffersAllowed` changes it).
     var buffersAllowed = true
   }
@@ -61,7 +59,7 @@ final class AccelerometerDriver: SensorDriver {
     let setUp: (SensorSetup) -> Void
     /// A look for the sensor saw these accelerometers (said before the outcome of the look).
     let surveyed: (SensorSurvey) -> Void
-    /// The first look failed and `endsIfAbsent` was set: the driver does nothing more.
+    /// The first look failed and the plan's `endsIfAbsent` was set: the driver does nothing more.
     let failed: (IIOError) -> Void
 
     init(
@@ -110,7 +108,6 @@ final class AccelerometerDriver: SensorDriver {
   private let clock: SampleClock
   private var handlers: Handlers?
   private var plan: CapturePlan
-  private var endsIfAbsent: Bool
   private var attached: Attached?
   private var capture: BufferCapture?
   private var captureWatch: Watch?
@@ -126,7 +123,6 @@ final class AccelerometerDriver: SensorDriver {
   /// have failed a read and still be there), by the sensor's identity: given to its next
   /// set-up, so that `close` restores the driver's rates rather than the raised ones.
   private var lostFrequencies: (sensor: String, rates: [String: String])?
-  private var online = false
   /// What the classifier fed by this sensor has pending (`setPending`).
   private var pending: PendingChange?
   private var garbageWarning = RateLimitedWarning()
@@ -144,7 +140,6 @@ final class AccelerometerDriver: SensorDriver {
     var settings = configuration.plan
     if !buffersAllowed { settings.mode = .poll }
     plan = CapturePlan(settings: settings)
-    endsIfAbsent = configuration.endsIfAbsent
   }
 
   /// Looks for the sensor and reads it, handing what it reads to `handlers`.
@@ -181,10 +176,7 @@ final class AccelerometerDriver: SensorDriver {
     guard allowed != buffersAllowed else { return }
     buffersAllowed = allowed
     guard configuration.plan.mode != .poll else { return }
-    let paused = plan.isPaused
-    run(plan.stop())
-    plan = CapturePlan(settings: planSettings)
-    if paused { run(plan.pause(at: clock.now)) }
+    run(plan.restart(with: planSettings))
     look()
   }
 
@@ -195,26 +187,12 @@ final class AccelerometerDriver: SensorDriver {
     return settings
   }
 
-  /// How long to wait before the next look after `error`: a context refused for what it would
-  /// cost, and a sensor that cannot be read at all, are looked for further apart each time.
-  static func backOff(after error: IIOError) -> CapturePlan.BackOff {
-    switch error {
-    case .contextRefused: return .refused
-    case .bufferUnusable: return .unusable
-    case .contextUnavailable, .noIIODevices, .noSuchSensor, .noUsableSensor, .noBaseSensor, .notPollable,
-      .bufferLeft:
-      return .none
-    }
-  }
-
   // MARK: Looking for the sensor
 
   private func look() {
     lookTimer = nil
-    if configuration.uri == nil, !FileSystem.exists("/sys/bus/iio/devices"), !endsIfAbsent {
-      let reason = "no IIO devices on this machine (/sys/bus/iio/devices is missing)"
-      handlers?.absent(reason)
-      return run(plan.lookFailed(reason, backOff: .none))
+    if configuration.uri == nil, !FileSystem.exists("/sys/bus/iio/devices") {
+      return lookFailed(.noIIODevices)
     }
     let context: IIOContext
     let udev: UdevProperties?
@@ -252,18 +230,14 @@ final class AccelerometerDriver: SensorDriver {
     let device = CapturePlan.Device(
       summary: sensor.summary, canPoll: sensor.canPoll, canBuffer: sensor.canBuffer, isLocal: context.isLocal)
     run(plan.attached(device, at: clock.now))
-    // Only the first look, with the capture it started, may end the run.
-    endsIfAbsent = false
   }
 
-  /// A look found no sensor to read: it ends the run, or the plan says when to look again.
+  /// A look found no sensor to read: the plan ends the run for it, or says when to look again.
   private func lookFailed(_ error: IIOError) {
-    if endsIfAbsent {
-      handlers?.failed(error)
-      return
-    }
+    let actions = plan.lookFailed(error)
+    if plan.hasEnded { return handlers?.failed(error) ?? () }
     handlers?.absent(error.description)
-    run(plan.lookFailed(error.description, backOff: Self.backOff(after: error)))
+    run(actions)
   }
 
   // MARK: Doing what the plan says
@@ -329,8 +303,6 @@ final class AccelerometerDriver: SensorDriver {
   }
 
   private func setOnline(_ value: Bool) {
-    guard value != online else { return }
-    online = value
     handlers?.online(value, attached?.sensor.summary ?? "the sensor", clock.now)
   }
 
@@ -372,7 +344,7 @@ final class AccelerometerDriver: SensorDriver {
     do {
       opened = try BufferCapture(accelerometer: attached.sensor, context: attached.context)
     } catch {
-      return run(plan.bufferFailed("\(error)", at: clock.now))
+      return run(plan.bufferFailed(BufferFault.unopened(error), at: clock.now))
     }
     do {
       captureWatch = try loop.watch(opened.pollDescriptor) { [unowned self] events in
@@ -380,8 +352,7 @@ final class AccelerometerDriver: SensorDriver {
       }
     } catch {
       opened.stop()
-      // epoll refuses a node that is no device's (a regular file, as in some test beds): EPERM.
-      return run(plan.bufferFailed("cannot watch its node for scans: \(error)", at: clock.now))
+      return run(plan.bufferFailed(BufferFault.unwatchable(error), at: clock.now))
     }
     capture = opened
     watchRemoval(of: attached)
@@ -405,7 +376,7 @@ final class AccelerometerDriver: SensorDriver {
 
   private func removalReady() {
     guard let removal, removal.watch.deviceRemoved() else { return }
-    run(plan.bufferBroke("the device was removed", at: clock.now))
+    run(plan.bufferBroke(BufferFault.removed, at: clock.now))
   }
 
   private func closeBuffer() {
@@ -420,12 +391,13 @@ final class AccelerometerDriver: SensorDriver {
   private func readBuffer(hungUp: Bool) {
     guard let capture else { return }
     let time = clock.time(at: loop.now)
-    switch capture.readScans({ x, y, z in self.convertAndHandOn(Double(x), Double(y), Double(z), at: time) }) {
+    switch capture.readScans({ x, y, z in self.convertAndHandOn(Double(x), Double(y), Double(z), at: time) })
+    {
     case .failure(let error):
-      run(plan.bufferBroke("reading the buffer failed: \(error.code)", at: clock.now))
+      run(plan.bufferBroke(BufferFault.readFailed(error.code), at: clock.now))
     case .success(let scans):
       if scans > 0 { run(plan.scansArrived(at: clock.now)) }
-      if scans == 0, hungUp { run(plan.bufferBroke("the buffer's device hung up", at: clock.now)) }
+      if scans == 0, hungUp { run(plan.bufferBroke(BufferFault.hungUp, at: clock.now)) }
     }
   }
 
@@ -462,12 +434,8 @@ final class AccelerometerDriver: SensorDriver {
       garbageWarning.warn(
         "\(attached?.sensor.summary ?? "the sensor"): \(file) holds '\(value)', not a raw reading; sample skipped"
       )
-    case .failure(.missing(let file)):
-      run(plan.deviceGone("\(file) is gone"))
-    case .failure(.noRawAttributes):
-      run(plan.deviceGone(RawReadError.noRawAttributes.description))
-    case .failure(.readFailed(let file, let code)):
-      run(plan.readFailed(file: file, error: "\(code)", meansGone: code.meansDeviceGone))
+    case .failure(let error):
+      run(plan.readFailed(error))
     }
   }
 
@@ -482,7 +450,9 @@ final class AccelerometerDriver: SensorDriver {
   /// Converts one raw reading and hands it on; returns the sample, or nil when the reading
   /// was out of range and skipped.
   @discardableResult
-  private func convertAndHandOn(_ rawX: Double, _ rawY: Double, _ rawZ: Double, at time: SampleTime) -> Sample? {
+  private func convertAndHandOn(_ rawX: Double, _ rawY: Double, _ rawZ: Double, at time: SampleTime)
+    -> Sample?
+  {
     guard let attached else { return nil }
     guard let sample = attached.converter.sample(rawX: rawX, rawY: rawY, rawZ: rawZ, at: time) else {
       garbageWarning.warn(
@@ -490,7 +460,7 @@ final class AccelerometerDriver: SensorDriver {
       handlers?.rejected(time)
       return nil
     }
-    handlers?.sample(sample, polling != nil)
+    handlers?.sample(sample, plan.isPolling)
     return sample
   }
 }

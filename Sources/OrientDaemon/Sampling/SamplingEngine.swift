@@ -158,8 +158,8 @@ final class SamplingEngine {
       configuration: AccelerometerDriver.Configuration(
         choice: .named(settings.device), uri: settings.uri, matrixOption: settings.mountMatrix,
         plan: CapturePlan.Settings(
-          mode: settings.mode, interval: settings.interval, whileAbsent: "serving 'sensor offline'"),
-        endsIfAbsent: configuration.failIfNoSensor, buffersAllowed: buffersAllowed),
+          mode: settings.mode, interval: settings.interval, whileAbsent: "serving 'sensor offline'",
+          endsIfAbsent: configuration.failIfNoSensor), buffersAllowed: buffersAllowed),
       loop: loop, clock: configuration.clock)
     display = driver
     driver.open(

@@ -49,11 +49,11 @@ final class FakeInputRun: FakeSysfs {
   let programPID: pid_t
   private let commands: LineFeed
 
-  /// Starts `program` (default: `orientd-testbench switches`) with `devices` present, `copies`
-  /// more of one of them (at /dev/input/event200 on), and the IIO devices `others`. With
+  /// Starts `program` (default: `orientd-testbench switches`) with `devices` present and the
+  /// IIO devices `others`. With
   /// `uinput`, /dev/uinput is faked (`nameless`: without UI_GET_SYSNAME). orientd gets the arguments that keep it off the host's paths.
   init(
-    devices: [String], copies: (name: String, count: Int)? = nil, others: [FakeDevice] = [],
+    devices: [String], others: [FakeDevice] = [],
     uinput: Bool = false, nameless: Bool = false, program: [String] = [TestPaths.testbench, "switches"]
   ) throws {
     let scratch = try Scratch.current()
@@ -62,7 +62,6 @@ final class FakeInputRun: FakeSysfs {
     let script = TestPaths.packageRoot + "/Tests/Fixtures/input-testbed.py"
     var options =
       devices.flatMap { ["--device", $0] } + (uinput ? [nameless ? "--uinput-nameless" : "--uinput"] : [])
-    if let copies { options += ["--copies", copies.name, String(copies.count)] }
     if !others.isEmpty {
       let file = directory + "/others.umockdev"
       try others.map(\.umockdevText).joined(separator: "\n").write(
