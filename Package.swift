@@ -156,7 +156,7 @@ let package = Package(
     // scripted daemon (`SessionHost`) and clock. ARCHITECTURE.md, "Testing", says how to add one.
     .testTarget(
       name: "OrientDaemonTests",
-      dependencies: ["OrientDaemon", "OrientCore", "OrientSystem", "OrientHooks"]
+      dependencies: ["OrientDaemon", "OrientCore", "OrientSystem", "OrientHooks", "OrientBus"]
     ),
     .testTarget(
       name: "OrientHooksTests",
