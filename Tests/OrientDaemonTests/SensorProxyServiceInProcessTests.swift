@@ -355,7 +355,7 @@ struct SensorProxyServiceInProcessTests {
   @Test("A user's 17th client is refused with LimitsExceeded; another user's client still claims")
   func perUserLimit() throws {
     let served = try ServedSensorProxy()
-    for client in 0..<SensorProxyService.clientsPerUser {
+    for client in 0..<16 {
       #expect(served.claim("Light", by: ":1.\(100 + client)", user: 1000).last != nil)
     }
     let refused = served.claim("Accelerometer", by: ":1.99", user: 1000)
