@@ -31,7 +31,7 @@ package struct BusMethodCall {
   }
 
   /// Keeps the call to be answered later, for a handler that returns nil: it waits for
-  /// something only the bus can tell (who the caller is).
+  /// something only the bus can tell (who the caller is). Called while the handler runs.
   package func deferReply() -> BusPendingReply { deferring() }
 }
 
