@@ -41,6 +41,25 @@ struct SensorProxyServiceInProcessTests {
   }
 
   @Test(
+    "Before any claim every property reads as iio-sensor-proxy's would: the sensors there, their values at the defaults"
+  )
+  func valuesBeforeAnyClaim() throws {
+    let served = try ServedSensorProxy()
+    let main: [String: BusValue] = [
+      "HasAccelerometer": .boolean(true), "AccelerometerOrientation": .string("undefined"),
+      "AccelerometerTilt": .string("undefined"), "HasAmbientLight": .boolean(true),
+      "LightLevelUnit": .string("lux"), "LightLevel": .double(0), "HasProximity": .boolean(true),
+      "ProximityNear": .boolean(false),
+    ]
+    for (property, value) in main { #expect(served.value(property) == value, "\(property)") }
+    #expect(served.value("HasCompass", at: ServedSensorProxy.compass) == .boolean(true))
+    #expect(served.value("CompassHeading", at: ServedSensorProxy.compass) == .double(0))
+    // Each object has its own properties only.
+    #expect(served.value("HasCompass") == nil)
+    #expect(served.value("HasAccelerometer", at: ServedSensorProxy.compass) == nil)
+  }
+
+  @Test(
     "Queued behind another owner, the service takes no buffer, signals nothing and asks who owns the name; it takes the buffers once the name is its"
   )
   func queuedBehindOwner() throws {
