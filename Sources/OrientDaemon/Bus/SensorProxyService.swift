@@ -23,7 +23,7 @@ import OrientSystem
 /// The bus is reached through `ServiceBus`: sd-bus's `BusConnection` in the daemon, a scripted
 /// bus in the tests, which play the bus's events and record what the service sends.
 ///
-/// Why this type is large (about 16 stored properties, over 400 lines): iio-sensor-proxy's
+/// Why this type is large (about 17 stored properties, over 400 lines): iio-sensor-proxy's
 /// interface is one service with four sensors, and the service owns its bus connection and
 /// its reconnection, the name it owns or waits for (and who owns it else), the claims with
 /// their users and the calls that wait for a client's user id, and the pure property states
