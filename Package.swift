@@ -153,10 +153,11 @@ let package = Package(
     ),
     // The shells in process: the socket server, its sessions and the hook runner served on an
     // event loop in the test process, over real sockets in scratch directories, with a
-    // scripted daemon (`SessionHost`) and clock. ARCHITECTURE.md, "Testing", says how to add one.
+    // scripted daemon (`SessionHost`) and clock; the D-Bus service on a scripted bus
+    // (`ServiceBus`). ARCHITECTURE.md, "Testing", says how to add one.
     .testTarget(
       name: "OrientDaemonTests",
-      dependencies: ["OrientDaemon", "OrientCore", "OrientSystem", "OrientHooks"]
+      dependencies: ["OrientDaemon", "OrientCore", "OrientSystem", "OrientHooks", "OrientBus"]
     ),
     .testTarget(
       name: "OrientInputTests",

@@ -24,10 +24,12 @@ static inline void orient_bus_vtable_method(
 }
 
 // A read-only property whose changes are announced with PropertiesChanged, values included.
+// sd-bus hands its getter the object's userdata plus `offset`.
 static inline void orient_bus_vtable_property(
-    sd_bus_vtable *entry, const char *member, const char *signature, sd_bus_property_get_t getter) {
+    sd_bus_vtable *entry, const char *member, const char *signature, sd_bus_property_get_t getter,
+    size_t offset) {
   const sd_bus_vtable value =
-      SD_BUS_PROPERTY(member, signature, getter, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE);
+      SD_BUS_PROPERTY(member, signature, getter, offset, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE);
   *entry = value;
 }
 

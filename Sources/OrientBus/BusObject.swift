@@ -20,25 +20,29 @@ package struct BusMethodCall {
   package var member: String
   /// The caller's unique name (`:1.42`), set by the bus daemon.
   package var sender: String
-  /// The call's message, for `deferReply`.
-  let message: OpaquePointer
-  /// The connection it came on.
-  weak var connection: BusConnection?
+  /// Keeps the call for a reply sent later: the connection's way to reach its caller.
+  private let deferring: () -> BusPendingReply
+
+  /// A call of `member` by `sender`; `deferReply` keeps it to be answered later.
+  package init(member: String, sender: String, deferReply: @escaping () -> BusPendingReply) {
+    self.member = member
+    self.sender = sender
+    deferring = deferReply
+  }
 
   /// Keeps the call to be answered later, for a handler that returns nil: it waits for
-  /// something only the bus can tell (who the caller is).
-  package func deferReply() -> BusPendingReply { BusPendingReply(message, connection: connection) }
+  /// something only the bus can tell (who the caller is). Called while the handler runs.
+  package func deferReply() -> BusPendingReply { deferring() }
 }
 
 /// A method call answered later, exactly once; one dropped unanswered gets an error.
 package final class BusPendingReply {
-  private var message: OpaquePointer?
-  private weak var connection: BusConnection?
+  /// Sends a reply to the caller; nil once sent.
+  private var deliver: ((BusReply) -> Void)?
 
-  init(_ message: OpaquePointer, connection: BusConnection?) {
-    self.message = sd_bus_message_ref(message)
-    self.connection = connection
-  }
+  /// A reply that `deliver` sends, called once: with the reply given, or with an error if
+  /// this is dropped unanswered.
+  package init(_ deliver: @escaping (BusReply) -> Void) { self.deliver = deliver }
 
   deinit {
     send(.error(name: "org.freedesktop.DBus.Error.Failed", message: "the call was dropped unanswered"))
@@ -46,13 +50,9 @@ package final class BusPendingReply {
 
   /// Sends the reply; calling it again does nothing.
   package func send(_ reply: BusReply) {
-    guard let message else { return }
-    self.message = nil
-    defer { sd_bus_message_unref(message) }
-    // The connection is gone, and the caller with it as far as this one can tell.
-    guard let connection, connection.isOpen else { return }
-    _ = BusReply.send(reply, to: message)
-    connection.flush()
+    guard let deliver else { return }
+    self.deliver = nil
+    deliver(reply)
   }
 }
 
@@ -82,6 +82,24 @@ package enum BusReply: Sendable, Equatable {
   }
 }
 
+/// A read-only property of a `BusObject`: its name and type as clients see them, and its value
+/// now, read by a getter of its own (sd-bus hands each property's getter its own entry, so
+/// the name is not looked up again).
+package struct BusProperty {
+  /// The property's name, e.g. `AccelerometerOrientation`.
+  package var name: String
+  /// Its D-Bus type.
+  package var type: BusValueType
+  /// Its value now; of `type`.
+  package var value: () -> BusValue
+
+  package init(_ name: String, _ type: BusValueType, value: @escaping () -> BusValue) {
+    self.name = name
+    self.type = type
+    self.value = value
+  }
+}
+
 /// An object with one interface to export on a `BusConnection`.
 ///
 /// Its methods take no arguments; sd-bus answers a call with arguments with `InvalidArgs`, an
@@ -91,29 +109,26 @@ package enum BusReply: Sendable, Equatable {
 /// `Peer` come from sd-bus.
 package struct BusObject {
   /// Where the object is exported, e.g. `/net/hadess/SensorProxy`.
-  var path: String
+  package var path: String
   /// The one interface its methods and properties belong to.
-  var interface: String
+  package var interface: String
   /// The methods, each without arguments or results.
-  var methods: [String]
+  package var methods: [String]
   /// The properties, in the order introspection and `GetAll` list them.
-  var properties: [(name: String, type: BusValueType)]
-  /// A property's value now; its type must be the declared one.
-  var value: (String) -> BusValue
+  package var properties: [BusProperty]
   /// Answers a method call, or returns nil after `deferReply()` to answer later. It runs
   /// while sd-bus processes the call; what it sends waits until the reply has gone.
-  var call: (BusMethodCall) -> BusReply?
+  package var call: (BusMethodCall) -> BusReply?
 
   /// An object at `path` with `interface`.
   package init(
-    path: String, interface: String, methods: [String], properties: [(name: String, type: BusValueType)],
-    value: @escaping (String) -> BusValue, call: @escaping (BusMethodCall) -> BusReply?
+    path: String, interface: String, methods: [String], properties: [BusProperty],
+    call: @escaping (BusMethodCall) -> BusReply?
   ) {
     self.path = path
     self.interface = interface
     self.methods = methods
     self.properties = properties
-    self.value = value
     self.call = call
   }
 }

@@ -4,6 +4,8 @@ import Testing
 /// orientd's `net.hadess.SensorProxy` on a private system bus (a real dbus-daemon), read by
 /// real clients: `monitor-sensor` from Debian's iio-sensor-proxy package, `busctl`, and a
 /// client built on Gio's GDBusProxy as GNOME's are (Tests/Fixtures/sensor-proxy-client.py).
+/// The service's decisions on their own (claims, demand, which properties are signalled) are
+/// tested in process, on a scripted bus: Tests/OrientDaemonTests/SensorProxyServiceInProcessTests.swift.
 @Suite("net.hadess.SensorProxy on D-Bus, served by orientd to real clients", .scratch)
 struct SensorProxyServiceTests {
   /// monitor-sensor's lines about the accelerometer, without the lines that depend on when it
@@ -99,36 +101,6 @@ struct SensorProxyServiceTests {
     #expect(daemon.stop() == 0)
   }
 
-  @Test(
-    "An unplugged sensor is signalled as no accelerometer with orientation and tilt undefined; replugged, it comes back"
-  )
-  func unplugAndReplug() throws {
-    let bus = try TestBus()
-    let daemon = try bus.servingOrientd()
-    let client = try SensorProxyClient(bus: bus)
-    #expect(client.claim())
-    #expect(
-      client.send("", waitFor: "changed", count: 1)
-        == "changed AccelerometerOrientation=normal AccelerometerTilt=vertical")
-    try daemon.run.unplug()
-    #expect(
-      client.send("", waitFor: "changed", count: 2)
-        == "changed AccelerometerOrientation=undefined AccelerometerTilt=undefined HasAccelerometer=false")
-    try daemon.run.plug()
-    // The sensor's return and its first tilt may come in one signal or two.
-    func itemsSinceUnplug() -> [String] {
-      client.changes.dropFirst(2).flatMap {
-        $0.dropFirst("changed ".count).split(separator: " ").map(String.init)
-      }
-    }
-    #expect(waitUntil { itemsSinceUnplug().contains("AccelerometerTilt=vertical") }, "\(client.changes)")
-    #expect(
-      itemsSinceUnplug().sorted()
-        == ["AccelerometerOrientation=normal", "AccelerometerTilt=vertical", "HasAccelerometer=true"],
-      "\(client.changes)")
-    #expect(daemon.stop() == 0)
-  }
-
   @Test("--dbus session serves the name on the session bus that DBUS_SESSION_BUS_ADDRESS names")
   func sessionBus() throws {
     let bus = try TestBus()
@@ -163,26 +135,6 @@ struct SensorProxyServiceTests {
     #expect(observer.changes.count == 1, "\(observer.changes)")
     #expect(claimer.claim())
     #expect(observer.send("", waitFor: "changed", count: 2) == "changed AccelerometerOrientation=left-up")
-    #expect(daemon.stop() == 0)
-  }
-
-  @Test("A client killed while it holds a claim loses it: orientd stops signalling")
-  func killedClaimer() throws {
-    let bus = try TestBus()
-    let daemon = try bus.servingOrientd()
-    let claimer = try SensorProxyClient(bus: bus)
-    let observer = try SensorProxyClient(bus: bus)
-    #expect(claimer.claim())
-    #expect(claimer.claim("Compass"))
-    #expect(waitUntil { (try? daemon.busInfo())?.contains("; 1 client claims") == true })
-    claimer.process.kill()
-    #expect(
-      waitUntil { (try? daemon.busInfo())?.contains("; 0 clients claim") == true },
-      "\((try? daemon.busInfo()) ?? "")")
-    try daemon.run.setRaw(0, 256, 0)
-    #expect(daemon.waitFor("device", "bottom-up"))
-    #expect(observer.send("get AccelerometerOrientation", waitFor: "reply") == "reply Get normal")
-    #expect(observer.changes.count == 1, "\(observer.changes)")
     #expect(daemon.stop() == 0)
   }
 

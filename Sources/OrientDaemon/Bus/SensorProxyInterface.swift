@@ -1,4 +1,3 @@
-import OrientBus
 import OrientCore
 
 /// The names and shape of iio-sensor-proxy's D-Bus interface, as its clients (GNOME Shell,
@@ -10,16 +9,13 @@ enum SensorProxyInterface {
   static let compassPath = "/net/hadess/SensorProxy/Compass"
   static let compassInterface = "net.hadess.SensorProxy.Compass"
 
-  /// The main object's properties, in iio-sensor-proxy's order (`AccelerometerTilt`, newer
-  /// than iio-sensor-proxy 3.0, after the orientation).
-  static let properties: [(name: String, type: BusValueType)] = [
-    ("HasAccelerometer", .boolean), ("AccelerometerOrientation", .string), ("AccelerometerTilt", .string),
-    ("HasAmbientLight", .boolean), ("LightLevelUnit", .string), ("LightLevel", .double),
-    ("HasProximity", .boolean), ("ProximityNear", .boolean),
-  ]
-  static let compassProperties: [(name: String, type: BusValueType)] = [
-    ("HasCompass", .boolean), ("CompassHeading", .double),
-  ]
+  /// The main object's properties, in iio-sensor-proxy's order, which is the order of the
+  /// models' cases (`AccelerometerTilt`, newer than iio-sensor-proxy 3.0, after the orientation).
+  static let properties: [SensorProxyProperty] =
+    SensorProxyAccelerometer.Property.allCases.map(SensorProxyProperty.accelerometer)
+    + SensorProxyReadings.Property.allCases.filter { !$0.onCompass }.map(SensorProxyProperty.reading)
+  static let compassProperties: [SensorProxyProperty] =
+    SensorProxyReadings.Property.allCases.filter(\.onCompass).map(SensorProxyProperty.reading)
 
   /// The sensors whose Claim and Release methods live on the main object.
   static let mainSensors: [SensorKind] = [.accelerometer, .light, .proximity]

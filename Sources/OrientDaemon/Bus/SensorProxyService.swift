@@ -20,7 +20,10 @@ import OrientSystem
 /// While another process owns the name (iio-sensor-proxy), orientd takes no device's buffer
 /// from it (`buffersAllowedChanged`): that daemon's clients see the device turn.
 ///
-/// Why this type is large (about 16 stored properties, over 400 lines): iio-sensor-proxy's
+/// The bus is reached through `ServiceBus`: sd-bus's `BusConnection` in the daemon, a scripted
+/// bus in the tests, which play the bus's events and record what the service sends.
+///
+/// Why this type is large (about 17 stored properties, over 400 lines): iio-sensor-proxy's
 /// interface is one service with four sensors, and the service owns its bus connection and
 /// its reconnection, the name it owns or waits for (and who owns it else), the claims with
 /// their users and the calls that wait for a client's user id, and the pure property states
@@ -29,10 +32,11 @@ import OrientSystem
 final class SensorProxyService {
   private let address: BusAddress
   private let loop: EventLoop
+  private let open: ServiceBusOpener
   private var accelerometer: SensorProxyAccelerometer
   private var readings = SensorProxyReadings()
   private var claims: SensorProxyClaims
-  private var connection: BusConnection?
+  private var connection: (any ServiceBus)?
   private var retry = RetrySchedule()
   private var retryTimer: LoopTimer?
   /// Whether the name is ours: signals are sent only then.
@@ -58,10 +62,15 @@ final class SensorProxyService {
   private var waitingCalls: [String: [(claiming: Bool, sensor: SensorKind, reply: BusPendingReply)]] = [:]
 
   /// Serves `state` (the tracker's snapshot) on `bus`, with `AccelerometerOrientation`
-  /// following `source`; connects at once.
-  init(bus: BusChoice, source: SensorProxyAccelerometer.Source, state: [StateChange], loop: EventLoop) {
+  /// following `source`, once started; `open` connects to the bus (sd-bus unless a test
+  /// scripts it).
+  init(
+    bus: BusChoice, source: SensorProxyAccelerometer.Source, state: [StateChange], loop: EventLoop,
+    open: @escaping ServiceBusOpener = BusConnection.openForService
+  ) {
     address = bus == .session ? .session : .system
     self.loop = loop
+    self.open = open
     accelerometer = SensorProxyAccelerometer(source: source, claimed: false)
     claims = SensorProxyClaims(clientLimit: Self.clientLimit, clientsPerUser: Self.clientsPerUser)
     for change in state {
@@ -123,10 +132,7 @@ final class SensorProxyService {
   private func connect() {
     retryTimer?.cancel()
     do {
-      let connection = try BusConnection(address, loop: loop, screening: Self.screen) {
-        [unowned self] event in
-        self.handle(event)
-      }
+      let connection = try open(address, loop, Self.screen) { [unowned self] event in self.handle(event) }
       self.connection = connection
       try export(on: connection)
       try connection.requestName(SensorProxyInterface.busName)
@@ -167,12 +173,7 @@ final class SensorProxyService {
       Log.info("D-Bus: serving \(name) on \(address)")
       // As iio-sensor-proxy does once it has its name: every property, for clients that
       // were waiting for the name to appear.
-      emit(
-        SensorProxyInterface.path, SensorProxyInterface.interface, SensorProxyInterface.properties.map(\.name)
-      )
-      emit(
-        SensorProxyInterface.compassPath, SensorProxyInterface.compassInterface,
-        SensorProxyInterface.compassProperties.map(\.name))
+      emit(SensorProxyInterface.properties + SensorProxyInterface.compassProperties)
     case .name(let name, .queued):
       owned = false
       buffersAllowed = false
@@ -216,20 +217,22 @@ final class SensorProxyService {
     }
   }
 
-  /// Exports the two objects of iio-sensor-proxy.
-  private func export(on connection: BusConnection) throws(SystemError) {
+  /// Exports the two objects of iio-sensor-proxy, each property with a getter of its own.
+  private func export(on connection: any ServiceBus) throws(SystemError) {
     let call: (BusMethodCall) -> BusReply? = { [unowned self] call in self.answer(call) }
+    let exported = { [unowned self] (property: SensorProxyProperty) in
+      BusProperty(property.name, property.type) { [unowned self] in self.value(of: property) }
+    }
     try connection.export(
       BusObject(
         path: SensorProxyInterface.path, interface: SensorProxyInterface.interface,
         methods: SensorProxyInterface.methods(SensorProxyInterface.mainSensors),
-        properties: SensorProxyInterface.properties, value: { [unowned self] in self.value(of: $0) },
-        call: call))
+        properties: SensorProxyInterface.properties.map(exported), call: call))
     try connection.export(
       BusObject(
         path: SensorProxyInterface.compassPath, interface: SensorProxyInterface.compassInterface,
-        methods: SensorProxyInterface.methods([.compass]), properties: SensorProxyInterface.compassProperties,
-        value: { [unowned self] in self.value(of: $0) }, call: call))
+        methods: SensorProxyInterface.methods([.compass]),
+        properties: SensorProxyInterface.compassProperties.map(exported), call: call))
   }
 
   // MARK: Serving
@@ -258,22 +261,18 @@ final class SensorProxyService {
       message: "an argument is longer than \(longestName) bytes")
   }
 
-  private func value(of property: String) -> BusValue {
-    switch SensorProxyAccelerometer.Property(rawValue: property) {
-    case .hasAccelerometer: return .boolean(accelerometer.hasAccelerometer)
-    case .accelerometerOrientation: return .string(accelerometer.orientationText)
-    case .accelerometerTilt: return .string(accelerometer.tilt.rawValue)
-    case nil: break
-    }
-    switch SensorProxyReadings.Property(rawValue: property) {
-    case .hasAmbientLight: return .boolean(readings.hasAmbientLight)
-    case .lightLevelUnit: return .string(readings.lightLevel.unit.rawValue)
-    case .lightLevel: return .double(readings.lightLevel.value)
-    case .hasProximity: return .boolean(readings.hasProximity)
-    case .proximityNear: return .boolean(readings.proximityNear)
-    case .hasCompass: return .boolean(readings.hasCompass)
-    case .compassHeading: return .double(readings.compassHeading)
-    case nil: return .boolean(false)
+  private func value(of property: SensorProxyProperty) -> BusValue {
+    switch property {
+    case .accelerometer(.hasAccelerometer): .boolean(accelerometer.hasAccelerometer)
+    case .accelerometer(.accelerometerOrientation): .string(accelerometer.orientationText)
+    case .accelerometer(.accelerometerTilt): .string(accelerometer.tilt.rawValue)
+    case .reading(.hasAmbientLight): .boolean(readings.hasAmbientLight)
+    case .reading(.lightLevelUnit): .string(readings.lightLevel.unit.rawValue)
+    case .reading(.lightLevel): .double(readings.lightLevel.value)
+    case .reading(.hasProximity): .boolean(readings.hasProximity)
+    case .reading(.proximityNear): .boolean(readings.proximityNear)
+    case .reading(.hasCompass): .boolean(readings.hasCompass)
+    case .reading(.compassHeading): .double(readings.compassHeading)
     }
   }
 
@@ -415,20 +414,23 @@ final class SensorProxyService {
   }
 
   private func signal(_ changed: [SensorProxyAccelerometer.Property]) {
-    emit(SensorProxyInterface.path, SensorProxyInterface.interface, changed.map(\.rawValue))
+    emit(changed.map(SensorProxyProperty.accelerometer))
   }
 
   private func signal(_ changed: [SensorProxyReadings.Property]) {
-    emit(
-      SensorProxyInterface.path, SensorProxyInterface.interface,
-      changed.filter { !$0.onCompass }.map(\.rawValue))
-    emit(
-      SensorProxyInterface.compassPath, SensorProxyInterface.compassInterface,
-      changed.filter(\.onCompass).map(\.rawValue))
+    emit(changed.map(SensorProxyProperty.reading))
   }
 
-  private func emit(_ path: String, _ interface: String, _ names: [String]) {
-    guard owned, let connection, !names.isEmpty else { return }
-    connection.emitPropertiesChanged(path: path, interface: interface, names: names)
+  /// One `PropertiesChanged` for the main object's properties among `changed`, then one for
+  /// the compass's; the names are spelled here, for the bus.
+  private func emit(_ changed: [SensorProxyProperty]) {
+    guard owned, let connection else { return }
+    for (path, interface, onCompass) in [
+      (SensorProxyInterface.path, SensorProxyInterface.interface, false),
+      (SensorProxyInterface.compassPath, SensorProxyInterface.compassInterface, true),
+    ] {
+      let names = changed.filter { $0.onCompass == onCompass }.map(\.name)
+      if !names.isEmpty { connection.emitPropertiesChanged(path: path, interface: interface, names: names) }
+    }
   }
 }
