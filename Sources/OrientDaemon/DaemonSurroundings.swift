@@ -5,8 +5,8 @@ import OrientSystem
 /// sampler, and no input devices, so that the real `Daemon` runs in the test process without
 /// touching the host.
 struct DaemonSurroundings {
-  /// The main loop's clock: its timers (the sampling demand's idle delay, the reading
-  /// sensors' linger, the fresh-sample wait) follow it.
+  /// The main loop's clock, which every timer on the loop follows (the sampling demand's idle
+  /// delay, the reading sensors' linger, the fresh-sample wait, the clients' idle timeout).
   var clock: () -> MonotonicInstant = { .now }
   /// Starts the sampler; called once, from `Daemon.start()`, after the sinks exist.
   var startSampler: (SamplerConfiguration) throws(SystemError) -> any SamplerLink = {

@@ -41,7 +41,8 @@ final class InProcessDaemon {
     do {
       try daemon.start()
     } catch {
-      daemon.shutDown()
+      // As `run` does when its start fails; the deinit then finds it stopped.
+      stop()
       throw error
     }
   }
