@@ -3,9 +3,10 @@ import Testing
 
 @testable import OrientSystem
 
-/// A listening, non-blocking Unix stream socket at `path`. Made here rather than with
-/// `UnixSocket.listen`, which clears the umask around its bind: other tests in this process
-/// create files meanwhile.
+/// A listening, non-blocking Unix stream socket at `path`, for a test that needs only the
+/// socket. Made here rather than with `UnixSocket.listen`: where a sandbox refuses that bind its
+/// own file-system attributes (`unshare(CLONE_FS)`), it clears the whole process's umask around
+/// the bind, and other tests in this process create files meanwhile.
 func listeningSocket(at path: String) throws -> FileDescriptor {
   guard let address = UnixAddress(path) else { throw SystemError("bind \(path)", code: .nameTooLong) }
   let flags = SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue
