@@ -61,7 +61,7 @@ final class LoadClient {
   nonisolated(unsafe) private static var chunk = [UInt8](repeating: 0, count: 65536)
 }
 
-@Suite("Load and faults", .serialized, .scratch)
+@Suite("Load and faults", .serialized, .scratch(serialized: true))
 struct LoadAndFaultTests {
   @Test(
     "Clients churning under 100 changes a second leak no descriptors, stay bounded, and end on the final state"

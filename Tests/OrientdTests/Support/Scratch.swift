@@ -130,18 +130,36 @@ final class Scratch: @unchecked Sendable {
 
 /// Gives each test of a suite its own scratch directory, removed when the test ends.
 struct ScratchTrait: SuiteTrait, TestTrait, TestScoping {
+  /// Whether the suite is also `.serialized`, which the trait cannot see for itself: its tests
+  /// go first when they wait for a slot (see `TestAdmission.enter(first:)`).
+  var serialized = false
+
   var isRecursive: Bool { true }
 
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let scratch = try Scratch()
-    defer { scratch.finish() }
-    try await Scratch.$active.withValue(scratch) { try await function() }
+    // Off the cooperative pool, and so many at a time: see `BlockingTestExecutor` and
+    // `TestAdmission`.
+    await TestAdmission.shared.enter(first: serialized)
+    do {
+      try await withTaskExecutorPreference(BlockingTestExecutor.shared) {
+        let scratch = try Scratch()
+        defer { scratch.finish() }
+        try await Scratch.$active.withValue(scratch) { try await function() }
+      }
+    } catch {
+      await TestAdmission.shared.leave()
+      throw error
+    }
+    await TestAdmission.shared.leave()
   }
 }
 
 extension Trait where Self == ScratchTrait {
   /// Each test gets its own scratch directory, removed (processes first) when it ends.
   static var scratch: Self { ScratchTrait() }
+
+  /// The same, for a `.serialized` suite.
+  static func scratch(serialized: Bool) -> Self { ScratchTrait(serialized: serialized) }
 }
