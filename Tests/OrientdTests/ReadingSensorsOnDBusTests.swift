@@ -72,7 +72,7 @@ struct ReadingSensorsOnDBusTests {
     monitor.kill()
     #expect(run.stop() == 0)
 
-    let peer = try SensorProxyPeer(Self.devices)
+    let peer = try SensorProxyPeer(Self.devices, sensorsFound: ["HasAmbientLight", "HasProximity"])
     let output = peer.run.process
     #expect(output.waitFor("Light changed: 10.000000 (lux)"), "\(output.stdout)")
     #expect(output.waitFor("Proximity value changed: 1"), "\(output.stdout)")

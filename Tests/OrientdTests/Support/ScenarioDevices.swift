@@ -179,9 +179,14 @@ final class SensorProxyPeer {
   /// said whether iio-sensor-proxy has an accelerometer: a slow start (iio-sensor-proxy under
   /// umockdev on a loaded machine) is waited for here, with `startupPatience`, so the test's own
   /// waits measure only the behaviour they check.
+  ///
+  /// iio-sensor-proxy owns its name before it has found every sensor: a monitor-sensor started
+  /// then says `+++ Light sensor appeared` where one started later lists the sensor among the
+  /// first lines. With `sensorsFound` (properties such as `HasAmbientLight`) monitor-sensor
+  /// starts only once each of them reads true, as it would on a machine booted long ago.
   init(
     _ devices: [FakeDevice], sharedBus: TestBus? = nil, monitorOnceNamed: Bool? = nil,
-    fifoDevices: [Int] = [],
+    fifoDevices: [Int] = [], sensorsFound: [String] = [],
     withMonitor: Bool = true
   ) throws {
     let monitorOnceNamed = monitorOnceNamed ?? (sharedBus == nil)
@@ -216,6 +221,7 @@ final class SensorProxyPeer {
       export DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(bus)
       \(startProxy) & proxy=$!
       \(monitorOnceNamed ? "gdbus wait --system --timeout \(Int(startupPatience)) net.hadess.SensorProxy" : "")
+      \(Self.waitUntilTrue(sensorsFound))
       \(withMonitor ? "monitor-sensor & monitor=$!" : "monitor=")
       trap 'kill $monitor $proxy $bus 2>/dev/null; wait; exit 0' TERM
       \(withMonitor ? "wait $monitor" : "wait $proxy")
@@ -236,6 +242,18 @@ final class SensorProxyPeer {
   }
 
   deinit { _ = run.stop() }
+
+  /// Shell that asks iio-sensor-proxy for each of `properties` until it reads true, for at
+  /// most `startupPatience` in all; the daemon signals nothing a shell could wait on instead.
+  private static func waitUntilTrue(_ properties: [String]) -> String {
+    guard !properties.isEmpty else { return "" }
+    let tries = Int(startupPatience * 20)
+    return properties.map { property in
+      "i=0; until gdbus call --system --dest net.hadess.SensorProxy --object-path /net/hadess/SensorProxy "
+        + "--method org.freedesktop.DBus.Properties.Get net.hadess.SensorProxy \(property) 2>/dev/null "
+        + "| grep -q true || [ $i -ge \(tries) ]; do i=$((i + 1)); sleep 0.05; done"
+    }.joined(separator: "\n")
+  }
 
   /// The orientations monitor-sensor reported so far, in order, `undefined` left out.
   var orientations: [String] {
