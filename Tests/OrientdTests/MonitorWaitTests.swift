@@ -26,9 +26,11 @@ struct MonitorWaitTests {
   func monitorWaitsOutAConfigMistake() throws {
     let socat = try #require(TestPaths.which("socat"), "socat is missing")
     let socket = try Scratch.current().makeDirectory("daemon") + "/s"
-    // What a socket-activated orientd with a bad config does: one line, then gone.
+    // What a socket-activated orientd with a bad config does: one line, then gone, reading
+    // nothing. `-U` (only from the command to the client): socat that also passed the client's
+    // request on found the echo gone (EPIPE) and could end the connection before the line.
     let server = try TestProcess([
-      socat, "UNIX-LISTEN:\(socket),fork",
+      socat, "-U", "UNIX-LISTEN:\(socket),fork",
       "SYSTEM:echo 'error bad-config orientd cannot start: its configuration has a mistake'",
     ])
     #expect(waitUntil { FileManager.default.fileExists(atPath: socket) }, "\(server.stderr)")
