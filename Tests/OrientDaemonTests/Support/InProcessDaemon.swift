@@ -76,22 +76,10 @@ final class InProcessDaemon {
     #expect(turn(until: { self.sampler.events.count == 0 }), "the daemon did not take the events")
   }
 
-  /// Runs the loop a round at a time until `condition` holds; false if it still does not after
-  /// `limit` of real time (a failure, never a premise: the rounds wait on the sockets and the
-  /// mailboxes, not on the clock).
+  /// Runs the loop a round at a time until `condition` holds (`EventLoop.turn(until:within:)`).
   @discardableResult
   func turn(until condition: () -> Bool, within limit: Duration = .seconds(10)) -> Bool {
-    let deadline = MonotonicInstant.now + limit
-    while !condition() {
-      guard MonotonicInstant.now < deadline else { return false }
-      do {
-        try daemon.loop.runRound(waitingAtMost: .milliseconds(50))
-      } catch {
-        Issue.record("the loop failed: \(error)")
-        return false
-      }
-    }
-    return true
+    daemon.loop.turn(until: condition, within: limit)
   }
 
   /// Turns the loop a few rounds without waiting: what is ready now is handled.

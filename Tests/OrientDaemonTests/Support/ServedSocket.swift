@@ -115,22 +115,10 @@ final class ServedSocket {
     return peer
   }
 
-  /// Runs the loop a round at a time until `condition` holds; false if it still does not after
-  /// `limit` of real time (a failure, never a premise: the rounds wait on the sockets, not on
-  /// the clock).
+  /// Runs the loop a round at a time until `condition` holds (`EventLoop.turn(until:within:)`).
   @discardableResult
   func turn(until condition: () -> Bool, within limit: Duration = .seconds(10)) -> Bool {
-    let deadline = MonotonicInstant.now + limit
-    while !condition() {
-      guard MonotonicInstant.now < deadline else { return false }
-      do {
-        try loop.runRound(waitingAtMost: .milliseconds(50))
-      } catch {
-        Issue.record("the loop failed: \(error)")
-        return false
-      }
-    }
-    return true
+    loop.turn(until: condition, within: limit)
   }
 
   /// Runs the loop until `peer` has received `count` whole lines, and returns them.
