@@ -173,6 +173,20 @@ struct IIOPollingTests {
     #expect(nothing.stderr.contains("no IIO devices on this machine"))
   }
 
+  @Test("A service on a machine without IIO says so plainly in info, without a command's advice, and goes on")
+  func noIIOWhileServing() throws {
+    let (run, socket) = try servingFakeSensor([], extra: [], ready: "no IIO devices on this machine")
+    let client = try TestClient(path: socket)
+    _ = client.readLines(greetingLines)
+    client.send("info\n")
+    let info = client.readLines(through: "ok")
+    #expect(
+      info.contains("info sensor-problem no IIO devices on this machine (/sys/bus/iio/devices is missing)"),
+      "\(info)")
+    #expect(!info.joined().contains("--demo"), "\(info)")
+    #expect(run.stop() == 0)
+  }
+
   @Test("--record appends corrected live samples to a trace that replays")
   func recordLive() throws {
     let path = try Scratch.current().path("live.trace")

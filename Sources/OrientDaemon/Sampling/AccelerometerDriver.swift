@@ -192,7 +192,7 @@ final class AccelerometerDriver: SensorDriver {
   private func look() {
     lookTimer = nil
     if configuration.uri == nil, !FileSystem.exists("/sys/bus/iio/devices") {
-      return lookFailed(.noIIODevices)
+      return lookFailed(NoIIOSubsystem(), endingWith: .noIIODevices)
     }
     let context: IIOContext
     let udev: UdevProperties?
@@ -233,10 +233,13 @@ final class AccelerometerDriver: SensorDriver {
   }
 
   /// A look found no sensor to read: the plan ends the run for it, or says when to look again.
-  private func lookFailed(_ error: IIOError) {
-    let actions = plan.lookFailed(error)
+  private func lookFailed(_ error: IIOError) { lookFailed(error, endingWith: error) }
+
+  /// A look failed with `fault`; if that ends the run, it ends with `error`.
+  private func lookFailed(_ fault: some CaptureFault, endingWith error: IIOError) {
+    let actions = plan.lookFailed(fault)
     if plan.hasEnded { return handlers?.failed(error) ?? () }
-    handlers?.absent(error.description)
+    handlers?.absent(fault.description)
     run(actions)
   }
 

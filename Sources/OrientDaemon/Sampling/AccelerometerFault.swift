@@ -29,6 +29,13 @@ enum BufferFault: CaptureFault {
   }
 }
 
+/// A machine without an IIO subsystem, as a service that goes on looking says it (in the log
+/// and `info`): plainly, without the advice `IIOError.noIIODevices` gives a command that ends
+/// (`--uri`, `--demo`).
+struct NoIIOSubsystem: CaptureFault {
+  var description: String { "no IIO devices on this machine (/sys/bus/iio/devices is missing)" }
+}
+
 /// A look for the sensor that failed: a context refused for what it would cost, and a sensor
 /// that cannot be read at all, are looked for further apart each time; the rest every second.
 extension IIOError: CaptureFault {
