@@ -126,7 +126,8 @@ extension Session {
       report += ", each killed after \(value("hook-timeout") ?? "5 s").\n"
       for hook in hooks { report += "  - \(hook)\n" }
       if let directory = value("hooks-dir"), let problem = value("hooks-dir-problem") {
-        report += "  WARNING: hooks-dir \(directory) is \(problem); no hooks run from it until that is fixed.\n"
+        report +=
+          "  WARNING: hooks-dir \(directory) is \(problem); no hooks run from it until that is fixed.\n"
       }
     }
     report += readingSensors(items)
@@ -134,7 +135,7 @@ extension Session {
     report += IIOSensorProxyService.summary
     report +=
       "Classifier: threshold \(value("threshold") ?? "?") g, hysteresis \(value("hysteresis") ?? "?") g, "
-      + "shake tolerance \(value("shake-tolerance") ?? "?") g, settle \(value("settle") ?? "?").\n"
+      + "shake tolerance \(value("shake-tolerance") ?? "?") g, settle \(value("settle") ?? "?"), still \(value("still") ?? "?").\n"
     _ = write(report)
     return 0
   }

@@ -101,7 +101,9 @@ package struct CommandLineArguments: Sendable {
     // Only an IIO sensor is polled or captured; the config file may still set these for the
     // service, but on the command line they would be silently ignored.
     if let source = sources.first,
-      let option = result.settings.first(where: { ["mode", "interval"].contains($0.name) })
+      let option = result.settings.first(where: {
+        ["mode", "interval", "resting-interval"].contains($0.name)
+      })
     {
       throw .usage("--\(option.name) applies to an IIO sensor and cannot be combined with \(source)")
     }

@@ -60,8 +60,11 @@ package struct DaemonOptions: Equatable, Sendable {
   package var uri: String?
   /// A device id, name or label to use instead of the automatic choice.
   package var device: String?
-  /// The polling period.
+  /// The polling period while the device is handled (`PollPace`).
   package var interval = Duration.milliseconds(200)
+  /// The polling period once the device has rested for a while (`PollPace`); never shorter
+  /// than `interval`.
+  package var restingInterval = Duration.milliseconds(1000)
   /// How the IIO sensor is read.
   package var captureMode = CaptureMode.auto
   package var settings = ClassifierSettings.defaults
@@ -163,10 +166,17 @@ package struct DaemonOptions: Equatable, Sendable {
       origins[entry.key] = entry.location
     }
     configAllowed = allowed
+    keepChosenSettle()
     if let conflict = thresholdConflict() {
       let key = origins["hysteresis"] != nil ? "hysteresis" : "threshold"
       throw .config("\(origins[key] ?? key): \(key): \(conflict)")
     }
+  }
+
+  /// A settle time someone chose keeps its meaning: unless `still` was chosen too, only the
+  /// settle time decides (`ClassifierSettings.still` is for the default settle).
+  private mutating func keepChosenSettle() {
+    if origins["settle"] != nil, origins["still"] == nil { settings.still = nil }
   }
 
   /// Why the hysteresis and threshold cannot go together, or nil when they can: the current
@@ -193,6 +203,7 @@ package struct DaemonOptions: Equatable, Sendable {
       if name == "state" { options.stateGiven = true }
       if name == "allowed" { options.allowedGiven = true }
     }
+    options.keepChosenSettle()
     options.action = commandLine.action
     options.dump = commandLine.dump
     options.source = commandLine.source

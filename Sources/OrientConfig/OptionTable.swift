@@ -102,9 +102,17 @@ enum OptionTable {
       options.captureMode = try choice(value)
     },
     OptionSpec(
-      "interval", "MS", .source, "polling period in milliseconds (default 200)", field: .restart(\.interval)
+      "interval", "MS", .source, "polling period while the device is handled, in milliseconds (default 200)",
+      field: .restart(\.interval)
     ) { options, value throws(ValueError) in
       options.interval = try milliseconds(value, minimum: 1)
+    },
+    OptionSpec(
+      "resting-interval", "MS", .source,
+      "polling period once the device has rested 10 s, at least the interval (default 1000)",
+      field: .restart(\.restingInterval)
+    ) { options, value throws(ValueError) in
+      options.restingInterval = try milliseconds(value, minimum: 1)
     },
     OptionSpec(
       "mount-matrix", "M", .source, "override the mount matrix: 'x1, y1, z1; x2, y2, z2; x3, y3, z3'",
@@ -145,6 +153,13 @@ enum OptionTable {
       field: .live(\.settings.settle)
     ) { options, value throws(ValueError) in
       options.settings.settle = try milliseconds(value, minimum: 0)
+    },
+    OptionSpec(
+      "still", "MS|off", .classifier,
+      "take a new orientation once the device has rested in it this long, if sooner than the settle (default 40)",
+      field: .live(\.settings.still)
+    ) { options, value throws(ValueError) in
+      options.settings.still = value == "off" ? nil : try milliseconds(value, minimum: 0)
     },
     OptionSpec(
       "allowed", "LIST", .classifier, "screen orientations to take, e.g. normal,left-up (default all)",

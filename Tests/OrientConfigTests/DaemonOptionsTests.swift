@@ -20,6 +20,33 @@ struct DaemonOptionsTests {
     #expect(!options.dump)
   }
 
+  @Test("Polling rests at 1000 ms unless told otherwise; --resting-interval and --still are read")
+  func restingAndStill() throws {
+    let defaults = try parseCommandLine([])
+    #expect(defaults.restingInterval == .milliseconds(1000))
+    #expect(defaults.settings.still == .milliseconds(40))
+    let given = try parseCommandLine(["--resting-interval", "200", "--still", "60"])
+    #expect(given.restingInterval == .milliseconds(200))
+    #expect(given.settings.still == .milliseconds(60))
+    #expect(try parseCommandLine(["--still", "off"]).settings.still == nil)
+    #expect(throws: Failure.self) { try parseCommandLine(["--still", "soon"]) }
+    #expect(throws: Failure.self) { try parseCommandLine(["--demo", "--resting-interval", "500"]) }
+  }
+
+  @Test("A settle time chosen without a still time keeps its meaning: only the settle time decides")
+  func chosenSettleKeepsItsMeaning() throws {
+    #expect(try parseCommandLine(["--settle", "1000"]).settings.still == nil)
+    #expect(try parseCommandLine(["--settle", "1000", "--still", "40"]).settings.still == .milliseconds(40))
+    let entries = try ConfigFile.parse("settle = 300\n", path: "orientd.conf")
+    #expect(
+      try DaemonOptions.resolve(commandLine: CommandLineArguments.parse([]), config: entries).settings.still
+        == nil)
+    let both = try ConfigFile.parse("settle = 300\nstill = 50\n", path: "orientd.conf")
+    #expect(
+      try DaemonOptions.resolve(commandLine: CommandLineArguments.parse([]), config: both).settings.still
+        == .milliseconds(50))
+  }
+
   @Test("Every option takes its value separately or after '='")
   func values() throws {
     let options = try parseCommandLine([

@@ -27,9 +27,10 @@ struct ReloadPlanTests {
         verbose = yes
         """)
     let plan = ReloadPlan(running: running, loaded: loaded)
+    // still too: a settle set alone turns the stillness rule off.
     #expect(
       plan.applied == [
-        "threshold", "hysteresis", "shake-tolerance", "settle", "allowed", "hook", "hooks-dir",
+        "threshold", "hysteresis", "shake-tolerance", "settle", "still", "allowed", "hook", "hooks-dir",
         "hook-timeout",
         "verbose",
       ])
@@ -105,7 +106,7 @@ struct ReloadPlanTests {
     }
     #expect(
       ReloadPlan.liveSettings == [
-        "threshold", "hysteresis", "shake-tolerance", "settle", "allowed", "hook", "hooks-dir",
+        "threshold", "hysteresis", "shake-tolerance", "settle", "still", "allowed", "hook", "hooks-dir",
         "hook-timeout",
         "verbose",
       ])

@@ -15,6 +15,9 @@ struct CaptureAnnouncementTests {
         == "capture mode poll every 200 ms: --mode poll; reading through open sysfs files, "
         + "in_accel_sampling_frequency 5 -> 10 Hz")
     #expect(text.mode == "poll every 200 ms")
+    let resting = CaptureAnnouncement.polling(reason: "--mode poll").text(
+      CaptureAnnouncement.Facts(interval: .milliseconds(200), restingInterval: .seconds(1)))
+    #expect(resting.mode == "poll every 200 ms, every 1000 ms at rest")
     #expect(text.reason == "--mode poll")
   }
 

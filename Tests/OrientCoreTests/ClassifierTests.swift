@@ -30,8 +30,10 @@ struct ClassifierTests {
     _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: .zero).changed
     var switchedBackAt: Int?
     for degrees in stride(from: 90, through: 0, by: -1) {
-      _ = classifier.classify(
-        uprightTilt(degrees: Double(degrees)), at: SampleTime(milliseconds: Int64(100 - degrees))).changed
+      _ =
+        classifier.classify(
+          uprightTilt(degrees: Double(degrees)), at: SampleTime(milliseconds: Int64(100 - degrees))
+        ).changed
       if classifier.current == .normal, switchedBackAt == nil { switchedBackAt = degrees }
     }
     // left-up holds while sin(angle) >= 0.5, that is down to 30 degrees.
@@ -74,20 +76,26 @@ struct ClassifierTests {
     #expect(changed == true)
     #expect(classifier.current == .normal)
 
-    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000)).changed
+    changed =
+      classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1000)).changed
 
     #expect(changed == false)
-    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1200)).changed
+    changed =
+      classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1200)).changed
     #expect(changed == false)
     // One sample back to normal cancels the pending change; the clock starts again.
-    changed = classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 1250)).changed
+    changed =
+      classifier.classify(DeviceOrientation.normal.gravity, at: SampleTime(milliseconds: 1250)).changed
     #expect(changed == false)
-    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300)).changed
+    changed =
+      classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300)).changed
     #expect(changed == false)
-    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1599)).changed
+    changed =
+      classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1599)).changed
     #expect(changed == false)
     #expect(classifier.current == .normal)
-    changed = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1600)).changed
+    changed =
+      classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1600)).changed
     #expect(changed == true)
     #expect(classifier.current == .leftUp)
   }
@@ -159,13 +167,14 @@ struct ClassifierTests {
     #expect(throws: ValueError.self) { try settings.validate() }
   }
 
-  @Test("The defaults are 0.6 g, 0.1 g, 0.4 g and 200 ms, and valid")
+  @Test("The defaults are 0.6 g, 0.1 g, 0.4 g, 200 ms settle and 40 ms still, and valid")
   func defaults() throws {
     let defaults = ClassifierSettings.defaults
     #expect(defaults.threshold == 0.6)
     #expect(defaults.hysteresis == 0.1)
     #expect(defaults.shakeTolerance == 0.4)
     #expect(defaults.settle == .milliseconds(200))
+    #expect(defaults.still == .milliseconds(40))
     try defaults.validate()
   }
 }

@@ -23,7 +23,8 @@ struct PendingAndAdoptionTests {
     #expect(classifier.settlesAt == SampleTime(milliseconds: 1300))
     _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1050)).changed
     #expect(classifier.settlesAt == SampleTime(milliseconds: 1300), "a later agreeing sample moves nothing")
-    let changed1 = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300)).changed
+    let changed1 = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 1300))
+      .changed
     #expect(changed1)
     #expect(classifier.settlesAt == nil)
     #expect(classifier.pendingOrientation == nil)
@@ -62,7 +63,8 @@ struct PendingAndAdoptionTests {
     #expect(!classifier.isAdopting)
     #expect(classifier.settlesAt == nil)
     // Only the one sample: the next change waits for its settle time again.
-    let changed2 = classifier.classify(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 5050)).changed
+    let changed2 = classifier.classify(DeviceOrientation.rightUp.gravity, at: SampleTime(milliseconds: 5050))
+      .changed
     #expect(!changed2)
     #expect(classifier.current == .leftUp)
     #expect(classifier.settlesAt == SampleTime(milliseconds: 5350))
@@ -105,41 +107,6 @@ struct PendingAndAdoptionTests {
       .changed
     #expect(changed5)
     #expect(classifier.current == .faceUp)
-  }
-}
-
-@Suite("The pace of polling: faster while a change is pending")
-struct PollPaceTests {
-  @Test("Nothing pending: poll at the interval")
-  func atInterval() {
-    #expect(
-      PollPace(interval: .milliseconds(200)).next(now: SampleTime(milliseconds: 10), settlesAt: nil)
-        == .interval
-    )
-  }
-
-  @Test(
-    "A change pending: poll every 50 ms, or sooner when the settle time falls sooner, never a negative wait")
-  func pending() {
-    let pace = PollPace(interval: .milliseconds(200))
-    #expect(
-      pace.next(now: SampleTime(milliseconds: 1000), settlesAt: SampleTime(milliseconds: 1300))
-        == .after(.milliseconds(50)))
-    #expect(
-      pace.next(now: SampleTime(milliseconds: 1280), settlesAt: SampleTime(milliseconds: 1300))
-        == .after(.milliseconds(20)))
-    #expect(
-      pace.next(now: SampleTime(milliseconds: 1301), settlesAt: SampleTime(milliseconds: 1300))
-        == .after(.zero))
-  }
-
-  @Test("An interval shorter than 50 ms is never slowed down")
-  func shortInterval() {
-    let pace = PollPace(interval: .milliseconds(20))
-    #expect(pace.pendingPeriod == .milliseconds(20))
-    #expect(
-      pace.next(now: SampleTime(milliseconds: 0), settlesAt: SampleTime(milliseconds: 300))
-        == .after(.milliseconds(20)))
   }
 }
 

@@ -260,7 +260,8 @@ struct CalibrationTests {
     let text = result.stdout
     #expect(text.contains("Sensor: iio:device0 (accel_3d), online."))
     #expect(text.contains("Chosen because it is the only accelerometer."))
-    #expect(text.contains("Capture: poll every 50 ms: the device has no scan elements"))
+    #expect(
+      text.contains("Capture: poll every 50 ms, every 1000 ms at rest: the device has no scan elements"))
     #expect(text.contains("Scale: 0.0095 (in_accel_scale)"))
     #expect(text.contains("Live magnitude: 0.25 g. WARNING"), "\(text)")
     #expect(text.contains("wrong scale"))

@@ -44,11 +44,13 @@ struct CommandLineTests {
   func demo() throws {
     let process = try TestProcess([TestPaths.orientd, "--demo", "--dump"])
     let lines = process.waitForLines(4)
-    // Normal is held from 0 to 1.9 s, then the turn samples (f, -(1 - f)) with f = i/11 start at 2.0 s;
-    // they leave normal's band (tilt over 60 degrees, f > 0.634) at i = 7, 2.6 s, and settle by 2.8 s.
+    // Normal is held from 0 to 1.9 s, still from the first sample: taken at the second, 0.1 s
+    // (40 ms still). Then the turn samples (f, -(1 - f)) with f = i/11 start at 2.0 s; they leave
+    // normal's band (tilt over 60 degrees, f > 0.634) at i = 7, 2.6 s, and, still moving, settle
+    // by 2.8 s.
     #expect(
       lines == [
-        "0.200 device normal", "0.200 orientation normal", "2.800 device left-up",
+        "0.100 device normal", "0.100 orientation normal", "2.800 device left-up",
         "2.800 orientation left-up",
       ])
     process.signal(SIGTERM)

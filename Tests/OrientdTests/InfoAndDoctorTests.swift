@@ -41,7 +41,7 @@ struct InfoAndDoctorTests {
     let result = try runToCompletion([TestPaths.orientctl, "--socket", socket, "doctor"])
     #expect(result.status == 0, "\(result.stderr)")
     let text = result.stdout
-    #expect(text.contains("Capture: poll every 20 ms: "), "\(text)")
+    #expect(text.contains("Capture: poll every 20 ms, every 1000 ms at rest: "), "\(text)")
     #expect(text.contains("Mode: laptop (from manual; rotate tablet, from auto)."), "\(text)")
     // doctor's own connection needs the sensor while it asks.
     #expect(text.contains("Sampling: on."), "\(text)")

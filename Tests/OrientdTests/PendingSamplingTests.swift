@@ -24,8 +24,11 @@ private func tilted(_ degrees: Double) -> (Int, Int, Int) {
 @Suite("Polling faster while a change is pending", .scratch)
 struct PendingSamplingTests {
   /// A long interval against a long settle time, so that polls at the interval and polls while
-  /// pending cannot be taken for each other.
-  static let arguments = ["--dump", "--verbose", "--mode", "poll", "--interval", "2000", "--settle", "1000"]
+  /// pending cannot be taken for each other. Without the stillness rule: a step written to the
+  /// fake sensor rests at once, and would be taken after 40 ms (`StillSettleTests`).
+  static let arguments = [
+    "--dump", "--verbose", "--mode", "poll", "--interval", "2000", "--settle", "1000", "--still", "off",
+  ]
 
   @Test(
     "A pending change is polled many times within one interval until its settle time decides, then polling is at the interval again"
@@ -39,7 +42,7 @@ struct PendingSamplingTests {
     try #require(lines.suffix(2).map(dropTime) == ["device left-up", "orientation left-up"], "\(lines)")
     let settled = try #require(time(of: lines[2]))
     // The settle time (1 s) is half an interval: at the interval, the change would be proposed
-    // by one poll and decided by the next, two polls in all. While pending, one every 50 ms.
+    // by one poll and decided by the next, two polls in all. While pending, one every 20 ms.
     let proposing = samples(run.process.stderr).filter { $0.proposes == "left-up" && $0.time <= settled }
     #expect(proposing.count >= 10, "polls proposing left-up until it settled: \(proposing.map(\.time))")
 
@@ -63,12 +66,13 @@ struct PendingSamplingTests {
     try run.setRaw(256, 0, 0)
     #expect(run.process.waitFor("proposes left-up", inStderr: true))
     try run.setRaw(0, -256, 0)
-    #expect(run.process.waitFor("nothing pending: polling every 2000 ms again", inStderr: true, count: 2))
+    #expect(run.process.waitFor("polling every 2000 ms (the device is handled)", inStderr: true))
     let back = try #require(
       samples(run.process.stderr).last { $0.proposes == "left-up" }?.time, "\(run.process.stderr)")
-    // Two more polls at the interval after the last one that proposed left-up.
-    #expect(waitUntil { samples(run.process.stderr).filter { $0.time > back }.count >= 3 })
-    let after = samples(run.process.stderr).filter { $0.time > back }.prefix(3).map(\.time)
+    // Going back moved the device: 20 ms polls for 60 ms (`PollPace.movingWindow`), then
+    // three polls at the interval.
+    #expect(waitUntil { samples(run.process.stderr).filter { $0.time > back + 0.1 }.count >= 3 })
+    let after = samples(run.process.stderr).filter { $0.time > back + 0.1 }.prefix(3).map(\.time)
     #expect(after.dropFirst().count == 2)
     #expect(zip(after, after.dropFirst()).allSatisfy { $1 - $0 >= 1.99 }, "polls after going back: \(after)")
     #expect(run.stop() == 0)
@@ -78,10 +82,12 @@ struct PendingSamplingTests {
   @Test("While polling fast, a wobble around 45 degrees and a shake through left-up change nothing")
   func noFlaps() throws {
     // The default interval; a settle time of 1 s rather than 200 ms, so that a test held up
-    // between a poll and its next write never holds a reading that long.
+    // between a poll and its next write never holds a reading that long; and no stillness
+    // rule, since each reading here rests until it is polled (a shake that rests 40 ms in
+    // left-up is left-up: `StillSettleTests` shows a real shake never rests).
     let run = try FakeSensorRun(
       devices: [.accelerometer(raw: (0, -256, 0))],
-      arguments: ["--dump", "--verbose", "--mode", "poll", "--settle", "1000"])
+      arguments: ["--dump", "--verbose", "--mode", "poll", "--settle", "1000", "--still", "off"])
     #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
     // Each reading is held until orientd has polled it.
     for index in 0..<20 {
@@ -99,7 +105,7 @@ struct PendingSamplingTests {
     try run.setRaw(0, -256, 0)
     try #require(try run.waitForPolls(3))
     // The shake's left-up sample made a change pending: the fast polling ran, and still nothing flapped.
-    #expect(run.process.stderr.contains("a change is pending: polling every 50 ms"), "\(run.process.stderr)")
+    #expect(run.process.stderr.contains("a change is pending: polling every 20 ms"), "\(run.process.stderr)")
     #expect(run.stop() == 0)
     #expect(run.process.stdoutLines.map(dropTime) == ["device normal", "orientation normal"])
   }

@@ -14,14 +14,30 @@ struct ReplayTests {
 
   @Test("A sweep through 45 degrees switches near 60 degrees going out and near 30 coming back")
   func sweepBothWays() throws {
-    // Forward, 60.5 degrees (t = 3.00 s) is the first to leave normal's band (cos < 0.5);
-    // it settles 200 ms later. Back, 29.5 degrees (t = 7.50 s) is the first below left-up's band.
+    // Forward, 60.5 degrees (t = 3.00 s) is the first to leave normal's band (cos < 0.5).
+    // Back, 29.5 degrees (t = 7.50 s) is the first below left-up's band. The sweep turns a
+    // degree every 50 ms, so a sample moves (3 degrees from the last one that did) every
+    // 150 ms: 60.5 and 29.5 degrees both moved, and the next sample, 50 ms later and a degree
+    // on, finds the device still for 40 ms and more: each change is taken 50 ms after it was
+    // proposed. The first sample (t = 0) is still at the second.
     #expect(
       try dumpReplay(Self.sweep) == [
+        "0.050 device normal", "0.050 orientation normal",
+        "3.050 device left-up", "3.050 orientation left-up",
+        "7.550 device normal", "7.550 orientation normal",
+      ])
+  }
+
+  @Test("With still off, the same sweep settles 200 ms after each proposal, the settle time alone")
+  func sweepSettleOnly() throws {
+    #expect(
+      try dumpReplay(Self.sweep, ["--still", "off"]) == [
         "0.200 device normal", "0.200 orientation normal",
         "3.200 device left-up", "3.200 orientation left-up",
         "7.700 device normal", "7.700 orientation normal",
       ])
+    // A settle time given alone keeps its meaning: the same.
+    #expect(try dumpReplay(Self.sweep, ["--settle", "200"]) == (try dumpReplay(Self.sweep, ["--still", "off"])))
   }
 
   @Test("Without hysteresis the same sweep switches where a component crosses the 0.6 g threshold")
@@ -43,10 +59,11 @@ struct ReplayTests {
     for step in 1...10 { trace.backward(degrees: 90 - 9 * Double(step)) }  // 2.1 ... 3.0 s
     trace.hold(0, -1, 0, count: 10)
     // Face-up holds down to 30 degrees from upright; 27 degrees at t = 2.7 s proposes normal,
-    // which settles 200 ms later.
+    // which settles 200 ms later: the device moves 9 degrees a sample until 3.0 s, never still.
+    // Face-up, still from the first sample, is taken at the second.
     #expect(
       try dumpReplay(trace) == [
-        "0.200 device face-up",
+        "0.100 device face-up",
         "2.900 device normal", "2.900 orientation normal",
       ])
   }
@@ -63,7 +80,8 @@ struct ReplayTests {
       trace.add(x, y, z)
     }
     trace.hold(0, -1, 0, count: 50)
-    #expect(try dumpReplay(trace) == ["0.200 device normal", "0.200 orientation normal"])
+    // Normal is taken at the third sample, still for 40 ms; the burst takes nothing.
+    #expect(try dumpReplay(trace) == ["0.040 device normal", "0.040 orientation normal"])
   }
 
   @Test("The same burst with the shake gate opened wide lets left-up through")
@@ -72,7 +90,8 @@ struct ReplayTests {
     trace.hold(0, -1, 0, count: 50)
     trace.hold(1.8, 0, 0, count: 50)
     let lines = try dumpReplay(trace, ["--shake-tolerance", "1"])
-    #expect(lines.contains("1.200 device left-up"))
+    // Held from 1.0 s: still 40 ms later.
+    #expect(lines.contains("1.040 device left-up"), "\(lines)")
   }
 
   @Test("A slow tilt back to nearly flat turns the device face-up but leaves the screen alone")
@@ -81,9 +100,10 @@ struct ReplayTests {
     trace.hold(0, -1, 0, count: 10)  // 0.0 ... 0.9 s upright
     for step in 0..<80 { trace.backward(degrees: Double(step) + 0.5) }  // 1.0 ... 8.9 s
     for _ in 0..<20 { trace.backward(degrees: 80) }
-    // 60.5 degrees at t = 7.0 s is the first to leave normal's band; face-up settles at 7.2 s.
+    // 60.5 degrees at t = 7.0 s is the first to leave normal's band, and moved (3 degrees since
+    // the last sample that did, at 6.7 s); the device is still 100 ms later: face-up at 7.1 s.
     #expect(
-      try dumpReplay(trace) == ["0.200 device normal", "0.200 orientation normal", "7.200 device face-up"])
+      try dumpReplay(trace) == ["0.100 device normal", "0.100 orientation normal", "7.100 device face-up"])
   }
 
   @Test("Orientations outside --allowed change the device but not the screen")
@@ -167,7 +187,7 @@ struct ReplayTests {
     let result = try runToCompletion(
       [bash, "-c", "set -o pipefail; \"$0\" \"$@\" | head -1", TestPaths.orientd] + arguments)
     #expect(result.status == 0)
-    #expect(result.stdout == "0.200 device normal\n")
+    #expect(result.stdout == "0.050 device normal\n")
     #expect(result.stderr.isEmpty)
   }
 

@@ -117,7 +117,9 @@ struct SensorLifecycleTests {
   func noScanElements() throws {
     let run = try FakeSensorRun(devices: [.accelerometer()], arguments: ["--dump", "--settle", "0"])
     #expect(
-      run.process.waitFor("capture mode poll every 200 ms: the device has no scan elements", inStderr: true))
+      run.process.waitFor(
+        "capture mode poll every 200 ms, every 1000 ms at rest: the device has no scan elements",
+        inStderr: true))
     #expect(run.process.waitForLines(1).prefix(1).map(dropTime) == ["device normal"])
     #expect(run.stop() == 0)
   }

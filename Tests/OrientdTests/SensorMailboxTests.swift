@@ -56,7 +56,9 @@ struct SensorMailboxTests {
     let names = cycle.map(\.name)
     try #require(devices.count >= 10, "too few changes seen: \(devices)")
     for (previous, next) in zip(devices, devices.dropFirst()) {
-      let expected = names[(names.firstIndex(of: previous)! + 1) % 4]
+      let index = try #require(
+        names.firstIndex(of: previous), "not a change of the trace: \(previous) in \(devices)")
+      let expected = names[(index + 1) % 4]
       #expect(next == expected, "after \(previous) came \(next): a change was lost (\(devices))")
     }
     #expect(devices.last == "right-up")

@@ -1,4 +1,4 @@
-/// The tunables of the orientation classifier, all in g except `settle`.
+/// The tunables of the orientation classifier, all in g except `settle` and `still`.
 package struct ClassifierSettings: Equatable, Sendable {
   /// A component must reach this to propose a new orientation.
   package var threshold: Double
@@ -8,17 +8,29 @@ package struct ClassifierSettings: Equatable, Sendable {
   package var shakeTolerance: Double
   /// How long a new proposal must hold before it becomes current.
   package var settle: Duration
+  /// How long the device must be still (`MotionWatch`) in a new proposal for it to become
+  /// current sooner than `settle`; nil: only `settle` decides.
+  ///
+  /// The settle time guards against a proposal that a moving device only passes through; a
+  /// device that has stopped in the new orientation is done turning, and waiting out the rest
+  /// of the settle time would only delay the answer.
+  package var still: Duration?
 
-  /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 200 ms settle.
+  /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 200 ms settle,
+  /// 40 ms still (Android takes a proposal that has held for 40 ms).
   package static let defaults = ClassifierSettings(
-    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .milliseconds(200))
+    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .milliseconds(200), still: .milliseconds(40)
+  )
 
   /// Creates settings; `validate()` reports values that make no sense.
-  package init(threshold: Double, hysteresis: Double, shakeTolerance: Double, settle: Duration) {
+  package init(
+    threshold: Double, hysteresis: Double, shakeTolerance: Double, settle: Duration, still: Duration? = nil
+  ) {
     self.threshold = threshold
     self.hysteresis = hysteresis
     self.shakeTolerance = shakeTolerance
     self.settle = settle
+    self.still = still
   }
 
   /// Throws when a value is out of range, naming the option it belongs to.
@@ -34,5 +46,6 @@ package struct ClassifierSettings: Equatable, Sendable {
       throw ValueError("shake tolerance must be between 0 and 4 g, got \(shakeTolerance)")
     }
     guard settle >= .zero else { throw ValueError("settle must not be negative") }
+    if let still, still < .zero { throw ValueError("still must not be negative") }
   }
 }

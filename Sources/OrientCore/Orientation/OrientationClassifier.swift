@@ -1,5 +1,10 @@
 /// Decides the device orientation from gravity samples, with a shake gate,
-/// hysteresis, a dead zone and a settle time.
+/// hysteresis, a dead zone and a settle time that a device at rest cuts short.
+///
+/// A proposal other than the current orientation becomes current once every sample has
+/// proposed it for the settle time, or sooner once the device has been still in it for
+/// `ClassifierSettings.still` (`MotionWatch`): the settle time is there for a device that only
+/// passes through an orientation, and a device that has come to rest is done turning.
 ///
 /// Samples from a sensor whose steady magnitude is far from 1 g (a wrong scale) are divided
 /// by that magnitude before the gate (see `SteadyMagnitude`), so such a sensor still
@@ -30,6 +35,11 @@ package struct OrientationClassifier: Sendable {
   /// Whether the sensor's scale is unknown: samples go by their direction until `steady` has
   /// learned their magnitude.
   @usableFromInline var scaleUnknown = false
+  /// Whether the device is still, judged on the samples as the gate sees them (after any
+  /// division, or by direction alone).
+  @usableFromInline var motion = MotionWatch()
+  /// The time of the last sample, nil before the first.
+  @usableFromInline var lastSampleTime: SampleTime?
   /// The magnitudes in g the gate accepts.
   @usableFromInline var gate: ClosedRange<Double>
 
@@ -49,8 +59,14 @@ package struct OrientationClassifier: Sendable {
   /// nil when nothing is pending. A source that samples at least once more at this time lets
   /// the settle time decide as soon as it can.
   package var settlesAt: SampleTime? {
-    pending == nil ? nil : pendingSince + settings.settle
+    guard pending != nil else { return nil }
+    let bySettle = pendingSince + settings.settle
+    guard let still = settings.still else { return bySettle }
+    return min(bySettle, max(pendingSince, motion.stillSince ?? pendingSince) + still)
   }
+
+  /// Whether the samples moved since they last came to rest (see `MotionWatch`).
+  package var motionWatch: MotionWatch { motion }
 
   /// Whether the next sample the gate takes will decide the orientation at once.
   package var isAdopting: Bool { adopting }
@@ -66,6 +82,8 @@ package struct OrientationClassifier: Sendable {
   package mutating func adoptNextProposal() {
     adopting = true
     pending = nil
+    // Whatever the samples did before the pause says nothing about the device now.
+    motion.reset()
   }
 
   /// What the classifier made of one sample.
@@ -116,6 +134,7 @@ package struct OrientationClassifier: Sendable {
   package mutating func forgetSteadyMagnitude(scaleKnown: Bool = true) {
     steady = SteadyMagnitude()
     scaleUnknown = !scaleKnown
+    motion.reset()
   }
 
   /// The magnitudes (in g) the gate accepts. A tolerance that is negative or not a number
@@ -168,6 +187,7 @@ package struct OrientationClassifier: Sendable {
     let magnitudeChange = steady.add(
       magnitudeSquared: squared, at: time, gate: gate,
       material: max(settings.shakeTolerance, SteadyMagnitude.band))
+    lastSampleTime = time
     var vector = gravity
     if let divisor = steady.divisor {
       let factor = 1 / divisor
@@ -183,8 +203,11 @@ package struct OrientationClassifier: Sendable {
       }
       let factor = 1 / squared.squareRoot()
       vector = Vector3(gravity.x * factor, gravity.y * factor, gravity.z * factor)
+      motion.add(vector, at: time)
       return decide(proposal(for: vector), at: time, magnitude: magnitudeChange)
     }
+    // A shaken sample moves too: it is far from any resting vector.
+    motion.add(vector, at: time)
     guard squared >= minimumSquared && squared <= maximumSquared else {
       pending = nil
       return Step(
@@ -210,7 +233,8 @@ package struct OrientationClassifier: Sendable {
       verdict: .proposed(proposed), changed: settle(proposed, at: time), magnitude: magnitudeChange)
   }
 
-  /// Makes `proposed` current once it has been proposed for the settle time.
+  /// Makes `proposed` current once it has been proposed for the settle time, or once the
+  /// device has been still in it for `settings.still`.
   @inlinable
   mutating func settle(_ proposed: DeviceOrientation?, at time: SampleTime) -> Bool {
     guard proposed != current else {
@@ -221,11 +245,30 @@ package struct OrientationClassifier: Sendable {
       pending = proposed
       pendingSince = time
     }
-    guard time - pendingSince >= settings.settle else {
+    guard time - pendingSince >= settings.settle || hasBeenStill(at: time) else {
       return false
     }
     currentStorage = proposed
     pending = nil
     return true
+  }
+
+  /// Whether the device has been still for `settings.still` since the pending proposal began.
+  @inlinable
+  func hasBeenStill(at time: SampleTime) -> Bool {
+    guard let still = settings.still, let since = motion.stillSince else { return false }
+    return time - max(pendingSince, since) >= still
+  }
+
+  /// The sensor has sent no sample since the last one, up to `time`: it reports only when a
+  /// value moves (a HID sensor hub with a change sensitivity), so the device is as that
+  /// sample found it, and still. Decides a pending change as a sample equal to the last one
+  /// at `time` would; returns whether the orientation changed.
+  ///
+  /// Only for sensors that report on change or at a known cadence, called once that cadence
+  /// has passed: a polled sensor's silence means nothing.
+  package mutating func quiet(until time: SampleTime) -> Bool {
+    guard let pending, !adopting, let last = lastSampleTime, time >= last else { return false }
+    return settle(pending, at: time)
   }
 }

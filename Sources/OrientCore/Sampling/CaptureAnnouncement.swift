@@ -19,8 +19,10 @@ package enum CaptureAnnouncement: Equatable, Sendable {
 
   /// What the driver knows once it has acted.
   package struct Facts: Equatable, Sendable {
-    /// The poll interval.
+    /// The poll interval while the device is handled.
     package var interval: Duration
+    /// The poll interval while it rests; nil when it is the interval.
+    package var restingInterval: Duration?
     /// How polling reads the attributes, e.g. `open sysfs files`.
     package var pollMethod: String
     /// What the buffer was set up with, e.g. `scan 6 bytes, trigger none`.
@@ -30,9 +32,11 @@ package enum CaptureAnnouncement: Equatable, Sendable {
 
     /// The facts at hand; what does not apply is empty.
     package init(
-      interval: Duration, pollMethod: String = "", bufferSetup: String = "", frequencyChanges: [String] = []
+      interval: Duration, restingInterval: Duration? = nil, pollMethod: String = "", bufferSetup: String = "",
+      frequencyChanges: [String] = []
     ) {
       self.interval = interval
+      self.restingInterval = restingInterval == interval ? nil : restingInterval
       self.pollMethod = pollMethod
       self.bufferSetup = bufferSetup
       self.frequencyChanges = frequencyChanges
@@ -62,7 +66,8 @@ package enum CaptureAnnouncement: Equatable, Sendable {
     let buffer = facts.bufferSummary
     switch self {
     case .polling(let reason):
-      let mode = "poll every \(facts.interval.wholeMilliseconds) ms"
+      let resting = facts.restingInterval.map { ", every \($0.wholeMilliseconds) ms at rest" } ?? ""
+      let mode = "poll every \(facts.interval.wholeMilliseconds) ms\(resting)"
       return Text(
         logLine: "capture mode \(mode): \(reason); reading through \(facts.pollMethod)\(facts.frequencyText)",
         mode: mode, reason: reason)

@@ -32,8 +32,10 @@ package struct CapturePlan: Sendable {
   /// What the plan is given once.
   package struct Settings: Equatable, Sendable {
     package var mode: Mode
-    /// The poll interval.
+    /// The poll interval while the device is handled.
     package var interval: Duration
+    /// The poll interval once the device rests (`PollPace`).
+    package var restingInterval: Duration
     /// What comes before the sensor's summary when the log says it went offline: nothing
     /// for the sensor orientation comes from, `the base accelerometer ` for the base.
     package var offlinePrefix: String
@@ -46,11 +48,12 @@ package struct CapturePlan: Sendable {
 
     /// The settings.
     package init(
-      mode: Mode, interval: Duration, offlinePrefix: String = "", whileAbsent: String,
-      endsIfAbsent: Bool = false
+      mode: Mode, interval: Duration, restingInterval: Duration? = nil, offlinePrefix: String = "",
+      whileAbsent: String, endsIfAbsent: Bool = false
     ) {
       self.mode = mode
       self.interval = interval
+      self.restingInterval = restingInterval ?? interval
       self.offlinePrefix = offlinePrefix
       self.whileAbsent = whileAbsent
       self.endsIfAbsent = endsIfAbsent

@@ -50,6 +50,7 @@ struct InfoReport {
       InfoItem("threshold", String(settings.threshold)), InfoItem("hysteresis", String(settings.hysteresis)),
       InfoItem("shake-tolerance", String(settings.shakeTolerance)),
       InfoItem("settle", "\(settings.settle.wholeMilliseconds) ms"),
+      InfoItem("still", settings.still.map { "\($0.wholeMilliseconds) ms" } ?? "off"),
       InfoItem("allowed-from", full ? allowedFrom.full : allowedFrom.brief),
       InfoItem("dbus", dbus),
       InfoItem("tablet-mode", mode),

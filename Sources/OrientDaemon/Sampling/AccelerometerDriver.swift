@@ -61,13 +61,16 @@ final class AccelerometerDriver: SensorDriver {
     let surveyed: (SensorSurvey) -> Void
     /// The first look failed and the plan's `endsIfAbsent` was set: the driver does nothing more.
     let failed: (IIOError) -> Void
+    /// The buffer delivered nothing between the last sample and this time, one report period
+    /// after a pending change would settle: the device is as the last sample found it.
+    let quiet: (SampleTime) -> Void
 
     init(
       sample: @escaping (Sample, _ polled: Bool) -> Void, rejected: @escaping (SampleTime) -> Void,
       online: @escaping (_ value: Bool, _ summary: String, SampleTime) -> Void,
       described: @escaping (SensorDescription?) -> Void, absent: @escaping (String) -> Void,
       setUp: @escaping (SensorSetup) -> Void, surveyed: @escaping (SensorSurvey) -> Void,
-      failed: @escaping (IIOError) -> Void
+      failed: @escaping (IIOError) -> Void, quiet: @escaping (SampleTime) -> Void = { _ in }
     ) {
       self.sample = sample
       self.rejected = rejected
@@ -77,6 +80,7 @@ final class AccelerometerDriver: SensorDriver {
       self.setUp = setUp
       self.surveyed = surveyed
       self.failed = failed
+      self.quiet = quiet
     }
   }
 
@@ -115,7 +119,11 @@ final class AccelerometerDriver: SensorDriver {
   private var removal: (watch: DeviceRemovalWatch, loopWatch: Watch)?
   private var polling: PollCapture?
   private var pacer: PollPacer?
+  /// The poll interval while the device rests (`restEvery`).
+  private var restingInterval: Duration
   private var probeTimer: LoopTimer?
+  /// Decides a pending change when the buffer stays silent (`Handlers.quiet`).
+  private var quietTimer: LoopTimer?
   private var retryTimer: LoopTimer?
   private var lookTimer: LoopTimer?
   private var frequencies: SamplingFrequencies?
@@ -137,6 +145,7 @@ final class AccelerometerDriver: SensorDriver {
     self.loop = loop
     self.clock = clock
     buffersAllowed = configuration.buffersAllowed
+    restingInterval = configuration.plan.restingInterval
     var settings = configuration.plan
     if !buffersAllowed { settings.mode = .poll }
     plan = CapturePlan(settings: settings)
@@ -150,7 +159,34 @@ final class AccelerometerDriver: SensorDriver {
 
   /// What the classifier fed by this sensor has pending now: polling hurries until it settles,
   /// and a change from a known orientation counts as movement for a silent buffer.
-  func setPending(_ change: PendingChange?) { pending = change }
+  func setPending(_ change: PendingChange?) {
+    pending = change
+    armQuietTimer()
+  }
+
+  /// How long after a pending change would settle a silent buffer decides it: one report
+  /// period at the rate capture asked the driver for (`SamplingFrequencies`), and 20 ms
+  /// more for the scan on its way. A sensor that reports at a cadence sends a scan within it,
+  /// and that scan decides; one that reports only on change (a HID sensor hub with a change
+  /// sensitivity) sends nothing while the device rests, and without this a change would wait
+  /// for the next movement.
+  var quietGrace: Duration {
+    .seconds(1) / SamplingFrequencies.needed(interval: configuration.plan.interval) + .milliseconds(20)
+  }
+
+  /// While capture is buffered and a change is pending, arms the quiet timer for one report
+  /// period after it would settle; otherwise disarms it. Polling needs none: it reads at the
+  /// settle time itself (`PollPace`).
+  private func armQuietTimer() {
+    guard let pending, capture != nil, polling == nil else {
+      quietTimer = nil
+      return
+    }
+    let timer =
+      quietTimer ?? LoopTimer(loop: loop) { [unowned self] _ in self.handlers?.quiet(self.clock.now) }
+    timer.schedule(after: max(.zero, pending.settlesAt - clock.now) + quietGrace)
+    quietTimer = timer
+  }
 
   /// Nothing needs samples: nothing is read and no timer of capture runs. A sensor not found
   /// yet is still looked for, and set up but not read once found.
@@ -164,6 +200,12 @@ final class AccelerometerDriver: SensorDriver {
 
   /// Reads while `needed`; not needed, nothing is read and no timer of capture runs.
   func setNeeded(_ needed: Bool) { needed ? resume() : pause() }
+
+  /// Polls every `resting` while the device rests (never more often than the interval).
+  func restEvery(_ resting: Duration) {
+    restingInterval = resting
+    pacer?.rest(every: resting)
+  }
 
   /// How it reads now, for the log.
   var summary: String { attached?.description.capture ?? "looking for the accelerometer" }
@@ -296,7 +338,8 @@ final class AccelerometerDriver: SensorDriver {
     guard let attached else { return }
     let text = announcement.text(
       CaptureAnnouncement.Facts(
-        interval: configuration.plan.interval, pollMethod: polling?.method ?? "",
+        interval: configuration.plan.interval, restingInterval: configuration.plan.restingInterval,
+        pollMethod: polling?.method ?? "",
         bufferSetup: capture?.summary ?? "",
         frequencyChanges: frequencies?.changes ?? []))
     if let line = text.logLine { Log.info(line) }
@@ -383,6 +426,7 @@ final class AccelerometerDriver: SensorDriver {
   }
 
   private func closeBuffer() {
+    quietTimer = nil
     if let removal { loop.unwatch(removal.loopWatch) }
     removal = nil
     if let captureWatch { loop.unwatch(captureWatch) }
@@ -410,9 +454,10 @@ final class AccelerometerDriver: SensorDriver {
   private func startPolling() {
     guard let attached else { return }
     polling = PollCapture(accelerometer: attached.sensor)
-    let pacer = PollPacer(loop: loop, clock: clock, interval: configuration.plan.interval) { [unowned self] in
-      self.poll()
-    }
+    let pacer = PollPacer(
+      loop: loop, clock: clock, interval: configuration.plan.interval,
+      restingInterval: restingInterval
+    ) { [unowned self] in self.poll() }
     pacer.start()
     self.pacer = pacer
   }
@@ -426,11 +471,14 @@ final class AccelerometerDriver: SensorDriver {
   private func poll() {
     guard let polling else { return }
     let time = clock.time(at: loop.now)
-    // Paced after the reading, whatever became of it: the classifier says what is pending.
-    defer { pacer?.paced(settlesAt: pending?.settlesAt) }
+    // Paced after the reading, whatever became of it: what it read says whether the device
+    // moves, and the classifier what is pending.
+    var gravity: Vector3?
+    defer { pacer?.paced(after: gravity, at: time, settlesAt: pending?.settlesAt) }
     switch polling.read() {
     case .success(let raw):
       guard let sample = convertAndHandOn(raw.x, raw.y, raw.z, at: time) else { return }
+      gravity = sample.gravity
       run(
         plan.polled(gravity: sample.gravity, changePending: pending?.fromKnownOrientation == true, at: time))
     case .failure(.garbage(let file, let value)):

@@ -81,6 +81,16 @@ package final class Detector {
   /// change it made has been reported.
   func resume() { classifier.adoptNextProposal() }
 
+  /// The sensor sent nothing since the last sample until `time` (it reports on change, and a
+  /// report period has passed): decides a pending change as that sample would again, and
+  /// reports a change it makes.
+  func quiet(until time: SampleTime) {
+    guard classifier.quiet(until: time) else { return }
+    Log.debug(
+      "no sample since the last: \(orientationName(classifier.current)) is current at \(time.secondsText)")
+    report(.device(classifier.current, time: time))
+  }
+
   /// Records, classifies and, on a change, reports one sample.
   package func handle(_ sample: Sample) {
     recorder?.record(sample)

@@ -158,7 +158,8 @@ final class SamplingEngine {
       configuration: AccelerometerDriver.Configuration(
         choice: .named(settings.device), uri: settings.uri, matrixOption: settings.mountMatrix,
         plan: CapturePlan.Settings(
-          mode: settings.mode, interval: settings.interval, whileAbsent: "serving 'sensor offline'",
+          mode: settings.mode, interval: settings.interval, restingInterval: settings.restingInterval,
+          whileAbsent: "serving 'sensor offline'",
           endsIfAbsent: configuration.failIfNoSensor), buffersAllowed: buffersAllowed),
       loop: loop, clock: configuration.clock)
     display = driver
@@ -178,7 +179,11 @@ final class SamplingEngine {
         absent: { [events] reason in events.post(.absent(reason)) },
         setUp: { [detector] setup in detector.sensor = Detector.Sensor(setup) },
         surveyed: { [unowned self] survey in self.surveyed(survey, loop: loop) },
-        failed: { [events] error in events.post(.failed(Failure(error))) }))
+        failed: { [events] error in events.post(.failed(Failure(error))) },
+        quiet: { [unowned self] time in
+          self.detector.quiet(until: time)
+          self.classifierChanged()
+        }))
   }
 
   /// A look of the display sensor's driver saw `survey`: says what is wrong with where
@@ -200,11 +205,15 @@ final class SamplingEngine {
   private func startBase(on loop: EventLoop) {
     guard base == nil, let hinge else { return }
     hinge.baseFound()
+    // The hinge pairs the two sensors' readings when they are at most an interval and a half
+    // apart (`HingePairing`): the display sensor no longer slows down at rest either.
+    display?.restEvery(settings.interval)
     let driver = AccelerometerDriver(
       configuration: AccelerometerDriver.Configuration(
         // --mount-matrix is the display sensor's: the base sensor has its own.
         choice: .base(besides: settings.device), uri: settings.uri, matrixOption: nil,
         plan: CapturePlan.Settings(
+          // Never slower at rest: the hinge pairs readings at most an interval and a half apart.
           mode: settings.mode, interval: settings.interval, offlinePrefix: "the base accelerometer ",
           whileAbsent: "no hinge angle meanwhile"), buffersAllowed: buffersAllowed),
       loop: loop, clock: configuration.clock)

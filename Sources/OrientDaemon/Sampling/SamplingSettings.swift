@@ -15,8 +15,10 @@ struct SamplingSettings: Equatable, Sendable {
   var device: String?
   /// How the sensors are read (`--mode`).
   var mode: CapturePlan.Mode
-  /// The poll interval.
+  /// The poll interval while the device is handled.
   var interval: Duration
+  /// The poll interval once the device rests.
+  var restingInterval: Duration
   /// `--mount-matrix`, which applies to the sensor orientation comes from.
   var mountMatrix: Matrix3?
 
@@ -33,6 +35,7 @@ struct SamplingSettings: Equatable, Sendable {
     case .buffer: mode = .buffer
     }
     interval = options.interval
+    restingInterval = options.restingInterval
     mountMatrix = options.mountMatrix
   }
 }

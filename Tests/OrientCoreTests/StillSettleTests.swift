@@ -1,0 +1,192 @@
+import Testing
+
+@testable import OrientCore
+
+/// Milliseconds as a sample time.
+private func at(_ milliseconds: Int64) -> SampleTime { SampleTime(milliseconds: milliseconds) }
+
+/// Feeds one sample; whether it changed the orientation.
+private func feed(_ classifier: inout OrientationClassifier, _ gravity: Vector3, _ time: SampleTime) -> Bool {
+  classifier.classify(gravity, at: time).changed
+}
+
+/// Silence until `time`; whether it changed the orientation.
+private func quiet(_ classifier: inout OrientationClassifier, _ time: SampleTime) -> Bool {
+  classifier.quiet(until: time)
+}
+
+/// The defaults: 200 ms settle, 40 ms still.
+private let defaults = ClassifierSettings.defaults
+
+/// A classifier holding normal, from samples at 0 and 300 ms.
+private func holdingNormal(_ settings: ClassifierSettings = defaults) -> OrientationClassifier {
+  var classifier = OrientationClassifier(settings: settings)
+  _ = classifier.classify(DeviceOrientation.normal.gravity, at: at(0))
+  _ = classifier.classify(DeviceOrientation.normal.gravity, at: at(300))
+  return classifier
+}
+
+@Suite("A device at rest in a new orientation is taken sooner than the settle time")
+struct StillSettleTests {
+  @Test("A step to left-up seen at a poll is taken once three samples 40 ms apart agree and are still")
+  func stepIsTakenWhenStill() {
+    var classifier = holdingNormal()
+    #expect(!feed(&classifier, DeviceOrientation.leftUp.gravity, at(1000)))
+    #expect(classifier.settlesAt == at(1040))
+    #expect(!feed(&classifier, DeviceOrientation.leftUp.gravity, at(1020)))
+    #expect(feed(&classifier, DeviceOrientation.leftUp.gravity, at(1040)))
+    #expect(classifier.current == .leftUp)
+  }
+
+  @Test("A proposal made while the device still turns waits until it stops, or for the settle time")
+  func movingWaitsForSettle() {
+    var classifier = holdingNormal()
+    // Turning on at 4 degrees every 20 ms from 62 degrees: left-up is proposed, the device moves.
+    var time: Int64 = 1000
+    var degrees = 62.0
+    var changedAt: Int64?
+    while degrees <= 90, changedAt == nil {
+      if classifier.classify(uprightTilt(degrees: degrees), at: at(time)).changed { changedAt = time }
+      time += 20
+      degrees += 4
+    }
+    // 62 to 90 degrees takes 140 ms: the settle time has not passed, and the device never rested.
+    #expect(changedAt == nil)
+    // It rests at 90: taken 40 ms after the last movement (the sample at 90 degrees, 1140 ms).
+    var restedAt: Int64?
+    while restedAt == nil, time < 2000 {
+      if classifier.classify(uprightTilt(degrees: 90), at: at(time)).changed { restedAt = time }
+      time += 20
+    }
+    #expect(restedAt == 1180)
+  }
+
+  @Test("A device that keeps moving in the new proposal is taken at the settle time")
+  func settleStillBounds() {
+    var classifier = holdingNormal()
+    var time: Int64 = 1000
+    var changedAt: Int64?
+    // Wobbling between 70 and 80 degrees, never still.
+    for step in 0..<20 where changedAt == nil {
+      if classifier.classify(uprightTilt(degrees: step % 2 == 0 ? 70 : 80), at: at(time)).changed {
+        changedAt = time
+      }
+      time += 20
+    }
+    #expect(changedAt == 1200)
+  }
+
+  @Test("Still before the proposal does not count: the stillness is measured from the proposal on")
+  func stillnessStartsWithProposal() {
+    var classifier = holdingNormal()
+    // The device rests at 70 degrees; a new setting drops what was pending, the proposal starts again.
+    _ = classifier.classify(uprightTilt(degrees: 70), at: at(1000))
+    classifier.update(settings: defaults)
+    #expect(!feed(&classifier, uprightTilt(degrees: 70), at(1500)))
+    #expect(classifier.settlesAt == at(1540))
+    #expect(feed(&classifier, uprightTilt(degrees: 70), at(1540)))
+  }
+
+  @Test("Without still, only the settle time decides, as before")
+  func stillOff() {
+    var settings = defaults
+    settings.still = nil
+    var classifier = holdingNormal(settings)
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: at(1000))
+    #expect(classifier.settlesAt == at(1200))
+    #expect(!feed(&classifier, DeviceOrientation.leftUp.gravity, at(1100)))
+    #expect(feed(&classifier, DeviceOrientation.leftUp.gravity, at(1200)))
+  }
+
+  @Test("A still time longer than the settle time changes nothing")
+  func stillLongerThanSettle() {
+    var settings = defaults
+    settings.still = .milliseconds(500)
+    var classifier = holdingNormal(settings)
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: at(1000))
+    #expect(classifier.settlesAt == at(1200))
+  }
+
+  @Test("0 flaps near 45 degrees with noise: the hysteresis holds, whatever the stillness")
+  func noFlapsNearFortyFive() {
+    var classifier = holdingNormal()
+    var flips = 0
+    for step in 0..<400 {
+      // 45 degrees with a degree of noise, some stretches perfectly still.
+      let noise = step % 50 < 25 ? Double((step * 7) % 5 - 2) * 0.5 : 0
+      if classifier.classify(uprightTilt(degrees: 45 + noise), at: at(1000 + 20 * Int64(step))).changed {
+        flips += 1
+      }
+    }
+    #expect(flips == 0)
+    #expect(classifier.current == .normal)
+  }
+
+  @Test("A shake is movement: a shaken device passing through left-up is never still in it")
+  func shakeIsNeverStill() {
+    var classifier = holdingNormal()
+    var changed = false
+    // Bursts through left-up 40 ms long, each sample a different strength, between samples near normal.
+    let burst = [Vector3(0.8, -0.3, 0.1), Vector3(1.2, -0.2, 0), Vector3(0.9, -0.4, 0.2)]
+    var time: Int64 = 1000
+    for round in 0..<10 {
+      for reading in burst {
+        changed = changed || classifier.classify(reading, at: at(time)).changed
+        time += 20
+      }
+      changed = changed || classifier.classify(uprightTilt(degrees: Double(round % 3)), at: at(time)).changed
+      time += 20
+    }
+    #expect(!changed)
+    #expect(classifier.current == .normal)
+  }
+
+  @Test("Face-up and face-down are taken the same way")
+  func flat() {
+    var classifier = holdingNormal()
+    _ = classifier.classify(DeviceOrientation.faceUp.gravity, at: at(1000))
+    _ = classifier.classify(DeviceOrientation.faceUp.gravity, at: at(1020))
+    #expect(feed(&classifier, DeviceOrientation.faceUp.gravity, at(1040)))
+    #expect(classifier.current == .faceUp)
+    _ = classifier.classify(DeviceOrientation.faceDown.gravity, at: at(2000))
+    #expect(feed(&classifier, DeviceOrientation.faceDown.gravity, at(2040)))
+    #expect(classifier.current == .faceDown)
+  }
+}
+
+@Suite("A sensor that reports only on change decides in silence")
+struct QuietSettleTests {
+  @Test("The last sample of a turn proposes left-up; with no sample after it, left-up is taken 40 ms later")
+  func quietDecides() {
+    var classifier = holdingNormal()
+    _ = classifier.classify(uprightTilt(degrees: 70), at: at(1000))
+    _ = classifier.classify(uprightTilt(degrees: 85), at: at(1020))
+    #expect(classifier.settlesAt == at(1060))
+    #expect(!quiet(&classifier, at(1050)))
+    #expect(quiet(&classifier, at(1060)))
+    #expect(classifier.current == .leftUp)
+    #expect(classifier.settlesAt == nil)
+  }
+
+  @Test("Silence decides nothing when nothing is pending, before any sample, or while adopting")
+  func quietWithoutPending() {
+    var fresh = OrientationClassifier()
+    #expect(!quiet(&fresh, at(5000)))
+    var classifier = holdingNormal()
+    #expect(!quiet(&classifier, at(5000)))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: at(6000))
+    classifier.adoptNextProposal()
+    #expect(!quiet(&classifier, at(7000)))
+    #expect(classifier.current == .normal)
+  }
+
+  @Test("Without still, silence decides at the settle time")
+  func quietAtSettle() {
+    var settings = defaults
+    settings.still = nil
+    var classifier = holdingNormal(settings)
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: at(1000))
+    #expect(!quiet(&classifier, at(1150)))
+    #expect(quiet(&classifier, at(1200)))
+  }
+}
