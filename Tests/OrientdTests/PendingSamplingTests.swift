@@ -110,3 +110,53 @@ struct PendingSamplingTests {
     #expect(run.process.stdoutLines.map(dropTime) == ["device normal", "orientation normal"])
   }
 }
+
+@Suite("Polling that follows the device on a umockdev accelerometer", .scratch)
+struct RestingPaceTests {
+  @Test(
+    "Still for 10 s, the sensor is polled at the resting interval; a turn seen there is followed every 20 ms and taken once still"
+  )
+  func restsThenFollowsATurn() throws {
+    // A resting interval far from the interval and from the 20 ms of a moving device, so that
+    // each pace shows in the poll times orientd logs (its own sample times).
+    let run = try FakeSensorRun(
+      devices: [.accelerometer(raw: (0, -256, 0))],
+      arguments: ["--dump", "--verbose", "--mode", "poll", "--interval", "100", "--resting-interval", "700"])
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
+    // Handled for 10 s from the start, then resting: two polls 700 ms apart show it.
+    #expect(
+      waitUntil(timeout: 30) {
+        let times = samples(run.process.stderr).map(\.time).filter { $0 > 10.5 }
+        return times.count >= 3
+      }, "\(run.process.stderr)")
+    let resting = samples(run.process.stderr).map(\.time).filter { $0 > 10.5 }.prefix(3)
+    // A repeating timer keeps its grid: a poll that fired late makes the next gap shorter, never
+    // the sum of two.
+    #expect(
+      zip(resting, resting.dropFirst()).allSatisfy { $1 - $0 > 0.5 && $1 - $0 < 1.0 }
+        && resting.last! - resting.first! >= 1.39,
+      "polls at rest: \(Array(resting))")
+    let before = samples(run.process.stderr).count
+
+    // A step to left-up (the turn seen at one resting poll): 20 ms polls until it is still for
+    // 40 ms, then taken.
+    try run.setRaw(256, 0, 0)
+    let lines = run.process.waitForLines(4)
+    try #require(lines.suffix(2).map(dropTime) == ["device left-up", "orientation left-up"], "\(lines)")
+    let taken = try #require(time(of: lines[2]))
+    let proposing = samples(run.process.stderr).dropFirst(before).filter { $0.proposes == "left-up" }
+    let first = try #require(proposing.first?.time)
+    #expect(proposing.filter { $0.time <= taken }.count == 3, "\(proposing.map(\.time))")
+    #expect(abs(taken - first - 0.04) < 0.005, "taken \(taken), first seen \(first)")
+    // Handled again: polls at the interval.
+    #expect(
+      waitUntil { samples(run.process.stderr).filter { $0.time > taken + 0.1 }.count >= 3 },
+      "\(run.process.stderr)")
+    let after = samples(run.process.stderr).filter { $0.time > taken + 0.1 }.prefix(3).map(\.time)
+    #expect(
+      zip(after, after.dropFirst()).allSatisfy { $1 - $0 > 0.05 && $1 - $0 < 0.5 }
+        && after[2] - after[0] >= 0.199,
+      "polls after: \(after)")
+    #expect(run.stop() == 0)
+  }
+}
