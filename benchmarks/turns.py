@@ -271,14 +271,16 @@ def spent(before, after, seconds):
     involuntary switches) a second, and by thread name wake-ups a second."""
     cpu = 0
     switches = 0
+    involuntary = 0
     by_name = {}
     for tid, (name, c, v, n) in after.items():
         _, c0, v0, n0 = before.get(tid, (name, 0, 0, 0))
         cpu += c - c0
         switches += (v - v0) + (n - n0)
+        involuntary += n - n0
         by_name[name] = by_name.get(name, 0) + (v - v0) + (n - n0)
     born = len(set(after) - set(before))
-    return {"cpu_ms": cpu / 1e6, "wakeups": switches / seconds,
+    return {"cpu_ms": cpu / 1e6, "wakeups": switches / seconds, "involuntary": involuntary / seconds,
             "threads": {name: count / seconds for name, count in by_name.items()}, "born": born}
 
 
@@ -373,11 +375,10 @@ for number, spec in enumerate(options.row, 1):
     label, orientd, orientctl, extra = (spec.split("\t") + ["", "", "", ""])[:4]
     arguments = extra.split()
     stem = os.path.join(work, "row%d" % number)
-    command = [orientd, "--socket", stem + ".sock", "--state", stem + ".state", "--config", "/dev/null",
-               "--rotate", "tablet"] + arguments
+    command = [orientd, "--socket", stem + ".sock", "--state", stem + ".state"] + arguments
     dbus = any(a == "--dbus" and b == "system" for a, b in zip(arguments, arguments[1:])) or "--dbus=system" in arguments
-    row = Row(label, "dbus" if dbus else "socket", "%s --config /dev/null --rotate tablet%s; to %s"
-              % (orientd, (" " + extra) if extra else "", "monitor-sensor (private bus)" if dbus else "orientctl monitor"))
+    row = Row(label, "dbus" if dbus else "socket", "%s %s; to %s"
+              % (orientd, extra, "monitor-sensor (private bus)" if dbus else "orientctl monitor"))
     env = dict(testbed_env)
     if dbus:
         row.bus, address = start_bus("bus%d" % number)
@@ -590,7 +591,9 @@ def record_csv(name, outcome):
 
 def print_usage_table(use, seconds):
     reference = use[proxy.label]
-    print("%-22s %11s %13s %16s %s" % ("daemon", "wake-ups/s", "CPU ms", "orientd-sensor/s", "wake-ups/s by thread"))
+    print("%-22s %13s %9s %13s %16s %s" % ("daemon", "wake-ups/s", "of them", "CPU ms", "orientd-sensor/s",
+                                           "wake-ups/s by thread"))
+    print("%-22s %13s %9s" % ("", "", "involunt."))
     for row in rows:
         figures = use[row.label]
         is_proxy = row is proxy
@@ -599,8 +602,8 @@ def print_usage_table(use, seconds):
                             sorted(figures["threads"].items(), key=lambda item: -item[1]))
         if figures["born"]:
             threads += " (%d thread(s) started meanwhile)" % figures["born"]
-        print("%-22s %s %s %16s %s" % (
-            row.label, cell(figures["wakeups"], reference["wakeups"], is_proxy, 11, "%.2f"),
+        print("%-22s %s %9.2f %s %16s %s" % (
+            row.label, cell(figures["wakeups"], reference["wakeups"], is_proxy, 13, "%.2f"), figures["involuntary"],
             cell(figures["cpu_ms"], reference["cpu_ms"], is_proxy, 13, "%.1f"),
             "-" if sensor is None else "%.2f" % sensor, threads))
     buses = ["%s's %.1f ms, %.2f/s" % (row.label, use[row.label]["bus"]["cpu_ms"], use[row.label]["bus"]["wakeups"])
@@ -728,6 +731,8 @@ def run_long():
     print("\n== long: %d turns of 500 ms, each after %.0f-%.0f s still (the first turn after a long rest)"
           % (long_count, long_rest, long_rest + 5))
     scenario_events = []
+    before = usage_now()
+    began = now_ns()
     for index in range(1, long_count + 1):
         turn("long", 0.5, rng.uniform(long_rest, long_rest + 5), index=index)
         scenario_events.append(events[-1])
@@ -736,6 +741,7 @@ def run_long():
         scenario_events.append(events[-1])
     hold(3)
     ended = now_ns()
+    use = usage_since(before, (ended - began) / 1e9)
     outcome = judge(scenario_events, ended)
     record_csv("long", outcome)
     print("latency in ms, per turn (flaps in brackets; 'missed': no line before the next turn)")
@@ -759,6 +765,10 @@ def run_long():
     for which, index in (("median", 0), ("max", 1)):
         print("%4s %7s %-17s %s" % ("", "", which, " ".join(cell(summary[row.label][index], summary[proxy.label][index],
                                                                  row is proxy, 20) for row in rows)))
+    print("%4s %7s %-17s %s" % ("", "", "wake-ups/s", " ".join(cell(use[row.label]["wakeups"], use[proxy.label]["wakeups"],
+                                                                   row is proxy, 20, "%.2f") for row in rows)))
+    print("%4s %7s %-17s %s" % ("", "", "CPU ms", " ".join(cell(use[row.label]["cpu_ms"], use[proxy.label]["cpu_ms"],
+                                                               row is proxy, 20, "%.1f") for row in rows)))
     print("  load average %s" % loadavg())
 
 
