@@ -5,8 +5,10 @@
 #
 # Builds the release binaries and runs orientd serving its socket with `--rotate tablet` on a
 # umockdev accelerometer, once per row, the mode set with `orientctl mode`: in tablet mode the
-# screen follows the device, so the sensor is polled every INTERVAL_MS (target 1000 /
-# INTERVAL_MS wake-ups a second); in laptop mode the screen holds normal, and with no client
+# screen follows the device, so the sensor is polled, every INTERVAL_MS while the device is
+# handled and, once it has not moved for 10 s (each row waits that long before it counts),
+# every second (`resting-interval`, target 1 wake-up a second; a row with
+# `--resting-interval INTERVAL_MS` shows the faster setting's 1000 / INTERVAL_MS); in laptop mode the screen holds normal, and with no client
 # that hears device changes nothing needs the sensor (target 0). Then laptop mode with a
 # client that subscribes to everything (`orientctl monitor`: it hears device changes, so
 # sampling goes on), one that subscribes to `orientation,mode` only (sampling stops again),
@@ -64,7 +66,8 @@ row() {
       ;;
   esac
   [ "$mode" = laptop ] && [ "$client" != all ] && wait_for "$dir/log" "sampling stops"
-  sleep 3
+  # Past the 10 s a device counts as handled after sampling starts: the resting pace.
+  sleep 12
   touch -a -d @0 "$x"
   switches "$pid" >"$dir/before"
   sleep "$seconds"
@@ -106,7 +109,8 @@ switch_row() {
   x="$(sed -n 's/^testbed: root //p' "$dir/log")/sys/devices/platform/accel/iio:device0/in_accel_x_raw"
   wait_for "$dir/log" "SW_TABLET_MODE 0"
   wait_for "$dir/log" "sampling stops"
-  sleep 3
+  # Past the 10 s a device counts as handled after sampling starts: the resting pace.
+  sleep 12
   touch -a -d @0 "$x"
   switches "$pid" >"$dir/before"
   sleep "$seconds"
@@ -123,7 +127,8 @@ switch_row() {
 echo "orientd (release, --rotate tablet) on a umockdev accelerometer held still, $(date -u +%Y-%m-%d), $(nproc) cores,"
 echo "load average $(cut -d ' ' -f 1-3 /proc/loadavg); context switches over $seconds s (voluntary+involuntary)"
 printf '%-62s %9s %6s  %s\n' "row (target)" "sensor/s" "x read" "per thread"
-row "tablet mode, poll $interval ms ($(awk -v i="$interval" 'BEGIN {printf "%.2f", 1000 / i}')/s)" tablet none "--mode poll --interval $interval"
+row "tablet mode, poll $interval ms, at rest every 1000 ms (1.00/s)" tablet none "--mode poll --interval $interval"
+row "tablet mode, poll and rest every $interval ms ($(awk -v i="$interval" 'BEGIN {printf "%.2f", 1000 / i}')/s)" tablet none "--mode poll --interval $interval --resting-interval $interval"
 row "laptop mode, poll $interval ms (0)" laptop none "--mode poll --interval $interval"
 row "laptop mode, poll $interval ms, orientctl monitor (polls)" laptop all "--mode poll --interval $interval"
 row "laptop mode, poll $interval ms, subscribe orientation,mode (0)" laptop orientation,mode "--mode poll --interval $interval"

@@ -94,6 +94,17 @@ struct CapturePlanTests {
     #expect(waits == [2, 4, 8, 16, 32, 60, 60].map { Duration.seconds($0) })
   }
 
+  @Test("While the device rests, the retry timer tries nothing; the first poll that sees it move does")
+  func restingDeviceWaitsForMovement() {
+    var capture = silentBuffer()
+    #expect(
+      capture.retryDue(at: at(3000), deviceRests: true) == [
+        .log(.debug("the device rests: the buffer is tried again when it moves"))
+      ])
+    #expect(capture.polled(gravity: Vector3(0, -1, 0), changePending: false, at: at(4000)).isEmpty)
+    #expect(capture.polled(gravity: Vector3(1, 0, 0), changePending: false, at: at(5000)).last == .openBuffer)
+  }
+
   @Test("A buffer tried again that delivers ends the polling")
   func retriedBufferTakesOver() {
     var capture = silentBuffer()
@@ -151,7 +162,8 @@ struct CapturePlanTests {
         == .lookAgain(after: .seconds(1)))
   }
 
-  @Test("Polling that sees the device move tries the silent buffer at once, at most once a second")
+  @Test(
+    "Polling that sees the device move tries the silent buffer at once, then again 2 s later at the earliest")
   func movementTriggersRetry() {
     var capture = silentBuffer()
     let still = Vector3(0, -1, 0)
@@ -164,13 +176,13 @@ struct CapturePlanTests {
     #expect(capture.polled(gravity: still, changePending: false, at: at(1200)).isEmpty)
     #expect(capture.polled(gravity: moved, changePending: false, at: at(1400)) == tryNow)
     _ = capture.bufferFailed(TestFault("cannot open the buffer: Device or resource busy"), at: at(1400))
-    // Moving again within the second is not a new try.
+    // Moving again within the 2 s is not a new try.
     #expect(capture.polled(gravity: still, changePending: false, at: at(1600)).isEmpty)
-    // A change pending is movement too, once the second is over.
-    #expect(capture.polled(gravity: still, changePending: true, at: at(2200)).isEmpty)
-    #expect(capture.polled(gravity: still, changePending: true, at: at(2400)) == tryNow)
+    // A change pending is movement too, once the 2 s are over.
+    #expect(capture.polled(gravity: still, changePending: true, at: at(3200)).isEmpty)
+    #expect(capture.polled(gravity: still, changePending: true, at: at(3400)) == tryNow)
     // While the buffer is on trial, polling tries nothing more.
-    _ = capture.bufferOpened(at: at(2400))
+    _ = capture.bufferOpened(at: at(3400))
     #expect(capture.polled(gravity: moved, changePending: true, at: at(3600)).isEmpty)
   }
 

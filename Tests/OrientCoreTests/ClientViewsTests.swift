@@ -49,7 +49,9 @@ struct ClientViewsTests {
     let changes = tracker.apply { $0.allow(narrowed) }
     #expect(changes == [.allowed(narrowed)], "the policy's screen stays normal")
     #expect(
-      views.changesByView(changes, under: tracker.policy)[view] == [.allowed(narrowed), .orientation(.leftUp)])
+      views.changesByView(changes, under: tracker.policy)[view] == [
+        .allowed(narrowed), .orientation(.leftUp),
+      ])
   }
 
   @Test("A lock's orientation reaches every set, in the lock's batch order")

@@ -136,25 +136,52 @@ struct BufferRetryTriggerTests {
     #expect(tries9)
   }
 
-  @Test("Tries are at least a second apart, counting those the backoff made")
+  @Test(
+    "Tries are a second apart at first, doubling after each that movement started, counting those the backoff made"
+  )
   func spacing() {
     var trigger = BufferRetryTrigger()
     _ = trigger.shouldTry(gravity: Vector3(0, -1, 0), changePending: false, at: SampleTime(milliseconds: 0))
     let tries10 = trigger.shouldTry(
       gravity: Vector3(1, 0, 0), changePending: false, at: SampleTime(milliseconds: 100))
     #expect(tries10)
+    // The next one, 2 s later at the earliest.
     let tries11 = trigger.shouldTry(
-      gravity: Vector3(0, -1, 0), changePending: false, at: SampleTime(milliseconds: 1099))
+      gravity: Vector3(0, -1, 0), changePending: false, at: SampleTime(milliseconds: 2099))
     #expect(!tries11)
     let tries12 = trigger.shouldTry(
-      gravity: Vector3(1, 0, 0), changePending: false, at: SampleTime(milliseconds: 1100))
+      gravity: Vector3(1, 0, 0), changePending: false, at: SampleTime(milliseconds: 2100))
     #expect(tries12)
-    trigger.tried(at: SampleTime(milliseconds: 1500))
+    // Then 4 s after the last try, the backoff timer's counting.
+    trigger.tried(at: SampleTime(milliseconds: 3000))
     let tries13 = trigger.shouldTry(
-      gravity: Vector3(0, -1, 0), changePending: true, at: SampleTime(milliseconds: 2400))
+      gravity: Vector3(0, -1, 0), changePending: true, at: SampleTime(milliseconds: 6999))
     #expect(!tries13)
     let tries14 = trigger.shouldTry(
-      gravity: Vector3(1, 0, 0), changePending: true, at: SampleTime(milliseconds: 2500))
+      gravity: Vector3(1, 0, 0), changePending: true, at: SampleTime(milliseconds: 7000))
     #expect(tries14)
+  }
+
+  @Test("The spacing stops growing at a minute")
+  func spacingLimit() {
+    var trigger = BufferRetryTrigger()
+    var time: Int64 = 0
+    var tries: [Int64] = []
+    _ = trigger.shouldTry(gravity: Vector3(0, -1, 0), changePending: false, at: SampleTime(milliseconds: 0))
+    // The device turns every 500 ms for 10 minutes.
+    for step in 1...1200 {
+      time = Int64(step) * 500
+      if trigger.shouldTry(
+        gravity: step % 2 == 0 ? Vector3(0, -1, 0) : Vector3(1, 0, 0), changePending: false,
+        at: SampleTime(milliseconds: time))
+      {
+        tries.append(time)
+      }
+    }
+    let gaps = zip(tries, tries.dropFirst()).map { $1 - $0 }
+    // The first try comes at the first movement; each after it waits twice as long.
+    #expect(tries.first == 500)
+    #expect(gaps.prefix(5) == [2000, 4000, 8000, 16000, 32000])
+    #expect(gaps.count > 8 && gaps.dropFirst(5).allSatisfy { $0 == 60000 }, "\(gaps)")
   }
 }

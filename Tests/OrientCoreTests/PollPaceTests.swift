@@ -48,6 +48,16 @@ struct PollPaceTests {
     #expect(before == .every(.milliseconds(200)))
   }
 
+  @Test("The device rests once it has not moved for 10 s since sampling started or it last moved")
+  func rests() {
+    var (pace, _) = still(until: 9_800)
+    #expect(!pace.rests(at: at(9_999)))
+    #expect(pace.rests(at: at(10_000)))
+    _ = advance(&pace, after: turned(30), at: at(10_200), settlesAt: nil)
+    #expect(!pace.rests(at: at(20_199)))
+    #expect(pace.rests(at: at(20_200)))
+  }
+
   @Test("A sensor's noise is no movement: the device still rests")
   func noiseIsStill() {
     var (pace, _) = still(until: 10_000)

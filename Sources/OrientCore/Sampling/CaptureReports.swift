@@ -113,9 +113,15 @@ extension CapturePlan {
     }
   }
 
-  /// The silent buffer's retry timer fired at `time`: it is opened again while polling goes on.
-  package mutating func retryDue(at time: SampleTime) -> [Action] {
+  /// The silent buffer's retry timer fired at `time`: it is opened again while polling goes on,
+  /// unless the device rests (`deviceRests`, `PollPace`): a still device makes no sensor hub
+  /// that reports on change deliver, and each try costs a dozen wake-ups for nothing; the
+  /// first poll that sees the device move tries it then (`polled`).
+  package mutating func retryDue(at time: SampleTime, deviceRests: Bool = false) -> [Action] {
     guard case .attached(let device, .polling(.waiting)) = state else { return [] }
+    guard !deviceRests else {
+      return [.log(.debug("the device rests: the buffer is tried again when it moves"))]
+    }
     retryTrigger.tried(at: time)
     state = .attached(device, .opening(.retry(announced: true)))
     return [.openBuffer]

@@ -56,6 +56,11 @@ package struct PollPace: Equatable, Sendable {
   /// interval.
   package var movingPeriod: Duration { min(Self.movingPeriodLimit, interval) }
 
+  /// Whether the device rests at `time`: it has not moved for `handledTime`.
+  package func rests(at time: SampleTime) -> Bool {
+    lastActivity.map { time - $0 >= Self.handledTime } ?? false
+  }
+
   /// What to do next.
   package enum Next: Equatable, Sendable {
     /// Poll every this long from now on.

@@ -314,7 +314,8 @@ final class AccelerometerDriver: SensorDriver {
     case .armRetry(let delay):
       retryTimer = timer(after: delay) { driver in
         driver.retryTimer = nil
-        driver.run(driver.plan.retryDue(at: driver.clock.now))
+        driver.run(
+          driver.plan.retryDue(at: driver.clock.now, deviceRests: driver.pacer?.deviceRests ?? false))
       }
     case .cancelRetry: retryTimer = nil
     case .online(let value): setOnline(value)

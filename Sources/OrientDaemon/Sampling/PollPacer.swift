@@ -38,6 +38,9 @@ final class PollPacer {
     period = pace.interval
   }
 
+  /// Whether the device rests now (it has not moved for `PollPace.handledTime`).
+  var deviceRests: Bool { timer != nil && pace.rests(at: clock.now) }
+
   /// Polls every `resting` while the device rests, from the next poll on.
   func rest(every resting: Duration) { pace.rest(every: resting) }
 
