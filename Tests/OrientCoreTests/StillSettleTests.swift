@@ -141,6 +141,35 @@ struct StillSettleTests {
     #expect(classifier.current == .normal)
   }
 
+  @Test(
+    "A shake that holds left-up still for 60 ms between jolts is no rest: only the settle time could take it")
+  func shakeHoldingAnOrientation() {
+    var classifier = holdingNormal()
+    var changed = false
+    var time: Int64 = 1000
+    for _ in 0..<10 {
+      // Two jolts the gate rejects, then left-up held for three samples (60 ms), as a
+      // shaking hand may pass through it.
+      for reading in [
+        Vector3(1.8, 0, 0), Vector3(0, 1.7, 0.3), DeviceOrientation.leftUp.gravity,
+        DeviceOrientation.leftUp.gravity, DeviceOrientation.leftUp.gravity, DeviceOrientation.leftUp.gravity,
+      ] {
+        changed = changed || feed(&classifier, reading, at(time))
+        time += 20
+      }
+    }
+    #expect(!changed)
+    #expect(classifier.current == .normal)
+    // Held in left-up after the last jolt (2100 ms), from 2120 on: the settle time takes it,
+    // 200 ms later; the stillness rule would have waited until 500 ms after the jolt.
+    var takenAt: Int64?
+    while takenAt == nil, time < 3000 {
+      if feed(&classifier, DeviceOrientation.leftUp.gravity, at(time)) { takenAt = time }
+      time += 20
+    }
+    #expect(takenAt == 2320)
+  }
+
   @Test("Face-up and face-down are taken the same way")
   func flat() {
     var classifier = holdingNormal()

@@ -40,6 +40,13 @@ package struct OrientationClassifier: Sendable {
   @usableFromInline var motion = MotionWatch()
   /// The time of the last sample, nil before the first.
   @usableFromInline var lastSampleTime: SampleTime?
+  /// The time of the last sample the shake gate rejected, nil before any.
+  @usableFromInline var lastJolt: SampleTime?
+
+  /// How long after a sample the gate rejected the device cannot count as still: a shaken
+  /// device passes through orientations and may hold one for a few samples between jolts
+  /// (Android waits 500 ms after acceleration ends before it takes a proposal).
+  package static let joltHold = Duration.milliseconds(500)
   /// The magnitudes in g the gate accepts.
   @usableFromInline var gate: ClosedRange<Double>
 
@@ -62,7 +69,9 @@ package struct OrientationClassifier: Sendable {
     guard pending != nil else { return nil }
     let bySettle = pendingSince + settings.settle
     guard let still = settings.still else { return bySettle }
-    return min(bySettle, max(pendingSince, motion.stillSince ?? pendingSince) + still)
+    var byStill = max(pendingSince, motion.stillSince ?? pendingSince) + still
+    if let lastJolt { byStill = max(byStill, lastJolt + Self.joltHold) }
+    return min(bySettle, byStill)
   }
 
   /// Whether the samples moved since they last came to rest (see `MotionWatch`).
@@ -84,6 +93,7 @@ package struct OrientationClassifier: Sendable {
     pending = nil
     // Whatever the samples did before the pause says nothing about the device now.
     motion.reset()
+    lastJolt = nil
   }
 
   /// What the classifier made of one sample.
@@ -135,6 +145,7 @@ package struct OrientationClassifier: Sendable {
     steady = SteadyMagnitude()
     scaleUnknown = !scaleKnown
     motion.reset()
+    lastJolt = nil
   }
 
   /// The magnitudes (in g) the gate accepts. A tolerance that is negative or not a number
@@ -209,6 +220,7 @@ package struct OrientationClassifier: Sendable {
     // A shaken sample moves too: it is far from any resting vector.
     motion.add(vector, at: time)
     guard squared >= minimumSquared && squared <= maximumSquared else {
+      lastJolt = time
       pending = nil
       return Step(
         verdict: .rejected(magnitude: squared.squareRoot()), changed: false, magnitude: magnitudeChange)
@@ -257,6 +269,7 @@ package struct OrientationClassifier: Sendable {
   @inlinable
   func hasBeenStill(at time: SampleTime) -> Bool {
     guard let still = settings.still, let since = motion.stillSince else { return false }
+    if let lastJolt, time - lastJolt < Self.joltHold { return false }
     return time - max(pendingSince, since) >= still
   }
 
