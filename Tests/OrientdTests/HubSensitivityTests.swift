@@ -23,6 +23,9 @@ struct HubSensitivityTests {
   func setAdaptedAndRestored() throws {
     let run = try FakeSensorRun(devices: [hubAccelerometer()], arguments: bufferArguments, bufferFIFO: true)
     #expect(run.process.waitFor("capture mode buffer", inStderr: true), "\(run.process.stderr)")
+    // Set at the first scan the classifier has nothing pending after (settle 0: the first).
+    #expect(run.read("in_accel_hysteresis") == "0.000000")
+    run.writeScans([(0, -1000, 0)])
     #expect(
       run.process.waitFor(
         "iio:device0 (accel_3d): the sensor hub reports moves of 0.05 g or more, at 25 Hz, while the buffer "
@@ -33,7 +36,7 @@ struct HubSensitivityTests {
 
     // The hub goes on sending at every interval while the device rests (within 0.02 g): after
     // ten quiet scans orientd says so and asks for the hub's own rate.
-    run.writeScans((0..<11).map { Int16($0 % 2 == 0 ? 0 : 20) }.map { ($0, -1000, 0) })
+    run.writeScans((0..<10).map { Int16($0 % 2 == 0 ? 20 : 0) }.map { ($0, -1000, 0) })
     #expect(run.process.waitFor("the sensor hub ignores its change sensitivity of 0.05 g", inStderr: true))
     #expect(waitUntil { run.read("in_accel_sampling_frequency") == "10.000000" })
     // A scan that moves by the sensitivity: the fast rate again, while the device moves.
@@ -51,6 +54,8 @@ struct HubSensitivityTests {
   @Test("A hub that honours its sensitivity is left at the fast rate, however long the device turns")
   func honouringHubStaysFast() throws {
     let run = try FakeSensorRun(devices: [hubAccelerometer()], arguments: bufferArguments, bufferFIFO: true)
+    #expect(run.process.waitFor("capture mode buffer", inStderr: true))
+    run.writeScans([(0, -1000, 0)])
     #expect(run.process.waitFor("in_accel_sampling_frequency 10.000000 -> 25 Hz", inStderr: true))
     // A turn to left-up as such a hub reports it: each scan 0.05 g or more from the last.
     run.writeScans(
@@ -66,6 +71,25 @@ struct HubSensitivityTests {
     #expect(!run.process.stderr.contains("ignores its change sensitivity"))
     #expect(run.stop() == 0)
     #expect(run.read("in_accel_sampling_frequency") == "10.000000")
+  }
+
+  @Test("The hub is set only once no change is pending, so that its reports decide the first orientation")
+  func setOnceNothingPending() throws {
+    let run = try FakeSensorRun(
+      devices: [hubAccelerometer()], arguments: ["--dump", "--settle", "200", "--mode", "buffer"],
+      bufferFIFO: true)
+    #expect(run.process.waitFor("capture mode buffer", inStderr: true))
+    // The first scan proposes normal, which waits for the settle time: the hub keeps reporting.
+    run.writeScans([(0, -1000, 0)])
+    usleep(400_000)
+    #expect(run.read("in_accel_hysteresis") == "0.000000")
+    #expect(run.process.stdoutLines.isEmpty)
+    // The hub's next report, after the settle time, decides it; then the hub is set.
+    run.writeScans([(0, -1000, 0)])
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
+    #expect(waitUntil { run.read("in_accel_hysteresis") == "0.05" })
+    #expect(run.stop() == 0)
+    #expect(run.read("in_accel_hysteresis") == "0.000000")
   }
 
   @Test("An accelerometer whose scale is in no unit a hub uses is left alone")

@@ -402,7 +402,7 @@ final class AccelerometerDriver: SensorDriver {
     let time = clock.time(at: loop.now)
     switch capture.readScans({ x, y, z in
       self.convertAndHandOn(Double(x), Double(y), Double(z), at: time)
-      self.hubReporting.scanned(x, y, z, at: time)
+      self.hubReporting.scanned(x, y, z, at: time, changePending: self.pending != nil)
     }) {
     case .failure(let error):
       run(plan.bufferBroke(BufferFault.readFailed(error.code), at: clock.now))

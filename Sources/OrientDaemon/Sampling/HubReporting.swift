@@ -7,11 +7,18 @@ import OrientSystem
 /// (`HubReportSettings`), hands every scan to the `HubCadence` and switches the rate as it says,
 /// and puts both back when capture leaves the buffer or stops.
 ///
+/// The hub is set at the first scan after it was asked for (`set`) at which the classifier has
+/// nothing pending: a hub that honours its sensitivity sends nothing more while the device
+/// rests, and a change pending then (the first orientation of all, at start) would wait for
+/// the next move to be decided.
+///
 /// It lives as long as its driver, across set-ups of the sensor, so that it can say once what
 /// it set and that a hub ignores its sensitivity, and hand what a lost sensor had to the next
 /// set-up of the same sensor (as `SamplingFrequencies` is handed its rates).
 final class HubReporting {
   private var settings: HubReportSettings?
+  /// The sensor to set at the next scan with nothing pending, and its identity.
+  private var requested: (accelerometer: Accelerometer, key: String)?
   private var cadence: HubCadence?
   /// The sensor set, by its identity across set-ups.
   private var sensor = ""
@@ -23,10 +30,15 @@ final class HubReporting {
   /// whether its hub was found to ignore its sensitivity.
   private var known: (sensor: String, ignores: Bool)?
 
-  /// Sets the hub of `accelerometer` (identified across set-ups by `key`), unless it is set
-  /// already or is no hub orientd knows how to set.
+  /// Sets the hub of `accelerometer` (identified across set-ups by `key`) at the next scan
+  /// with nothing pending, unless it is set already.
   func set(_ accelerometer: Accelerometer, key: String) {
     guard settings == nil else { return }
+    requested = (accelerometer, key)
+  }
+
+  /// Sets the hub now, unless it is no hub orientd knows how to set.
+  private func set(now accelerometer: Accelerometer, key: String) {
     let remembered = lost.flatMap { $0.sensor == key ? $0.originals : nil }
     lost = nil
     let first = known?.sensor != key
@@ -59,8 +71,13 @@ final class HubReporting {
     if first { Log.info(line) } else { Log.debug(line) }
   }
 
-  /// One scan's raw x, y and z, taken at `time`.
-  func scanned(_ x: Int64, _ y: Int64, _ z: Int64, at time: SampleTime) {
+  /// One scan's raw x, y and z, taken at `time`, after the classifier took it;
+  /// `changePending`: whether it has a change pending now.
+  func scanned(_ x: Int64, _ y: Int64, _ z: Int64, at time: SampleTime, changePending: Bool) {
+    if let requested, !changePending {
+      self.requested = nil
+      set(now: requested.accelerometer, key: requested.key)
+    }
     guard var cadence, let settings else { return }
     let reading = Vector3(Double(x) * gPerRaw, Double(y) * gPerRaw, Double(z) * gPerRaw)
     let actions = cadence.scanned(reading, at: time)
@@ -77,6 +94,7 @@ final class HubReporting {
 
   /// Puts the hub's sensitivity and rate back (capture left the buffer, or stopped).
   func restore() {
+    requested = nil
     settings?.restore()
     settings = nil
     cadence = nil
@@ -85,6 +103,7 @@ final class HubReporting {
   /// The sensor was lost: nothing is written now, and what it had before is kept for its next
   /// set-up.
   func forget() {
+    requested = nil
     if let settings {
       lost = (sensor, settings.originals)
       settings.forget()
