@@ -306,6 +306,10 @@ hub_reports_within() {
     $1 - start < span { n++ } $1 - start >= span { past = 1 } END { if (!past) exit 1; print n }'
 }
 
+# hub_reports_span NAME FROM SECONDS: whether hub NAME's log from line FROM on spans SECONDS of
+# its clock yet (quiet, for wait_until).
+hub_reports_span() { hub_reports_within "$@" >/dev/null; }
+
 # hub_err_from NAME FROM REGEX: the number of the first line of hub NAME's stderr log from
 # line FROM on that matches REGEX (extended); fails when none does. No process.
 hub_err_from() {
@@ -320,6 +324,9 @@ hub_err_from() {
   done
   return 1
 }
+
+# hub_err_seen NAME FROM REGEX: whether hub_err_from finds a line (quiet, for wait_until).
+hub_err_seen() { hub_err_from "$@" >/dev/null; }
 
 # note TEXT: TEXT in the scenario's log with the time (bash's own clock: no process).
 note() { echo "[${EPOCHREALTIME}] $*"; }
