@@ -49,6 +49,34 @@ struct ChangeSensitivityTests {
     }
   }
 
+  @Test("A hub at its own 10 Hz gets 25 Hz, and its own sensitivity and rate go back")
+  func planAtTheHubsOwn() throws {
+    let sensitivity = try #require(ChangeSensitivity(driver: "accel_3d", scale: 0.00980665))
+    #expect(
+      sensitivity.plan(sensitivity: "0.000000", rate: "10.000000", remembered: nil)
+        == ChangeSensitivity.Plan(
+          sensitivity: "0.05", fastRate: "25", fastHertz: 25, slowHertz: 10,
+          originals: ChangeSensitivity.Originals(sensitivity: "0.000000", rate: "10.000000")))
+    // Already faster: the rate is left alone, and not put back.
+    #expect(
+      sensitivity.plan(sensitivity: "0.000000", rate: "50.000000", remembered: nil)
+        == ChangeSensitivity.Plan(
+          sensitivity: "0.05", fastRate: nil, fastHertz: 50, slowHertz: 50,
+          originals: ChangeSensitivity.Originals(sensitivity: "0.000000", rate: nil)))
+    #expect(sensitivity.plan(sensitivity: "0.000000", rate: "fast", remembered: nil) == nil)
+    #expect(sensitivity.plan(sensitivity: "0.000000", rate: "0", remembered: nil) == nil)
+  }
+
+  @Test("A sensor found again still holding orientd's values gets the hub's own back, not orientd's")
+  func planAfterALoss() throws {
+    let sensitivity = try #require(ChangeSensitivity(driver: "accel_3d", scale: 0.00980665))
+    let own = ChangeSensitivity.Originals(sensitivity: "0.000000", rate: "10.000000")
+    let plan = try #require(sensitivity.plan(sensitivity: "0.050000", rate: "25.000000", remembered: own))
+    #expect(plan.originals == own)
+    #expect(plan.fastRate == "25")
+    #expect(plan.slowHertz == 10)
+  }
+
   @Test("The rate is raised to 25 Hz, and never lowered")
   func movingRate() {
     #expect(ChangeSensitivity.movingRate(current: 10) == 25)

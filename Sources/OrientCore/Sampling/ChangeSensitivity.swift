@@ -73,6 +73,48 @@ package struct ChangeSensitivity: Equatable, Sendable {
   /// to leave it: a rate is never lowered.
   package static func movingRate(current: Double) -> Double? { current < movingHertz ? movingHertz : nil }
 
+  /// What a hub had before orientd set it, to put back.
+  package struct Originals: Equatable, Sendable {
+    /// `in_accel_hysteresis` as read.
+    package var sensitivity: String
+    /// The rate as read, or nil when the rate is left alone.
+    package var rate: String?
+
+    package init(sensitivity: String, rate: String?) {
+      self.sensitivity = sensitivity
+      self.rate = rate
+    }
+  }
+
+  /// What to write to a hub, and what to put back later.
+  package struct Plan: Equatable, Sendable {
+    /// The sensitivity to write.
+    package var sensitivity: String
+    /// The fast rate to write, or nil to leave the rate alone (it is fast enough).
+    package var fastRate: String?
+    /// The rates, in Hz: the fast one, and the slow one (the rate before orientd's).
+    package var fastHertz: Double
+    package var slowHertz: Double
+    /// What goes back when capture stops.
+    package var originals: Originals
+  }
+
+  /// The plan for a hub whose `in_accel_hysteresis` reads `sensitivity` and whose rate reads
+  /// `rate` now, or nil when the rate is no rate. `remembered` is what an earlier set-up of
+  /// the same device found, when the sensor was lost without putting it back: the device may
+  /// still hold orientd's values, which must not pass for the hub's own.
+  package func plan(sensitivity: String, rate: String, remembered: Originals?) -> Plan? {
+    guard let rateNow = NumberParsing.finiteDouble(rate.trimmingSpaces), rateNow > 0 else { return nil }
+    let originalRate = remembered?.rate ?? rate
+    // The rate before orientd's, which the fast one is chosen against and the slow one is.
+    let slow = NumberParsing.finiteDouble(originalRate.trimmingSpaces) ?? rateNow
+    let fast = Self.movingRate(current: slow)
+    return Plan(
+      sensitivity: wantedText, fastRate: fast.map(Self.text), fastHertz: fast ?? slow, slowHertz: slow,
+      originals: Originals(
+        sensitivity: remembered?.sensitivity ?? sensitivity, rate: fast == nil ? nil : originalRate))
+  }
+
   /// The attribute's units in one g.
   private var unitsPerG: Double { unit == .standardGravity ? 1 : standardGravity }
 

@@ -25,7 +25,7 @@ final class HubReporting {
   /// Raw units to g, per axis (the shared scale), for the cadence.
   private var gPerRaw = 0.0
   /// What a sensor lost without putting its hub back had before, by the sensor's identity.
-  private var lost: (sensor: String, originals: HubReportSettings.Originals)?
+  private var lost: (sensor: String, originals: ChangeSensitivity.Originals)?
   /// The sensor whose set-up was said at info level (later ones are said at debug level), and
   /// whether its hub was found to ignore its sensitivity.
   private var known: (sensor: String, ignores: Bool)?
@@ -55,11 +55,7 @@ final class HubReporting {
     }
     self.settings = settings
     sensor = key
-    if case .text(let text) = accelerometer.device.read("in_accel_scale"),
-      let scale = NumberParsing.finiteDouble(text.trimmingSpaces)
-    {
-      gPerRaw = scale / standardGravity
-    }
+    gPerRaw = settings.scale / standardGravity
     let ignores = known?.ignores == true
     cadence = HubCadence(
       sensitivity: settings.sensitivity, summary: accelerometer.summary, slowHertz: settings.slowHertz,

@@ -10,14 +10,6 @@ import OrientSystem
 /// The sensitivity is written before the fast rate and put back after the slow one, so the hub
 /// never reports its noise at the fast rate.
 package final class HubReportSettings {
-  /// What was there before, to write back.
-  package struct Originals: Equatable, Sendable {
-    /// `in_accel_hysteresis` as read.
-    package var sensitivity: String
-    /// The rate file as read, or nil when it was left alone.
-    package var rate: String?
-  }
-
   /// Why a device's hub reporting was not set.
   package enum Refusal: Error, Equatable, CustomStringConvertible {
     /// The device is no sensor hub orientd knows how to set (no `in_accel_hysteresis`, another
@@ -41,26 +33,28 @@ package final class HubReportSettings {
 
   private let accelerometer: Accelerometer
   private let rateFile: String
-  /// What to write back; nil once written back or forgotten.
-  private var pending: Originals?
+  private let plan: ChangeSensitivity.Plan
+  /// Whether the originals are still to be written back (not yet, nor forgotten).
+  private var pending = true
   /// What was there before, as `originals` gives it after `forget`.
-  package let originals: Originals
+  package var originals: ChangeSensitivity.Originals { plan.originals }
   /// The sensitivity the hub took, in g (as read back).
   package let sensitivity: Double
-  /// The slow and fast rates, in Hz, and the slow one's text (as it was read).
-  package let slowHertz: Double
-  package let fastHertz: Double
-  private let fastText: String?
-  /// What was set, for the log: `in_accel_hysteresis 0.000000 -> 0.05 (g), ...`.
+  /// The slow and fast rates, in Hz.
+  package var slowHertz: Double { plan.slowHertz }
+  package var fastHertz: Double { plan.fastHertz }
+  /// The accelerometer's scale (`in_accel_scale`), m/s² a raw unit.
+  package let scale: Double
+  /// What was set, for the log: `in_accel_hysteresis 0.000000 -> 0.050000, ...`.
   package let changes: [String]
   /// Whether the rate asked for now is the fast one.
   private var fast = true
 
   /// Sets the hub of `accelerometer` to report moves of `ChangeSensitivity.wanted` at the fast
-  /// rate. `remembered` holds what an earlier set-up of this same device found, when it was
-  /// lost without putting it back: the device may still hold orientd's values, which must not
-  /// pass for the hub's own.
-  package init(tuning accelerometer: Accelerometer, remembered: Originals?) throws(Refusal) {
+  /// rate, as `ChangeSensitivity.plan` says; `remembered` is what an earlier set-up of this
+  /// same device found, when it was lost without putting it back.
+  package init(tuning accelerometer: Accelerometer, remembered: ChangeSensitivity.Originals?) throws(Refusal)
+  {
     self.accelerometer = accelerometer
     let device = accelerometer.device
     guard device.has(Self.sensitivityFile), let rateFile = Self.rateFiles.first(where: { device.has($0) }),
@@ -69,50 +63,39 @@ package final class HubReportSettings {
       let target = ChangeSensitivity(driver: device.name, scale: scale)
     else { throw .notApplicable }
     self.rateFile = rateFile
+    self.scale = scale
     let summary = accelerometer.summary
     let currentSensitivity = try Self.read(Self.sensitivityFile, of: accelerometer)
     let currentRate = try Self.read(rateFile, of: accelerometer)
-    guard let rateNow = NumberParsing.finiteDouble(currentRate.trimmingSpaces), rateNow > 0 else {
-      throw .failed("\(summary): \(rateFile) holds '\(currentRate)', not a rate")
-    }
-    let originalSensitivity = remembered?.sensitivity ?? currentSensitivity
-    let originalRate = remembered?.rate ?? currentRate
-    // The rate before orientd's, which the fast one is chosen against and the slow one is.
-    slowHertz = NumberParsing.finiteDouble(originalRate.trimmingSpaces) ?? rateNow
+    guard let plan = target.plan(sensitivity: currentSensitivity, rate: currentRate, remembered: remembered)
+    else { throw .failed("\(summary): \(rateFile) holds '\(currentRate)', not a rate") }
+    self.plan = plan
 
-    if let code = device.write(Self.sensitivityFile, target.wantedText) {
-      throw .failed("\(summary): cannot set \(Self.sensitivityFile) to \(target.wantedText): \(code)")
+    if let code = device.write(Self.sensitivityFile, plan.sensitivity) {
+      throw .failed("\(summary): cannot set \(Self.sensitivityFile) to \(plan.sensitivity): \(code)")
     }
     let readBack: String
     do {
       readBack = try Self.read(Self.sensitivityFile, of: accelerometer)
     } catch {
-      device.write(Self.sensitivityFile, originalSensitivity)
+      device.write(Self.sensitivityFile, plan.originals.sensitivity)
       throw error
     }
     guard let taken = target.g(fromAttribute: readBack), ChangeSensitivity.accepts(taken) else {
-      device.write(Self.sensitivityFile, originalSensitivity)
+      device.write(Self.sensitivityFile, plan.originals.sensitivity)
       throw .failed(
         "\(summary): the sensor hub took no usable change sensitivity: \(Self.sensitivityFile) "
-          + "\(target.wantedText) read back as \(readBack)")
+          + "\(plan.sensitivity) read back as \(readBack)")
     }
     sensitivity = taken
     var changes = ["\(Self.sensitivityFile) \(currentSensitivity) -> \(readBack)"]
-    if let moving = ChangeSensitivity.movingRate(current: slowHertz) {
-      let text = ChangeSensitivity.text(moving)
-      if let code = device.write(rateFile, text) {
-        device.write(Self.sensitivityFile, originalSensitivity)
-        throw .failed("\(summary): cannot set \(rateFile) to \(text): \(code)")
+    if let rate = plan.fastRate {
+      if let code = device.write(rateFile, rate) {
+        device.write(Self.sensitivityFile, plan.originals.sensitivity)
+        throw .failed("\(summary): cannot set \(rateFile) to \(rate): \(code)")
       }
-      fastHertz = moving
-      fastText = text
-      changes.append("\(rateFile) \(currentRate) -> \(text) Hz")
-    } else {
-      fastHertz = slowHertz
-      fastText = nil
+      changes.append("\(rateFile) \(currentRate) -> \(rate) Hz")
     }
-    originals = Originals(sensitivity: originalSensitivity, rate: fastText == nil ? nil : originalRate)
-    pending = originals
     self.changes = changes
   }
 
@@ -125,8 +108,10 @@ package final class HubReportSettings {
   package func reportSlow() { setRate(fast: false) }
 
   private func setRate(fast wanted: Bool) {
-    guard wanted != fast, pending != nil, let fastText, let slowText = originals.rate else { return }
-    let text = wanted ? fastText : slowText
+    guard wanted != fast, pending, let fastRate = plan.fastRate, let slowRate = plan.originals.rate else {
+      return
+    }
+    let text = wanted ? fastRate : slowRate
     if let code = accelerometer.device.write(rateFile, text) {
       // The next move or rest asks again; capture goes on at the rate the hub has.
       Log.warning("\(accelerometer.summary): cannot set \(rateFile) to \(text): \(code)")
@@ -137,15 +122,15 @@ package final class HubReportSettings {
 
   /// Writes the originals back: the rate, then the sensitivity.
   package func restore() {
-    guard let pending else { return }
-    self.pending = nil
-    if let rate = pending.rate { accelerometer.device.write(rateFile, rate) }
-    accelerometer.device.write(Self.sensitivityFile, pending.sensitivity)
+    guard pending else { return }
+    pending = false
+    if let rate = plan.originals.rate { accelerometer.device.write(rateFile, rate) }
+    accelerometer.device.write(Self.sensitivityFile, plan.originals.sensitivity)
   }
 
   /// Drops the originals without writing them, when the device cannot be written to now;
   /// `originals` keeps them for the next set-up.
-  package func forget() { pending = nil }
+  package func forget() { pending = false }
 
   private static func read(_ file: String, of accelerometer: Accelerometer) throws(Refusal) -> String {
     switch accelerometer.device.read(file) {
