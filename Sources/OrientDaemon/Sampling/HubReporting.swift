@@ -74,10 +74,11 @@ final class HubReporting {
       self.requested = nil
       set(now: requested.accelerometer, key: requested.key)
     }
-    guard var cadence, let settings else { return }
-    let reading = Vector3(Double(x) * gPerRaw, Double(y) * gPerRaw, Double(z) * gPerRaw)
-    let actions = cadence.scanned(reading, at: time)
-    self.cadence = cadence
+    guard let settings,
+      let actions = cadence?.scanned(
+        Vector3(Double(x) * gPerRaw, Double(y) * gPerRaw, Double(z) * gPerRaw), at: time),
+      !actions.isEmpty
+    else { return }
     for action in actions {
       switch action {
       case .reportFast: settings.reportFast()
@@ -85,7 +86,8 @@ final class HubReporting {
       case .log(let note): Log.write(note)
       }
     }
-    if cadence.ignoresSensitivity, known?.sensor == sensor { known?.ignores = true }
+    // `known` is this sensor's since it was set.
+    if cadence?.ignoresSensitivity == true { known?.ignores = true }
   }
 
   /// Puts the hub's sensitivity and rate back (capture left the buffer, or stopped).
