@@ -18,7 +18,7 @@ private func plan(_ mode: CapturePlan.Mode, base: Bool = false) -> CapturePlan {
 private func at(_ milliseconds: Int64) -> SampleTime { SampleTime(sinceOrigin: .milliseconds(milliseconds)) }
 
 private let stopped: [CapturePlan.Action] = [
-  .restoreFrequencies, .log(.debug("nothing needs samples: sampling stopped")),
+  .restoreHubReporting, .restoreFrequencies, .log(.debug("nothing needs samples: sampling stopped")),
 ]
 private let resumed = CapturePlan.Action.log(.debug("sampling resumed"))
 
@@ -55,7 +55,8 @@ struct CapturePauseAndLossTests {
     #expect(capture.state == .attached(both, .paused(.buffer)))
     #expect(capture.pause(at: at(600)).isEmpty)
     #expect(capture.resume(at: at(900)) == [resumed, .raiseFrequencies, .readOnce, .openBuffer])
-    #expect(capture.bufferOpened(at: at(900)).isEmpty)
+    // The buffer captures again: the hub is asked to report only moves again.
+    #expect(capture.bufferOpened(at: at(900)) == [.setHubReporting])
     #expect(capture.state == .attached(both, .buffer))
     #expect(capture.resume(at: at(1000)).isEmpty)
   }

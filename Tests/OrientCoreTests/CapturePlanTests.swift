@@ -40,14 +40,17 @@ private func silentBuffer() -> CapturePlan {
 
 @Suite("The capture plan: buffer, trial, polling, retries")
 struct CapturePlanTests {
-  @Test("Auto mode: the buffer gets 1 s on trial, and its first scan makes it the capture")
+  @Test(
+    "Auto mode: the buffer gets 1 s on trial, and its first scan makes it the capture, reporting on change")
   func bufferOnTrialDelivers() {
     var capture = plan(.auto)
     #expect(capture.attached(both, at: at(0)) == [.raiseFrequencies, .openBuffer])
     #expect(capture.bufferOpened(at: at(5)) == [.announce(.bufferTrying), probe, .online(true)])
     #expect(capture.state == .attached(both, .bufferOnTrial(since: at(5))))
     #expect(
-      capture.scansArrived(at: at(305)) == [.cancelProbe, .announce(.firstScan(after: .milliseconds(300)))])
+      capture.scansArrived(at: at(305)) == [
+        .cancelProbe, .announce(.firstScan(after: .milliseconds(300))), .setHubReporting,
+      ])
     #expect(capture.state == .attached(both, .buffer))
     // Later scans change nothing; the probe is gone.
     #expect(capture.scansArrived(at: at(400)).isEmpty)
@@ -112,7 +115,7 @@ struct CapturePlanTests {
     _ = capture.bufferOpened(at: at(3010))
     #expect(
       capture.scansArrived(at: at(3260)) == [
-        .cancelProbe, .stopPolling, .announce(.bufferTakesOver(after: .milliseconds(250))),
+        .cancelProbe, .stopPolling, .announce(.bufferTakesOver(after: .milliseconds(250))), .setHubReporting,
       ])
     #expect(capture.state == .attached(both, .buffer))
   }
@@ -214,7 +217,10 @@ struct CapturePlanTests {
   func modeBuffer() {
     var capture = plan(.buffer)
     #expect(capture.attached(both, at: at(0)) == [.raiseFrequencies, .openBuffer])
-    #expect(capture.bufferOpened(at: at(0)) == [.announce(.bufferGiven("--mode buffer")), .online(true)])
+    #expect(
+      capture.bufferOpened(at: at(0)) == [
+        .announce(.bufferGiven("--mode buffer")), .setHubReporting, .online(true),
+      ])
     #expect(capture.state == .attached(both, .buffer))
     var failing = plan(.buffer)
     _ = failing.attached(both, at: at(0))
@@ -247,7 +253,7 @@ struct CapturePlanTests {
     #expect(capture.attached(bufferOnly, at: at(0)) == [.raiseFrequencies, .openBuffer])
     #expect(
       capture.bufferOpened(at: at(0)) == [
-        .announce(.bufferGiven("the device has no raw attributes to poll")), .online(true),
+        .announce(.bufferGiven("the device has no raw attributes to poll")), .setHubReporting, .online(true),
       ])
   }
 

@@ -169,6 +169,11 @@ package struct CapturePlan: Sendable {
     case raiseFrequencies
     /// Put the sampling frequencies raised back.
     case restoreFrequencies
+    /// The buffer captures now: ask a sensor hub to report only moves, and often
+    /// (`ChangeSensitivity`), and watch whether it does (`HubCadence`).
+    case setHubReporting
+    /// Put a sensor hub's change sensitivity and report interval back, before the frequencies.
+    case restoreHubReporting
     /// Open the buffer and watch it; answer with `bufferOpened` or `bufferFailed`.
     case openBuffer
     case closeBuffer
@@ -403,7 +408,7 @@ extension CapturePlan {
   }
 
   private func paused() -> [Action] {
-    [.restoreFrequencies, .log(.debug("nothing needs samples: sampling stopped"))]
+    [.restoreHubReporting, .restoreFrequencies, .log(.debug("nothing needs samples: sampling stopped"))]
   }
 
   /// Samples are needed again: reads the sensor at once and goes on as before the pause.

@@ -10,7 +10,7 @@ extension CapturePlan {
       var actions: [Action]
       if let given {
         state = .attached(device, .buffer)
-        actions = [.announce(.bufferGiven(given))]
+        actions = [.announce(.bufferGiven(given)), .setHubReporting]
       } else {
         state = .attached(device, .bufferOnTrial(since: time))
         actions = [.announce(.bufferTrying), .armProbe(Self.probe)]
@@ -19,7 +19,7 @@ extension CapturePlan {
     case .reopen(let onTrial):
       guard onTrial else {
         state = .attached(device, .buffer)
-        return []
+        return [.setHubReporting]
       }
       state = .attached(device, .bufferOnTrial(since: time))
       return [.armProbe(Self.probe)]
@@ -63,11 +63,11 @@ extension CapturePlan {
     case .attached(let device, .bufferOnTrial(let since)):
       bufferRetries.reset()
       state = .attached(device, .buffer)
-      return [.cancelProbe, .announce(.firstScan(after: time - since))]
+      return [.cancelProbe, .announce(.firstScan(after: time - since)), .setHubReporting]
     case .attached(let device, .polling(.onTrial(let since))):
       bufferRetries.reset()
       state = .attached(device, .buffer)
-      return [.cancelProbe, .stopPolling, .announce(.bufferTakesOver(after: time - since))]
+      return [.cancelProbe, .stopPolling, .announce(.bufferTakesOver(after: time - since)), .setHubReporting]
     default:
       return []
     }

@@ -131,6 +131,8 @@ final class AccelerometerDriver: SensorDriver {
   /// have failed a read and still be there), by the sensor's identity: given to its next
   /// set-up, so that `close` restores the driver's rates rather than the raised ones.
   private var lostFrequencies: (sensor: String, rates: [String: String])?
+  /// A sensor hub's change sensitivity and report rate while the buffer captures.
+  private let hubReporting = HubReporting()
   /// What the classifier fed by this sensor has pending (`setPending`).
   private var pending: PendingChange?
   private var garbageWarning = RateLimitedWarning()
@@ -300,6 +302,8 @@ final class AccelerometerDriver: SensorDriver {
     case .restoreFrequencies:
       frequencies?.restore()
       frequencies = nil
+    case .setHubReporting: attached.map { hubReporting.set($0.sensor, key: $0.key) }
+    case .restoreHubReporting: hubReporting.restore()
     case .openBuffer: openBuffer()
     case .closeBuffer: closeBuffer()
     case .readOnce: readOnce()
@@ -362,6 +366,8 @@ final class AccelerometerDriver: SensorDriver {
     retryTimer = nil
     probeTimer = nil
     closeBuffer()
+    // The hub's reporting goes back before the frequencies: its slow rate is theirs.
+    if restoring { hubReporting.restore() } else { hubReporting.forget() }
     if restoring {
       frequencies?.restore()
     } else if let frequencies, let key = attached?.key {
@@ -439,8 +445,10 @@ final class AccelerometerDriver: SensorDriver {
   private func readBuffer(hungUp: Bool) {
     guard let capture else { return }
     let time = clock.time(at: loop.now)
-    switch capture.readScans({ x, y, z in self.convertAndHandOn(Double(x), Double(y), Double(z), at: time) })
-    {
+    switch capture.readScans({ x, y, z in
+      self.convertAndHandOn(Double(x), Double(y), Double(z), at: time)
+      self.hubReporting.scanned(x, y, z, at: time, changePending: self.pending != nil)
+    }) {
     case .failure(let error):
       run(plan.bufferBroke(BufferFault.readFailed(error.code), at: clock.now))
     case .success(let scans):

@@ -172,13 +172,15 @@ hub_bound() { hub_device "$1" >/dev/null; }
 hub_gone() { ! hub_device "$1" >/dev/null; }
 
 # hub_start NAME [X Y Z]: a sensor hub through /dev/uhid, values in milli-g; returns once
-# the kernel made its IIO device and udev processed it.
+# the kernel made its IIO device and udev processed it. With HUB_ON_CHANGE=accel its
+# accelerometer reports only moves of at least its change sensitivity (the hub's
+# --on-change); without, at every interval whatever its sensitivity.
 hub_start() {
   local name=$1
   shift
   device_launch hub "$name" "$stage/uhid-sensor-hub" --product "$(hub_product "$name")" --uniq "$name" \
     --name "orientd-realsystem $name hub" --reports "$work/hub-$name.reports" \
-    --initial "${1:-0}" "${2:--1000}" "${3:-0}"
+    --initial "${1:-0}" "${2:--1000}" "${3:-0}" ${HUB_ON_CHANGE:+--on-change "$HUB_ON_CHANGE"}
   wait_until 60 "the $name hub's IIO device" hub_bound "$name"
   udevadm settle --timeout=60
 }
@@ -284,6 +286,47 @@ hub_power_ups() {
 
 # hub_reports_mark NAME: where hub NAME's log of input reports ends now (a line number).
 hub_reports_mark() { echo $(($(wc -l <"$work/hub-$1.reports") + 1)); }
+
+# hub_reports_from NAME FROM: how many input reports hub NAME logged from line FROM of its log
+# on. No process.
+hub_reports_from() {
+  local -a lines
+  mapfile -t -s $(($2 - 1)) lines <"$work/hub-$1.reports"
+  echo "${#lines[@]}"
+}
+
+# hub_reports_within NAME FROM SECONDS: how many reports hub NAME sent in the first SECONDS
+# of its own clock after the first report from line FROM on, once its log reaches past them
+# (fails until then). By the hub's own timestamps: not by how long the guest took to look.
+hub_reports_within() {
+  local -a lines
+  mapfile -t -s $(($2 - 1)) lines <"$work/hub-$1.reports"
+  [ "${#lines[@]}" -gt 0 ] || return 1
+  printf '%s\n' "${lines[@]}" | awk -v span="$3" 'NR == 1 { start = $1 }
+    $1 - start < span { n++ } $1 - start >= span { past = 1 } END { if (!past) exit 1; print n }'
+}
+
+# hub_reports_span NAME FROM SECONDS: whether hub NAME's log from line FROM on spans SECONDS of
+# its clock yet (quiet, for wait_until).
+hub_reports_span() { hub_reports_within "$@" >/dev/null; }
+
+# hub_err_from NAME FROM REGEX: the number of the first line of hub NAME's stderr log from
+# line FROM on that matches REGEX (extended); fails when none does. No process.
+hub_err_from() {
+  local i
+  local -a lines
+  mapfile -t -s $(($2 - 1)) lines <"$work/hub-$1.err"
+  for ((i = 0; i < ${#lines[@]}; i++)); do
+    if [[ ${lines[i]} =~ $3 ]]; then
+      echo $(($2 + i))
+      return 0
+    fi
+  done
+  return 1
+}
+
+# hub_err_seen NAME FROM REGEX: whether hub_err_from finds a line (quiet, for wait_until).
+hub_err_seen() { hub_err_from "$@" >/dev/null; }
 
 # note TEXT: TEXT in the scenario's log with the time (bash's own clock: no process).
 note() { echo "[${EPOCHREALTIME}] $*"; }
