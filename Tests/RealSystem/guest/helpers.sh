@@ -581,3 +581,100 @@ window() {
 latency_summary() {
   echo "median $(percentile 50 "$1") ms, p90 $(percentile 90 "$1") ms, n $(wc -l <"$1")"
 }
+
+# --- Real I2C accelerometers on i2c-stub -----------------------------------------------------
+
+# i2c_start: i2c-accelerometers (i2c-stub, the three chips preset, their drivers loaded, none
+# bound yet), its events in $work/i2c.log; returns once it is ready.
+i2c_start() {
+  : >"$work/i2c.log"
+  device_launch i2c chips "$stage/i2c-accelerometers" --log "$work/i2c.log"
+  wait_until 60 "i2c-accelerometers ready" i2c_logged 1 ready
+}
+
+# i2c_mark: where the chips' log ends now (a line number).
+i2c_mark() {
+  local -a lines
+  mapfile -t lines <"$work/i2c.log"
+  echo $((${#lines[@]} + 1))
+}
+
+# i2c_logged FROM WORDS: whether a line from line FROM on is `TIME WORDS` (WORDS a prefix of
+# the rest); fails the scenario at an `error` line. Bash's own reading: no process.
+i2c_logged() {
+  local line
+  local -a lines
+  mapfile -t -s $(($1 - 1)) lines <"$work/i2c.log"
+  for line in "${lines[@]}"; do
+    line=${line#* }
+    if [[ $line == "$2"* ]]; then return 0; fi
+    if [[ $line == error* ]]; then fail "i2c-accelerometers: $line"; fi
+  done
+  return 1
+}
+
+# i2c_do COMMAND...: one command to i2c-accelerometers; returns once it is done, fails the
+# scenario with its error.
+i2c_do() {
+  local from
+  from=$(i2c_mark)
+  echo "$*" >"$work/i2c-chips.ctl"
+  wait_until 60 "i2c-accelerometers: $*" i2c_logged "$from" "done $*"
+}
+
+# i2c_fact CHIP KEY: what i2c-accelerometers read of CHIP's IIO device when it was bound last.
+i2c_fact() {
+  local line value=
+  local -a lines
+  mapfile -t lines <"$work/i2c.log"
+  for line in "${lines[@]}"; do
+    line=${line#* }
+    if [[ $line == "info $1 $2 "* ]]; then value=${line#"info $1 $2 "}; fi
+  done
+  echo "$value"
+}
+
+# i2c_iio CHIP: the IIO device CHIP was bound as last (iio:deviceN).
+i2c_iio() {
+  local line value=
+  local -a lines
+  mapfile -t lines <"$work/i2c.log"
+  for line in "${lines[@]}"; do
+    line=${line#* }
+    if [[ $line == "bound $1 "* ]]; then value=${line#"bound $1 "}; fi
+  done
+  echo "$value"
+}
+
+i2c_stop() {
+  [ -e "$work/i2c-chips.pid" ] || return 0
+  echo quit >"$work/i2c-chips.ctl"
+  wait "$(cat "$work/i2c-chips.pid")" 2>/dev/null || true
+  rm -f "$work/i2c-chips.pid"
+}
+
+# socket_info: orientd's `info` reply through its socket, one `KEY VALUE` a line.
+socket_info() {
+  python3 - "$socket" <<'PY'
+import socket, sys
+client = socket.socket(socket.AF_UNIX)
+client.settimeout(60)
+client.connect(sys.argv[1])
+client.sendall(b"info\n")
+seen = False
+for line in client.makefile("r"):
+    line = line.rstrip("\n")
+    if line.startswith("info "):
+        seen = True
+        print(line[5:])
+    elif line == "ok" and seen:
+        break
+PY
+}
+
+# line_mark NAME: the number of the line NAME's client gets next (bash's own reading).
+line_mark() {
+  local -a lines
+  mapfile -t lines <"$(lines_of "$1")"
+  echo $((${#lines[@]} + 1))
+}
