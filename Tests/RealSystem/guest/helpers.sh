@@ -613,10 +613,18 @@ i2c_logged() {
   return 1
 }
 
+# i2c_alive: whether i2c-accelerometers runs (a write to the FIFO of a helper that is gone
+# would block).
+i2c_alive() {
+  local pid
+  [ -e "$work/i2c-chips.pid" ] && read -r pid <"$work/i2c-chips.pid" && kill -0 "$pid" 2>/dev/null
+}
+
 # i2c_do COMMAND...: one command to i2c-accelerometers; returns once it is done, fails the
 # scenario with its error.
 i2c_do() {
   local from
+  i2c_alive || fail "i2c-accelerometers does not run: $(tail -n 3 "$work/i2c.log" "$work/i2c-chips.err")"
   from=$(i2c_mark)
   echo "$*" >"$work/i2c-chips.ctl"
   wait_until 60 "i2c-accelerometers: $*" i2c_logged "$from" "done $*"
@@ -646,10 +654,12 @@ i2c_iio() {
   echo "$value"
 }
 
+# i2c_stop: i2c-accelerometers unbinds its chips, unloads what it loaded and ends.
 i2c_stop() {
-  [ -e "$work/i2c-chips.pid" ] || return 0
-  echo quit >"$work/i2c-chips.ctl"
-  wait "$(cat "$work/i2c-chips.pid")" 2>/dev/null || true
+  if i2c_alive; then
+    echo quit >"$work/i2c-chips.ctl"
+    wait "$(cat "$work/i2c-chips.pid")" 2>/dev/null || true
+  fi
   rm -f "$work/i2c-chips.pid"
 }
 
