@@ -66,16 +66,23 @@ expect_equal() {
   [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
 }
 
-# wait_until SECONDS DESCRIPTION COMMAND...: until COMMAND succeeds, checked every 50 ms.
+# pause SECONDS: bash's own sleep (a read that times out on a FIFO nobody writes): under TCG
+# a `sleep` process costs 0.1-0.2 s, which a wait's every look paid.
+mkfifo "$work/pause.fifo" 2>/dev/null || true
+exec {pause_fd}<>"$work/pause.fifo"
+pause() { read -rt "$1" -u "$pause_fd" || true; }
+
+# wait_until SECONDS DESCRIPTION COMMAND...: until COMMAND succeeds, checked every 50 ms. It
+# runs no program itself (bash's clock and pause).
 wait_until() {
   local seconds=$1 description=$2 deadline
   shift 2
-  rm -f "$work/attribute.last"
-  deadline=$(($(date +%s) + seconds))
+  : >"$work/attribute.last"
+  deadline=$((EPOCHSECONDS + seconds))
   until "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] ||
-      fail "$description: not within ${seconds}s$(cat "$work/attribute.last" 2>/dev/null | sed 's/^/; /')"
-    sleep 0.05
+    [ "$EPOCHSECONDS" -lt "$deadline" ] ||
+      fail "$description: not within ${seconds}s$(sed 's/^/; /' "$work/attribute.last")"
+    pause 0.05
   done
 }
 
@@ -585,12 +592,19 @@ latency_summary() {
 # --- Real I2C accelerometers on i2c-stub -----------------------------------------------------
 
 # i2c_start: i2c-accelerometers (i2c-stub, the three chips preset, their drivers loaded, none
-# bound yet), its events in $work/i2c.log; returns once it is ready.
+# bound yet), its events in $work/i2c.log; returns once it is ready (i2c_launch and i2c_ready:
+# other work may go on meanwhile).
 i2c_start() {
+  i2c_launch
+  i2c_ready
+}
+
+i2c_launch() {
   : >"$work/i2c.log"
   device_launch i2c chips "$stage/i2c-accelerometers" --log "$work/i2c.log"
-  wait_until 60 "i2c-accelerometers ready" i2c_logged 1 ready
 }
+
+i2c_ready() { wait_until 60 "i2c-accelerometers ready" i2c_logged 1 ready; }
 
 # i2c_mark: where the chips' log ends now (a line number).
 i2c_mark() {
