@@ -66,16 +66,23 @@ expect_equal() {
   [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
 }
 
-# wait_until SECONDS DESCRIPTION COMMAND...: until COMMAND succeeds, checked every 50 ms.
+# pause SECONDS: bash's own sleep (a read that times out on a FIFO nobody writes): under TCG
+# a `sleep` process costs 0.1-0.2 s, which a wait's every look paid.
+mkfifo "$work/pause.fifo" 2>/dev/null || true
+exec {pause_fd}<>"$work/pause.fifo"
+pause() { read -rt "$1" -u "$pause_fd" || true; }
+
+# wait_until SECONDS DESCRIPTION COMMAND...: until COMMAND succeeds, checked every 50 ms. It
+# runs no program itself (bash's clock and pause).
 wait_until() {
   local seconds=$1 description=$2 deadline
   shift 2
-  rm -f "$work/attribute.last"
-  deadline=$(($(date +%s) + seconds))
+  : >"$work/attribute.last"
+  deadline=$((EPOCHSECONDS + seconds))
   until "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] ||
-      fail "$description: not within ${seconds}s$(cat "$work/attribute.last" 2>/dev/null | sed 's/^/; /')"
-    sleep 0.05
+    [ "$EPOCHSECONDS" -lt "$deadline" ] ||
+      fail "$description: not within ${seconds}s$(sed 's/^/; /' "$work/attribute.last")"
+    pause 0.05
   done
 }
 
@@ -623,4 +630,118 @@ window() {
 # writes, for each timed lines file given as NAME:FILE:REGEX-PREFIX, the latencies.
 latency_summary() {
   echo "median $(percentile 50 "$1") ms, p90 $(percentile 90 "$1") ms, n $(wc -l <"$1")"
+}
+
+# --- Real I2C accelerometers on i2c-stub -----------------------------------------------------
+
+# i2c_start: i2c-accelerometers (i2c-stub, the three chips preset, their drivers loaded, none
+# bound yet), its events in $work/i2c.log; returns once it is ready (i2c_launch and i2c_ready:
+# other work may go on meanwhile).
+i2c_start() {
+  i2c_launch
+  i2c_ready
+}
+
+i2c_launch() {
+  : >"$work/i2c.log"
+  device_launch i2c chips "$stage/i2c-accelerometers" --log "$work/i2c.log"
+}
+
+i2c_ready() { wait_until 60 "i2c-accelerometers ready" i2c_logged 1 ready; }
+
+# i2c_mark: where the chips' log ends now (a line number).
+i2c_mark() {
+  local -a lines
+  mapfile -t lines <"$work/i2c.log"
+  echo $((${#lines[@]} + 1))
+}
+
+# i2c_logged FROM WORDS: whether a line from line FROM on is `TIME WORDS` (WORDS a prefix of
+# the rest); fails the scenario at an `error` line. Bash's own reading: no process.
+i2c_logged() {
+  local line
+  local -a lines
+  mapfile -t -s $(($1 - 1)) lines <"$work/i2c.log"
+  for line in "${lines[@]}"; do
+    line=${line#* }
+    if [[ $line == "$2"* ]]; then return 0; fi
+    if [[ $line == error* ]]; then fail "i2c-accelerometers: $line"; fi
+  done
+  return 1
+}
+
+# i2c_alive: whether i2c-accelerometers runs (a write to the FIFO of a helper that is gone
+# would block).
+i2c_alive() {
+  local pid
+  [ -e "$work/i2c-chips.pid" ] && read -r pid <"$work/i2c-chips.pid" && kill -0 "$pid" 2>/dev/null
+}
+
+# i2c_do COMMAND...: one command to i2c-accelerometers; returns once it is done, fails the
+# scenario with its error.
+i2c_do() {
+  local from
+  i2c_alive || fail "i2c-accelerometers does not run: $(tail -n 3 "$work/i2c.log" "$work/i2c-chips.err")"
+  from=$(i2c_mark)
+  echo "$*" >"$work/i2c-chips.ctl"
+  wait_until 60 "i2c-accelerometers: $*" i2c_logged "$from" "done $*"
+}
+
+# i2c_fact CHIP KEY: what i2c-accelerometers read of CHIP's IIO device when it was bound last.
+i2c_fact() {
+  local line value=
+  local -a lines
+  mapfile -t lines <"$work/i2c.log"
+  for line in "${lines[@]}"; do
+    line=${line#* }
+    if [[ $line == "info $1 $2 "* ]]; then value=${line#"info $1 $2 "}; fi
+  done
+  echo "$value"
+}
+
+# i2c_iio CHIP: the IIO device CHIP was bound as last (iio:deviceN).
+i2c_iio() {
+  local line value=
+  local -a lines
+  mapfile -t lines <"$work/i2c.log"
+  for line in "${lines[@]}"; do
+    line=${line#* }
+    if [[ $line == "bound $1 "* ]]; then value=${line#"bound $1 "}; fi
+  done
+  echo "$value"
+}
+
+# i2c_stop: i2c-accelerometers unbinds its chips, unloads what it loaded and ends.
+i2c_stop() {
+  if i2c_alive; then
+    echo quit >"$work/i2c-chips.ctl"
+    wait "$(cat "$work/i2c-chips.pid")" 2>/dev/null || true
+  fi
+  rm -f "$work/i2c-chips.pid"
+}
+
+# socket_info: orientd's `info` reply through its socket, one `KEY VALUE` a line.
+socket_info() {
+  python3 - "$socket" <<'PY'
+import socket, sys
+client = socket.socket(socket.AF_UNIX)
+client.settimeout(60)
+client.connect(sys.argv[1])
+client.sendall(b"info\n")
+seen = False
+for line in client.makefile("r"):
+    line = line.rstrip("\n")
+    if line.startswith("info "):
+        seen = True
+        print(line[5:])
+    elif line == "ok" and seen:
+        break
+PY
+}
+
+# line_mark NAME: the number of the line NAME's client gets next (bash's own reading).
+line_mark() {
+  local -a lines
+  mapfile -t lines <"$(lines_of "$1")"
+  echo $((${#lines[@]} + 1))
 }
