@@ -74,7 +74,9 @@ struct PendingSamplingTests {
     #expect(waitUntil { samples(run.process.stderr).filter { $0.time > back + 0.1 }.count >= 3 })
     let after = samples(run.process.stderr).filter { $0.time > back + 0.1 }.prefix(3).map(\.time)
     #expect(after.dropFirst().count == 2)
-    #expect(zip(after, after.dropFirst()).allSatisfy { $1 - $0 >= 1.99 }, "polls after going back: \(after)")
+    // At the interval, not at 20 ms: a timer that fired late makes the next gap shorter (it
+    // keeps its grid), so each gap is well over a second rather than exactly 2 s.
+    #expect(zip(after, after.dropFirst()).allSatisfy { $1 - $0 >= 1.5 }, "polls after going back: \(after)")
     #expect(run.stop() == 0)
     #expect(run.process.stdoutLines.map(dropTime) == ["device normal", "orientation normal"])
   }
@@ -121,7 +123,12 @@ struct RestingPaceTests {
     // each pace shows in the poll times orientd logs (its own sample times).
     let run = try FakeSensorRun(
       devices: [.accelerometer(raw: (0, -256, 0))],
-      arguments: ["--dump", "--verbose", "--mode", "poll", "--interval", "100", "--resting-interval", "700"])
+      // A settle time of a second, so that only the stillness rule can take the turn sooner,
+      // whatever a loaded machine does to the 20 ms polls.
+      arguments: [
+        "--dump", "--verbose", "--mode", "poll", "--interval", "100", "--resting-interval", "700", "--settle",
+        "1000", "--still", "40",
+      ])
     #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
     // Handled for 10 s from the start, then resting: two polls 700 ms apart show it.
     #expect(
@@ -146,17 +153,16 @@ struct RestingPaceTests {
     let taken = try #require(time(of: lines[2]))
     let proposing = samples(run.process.stderr).dropFirst(before).filter { $0.proposes == "left-up" }
     let first = try #require(proposing.first?.time)
-    #expect(proposing.filter { $0.time <= taken }.count == 3, "\(proposing.map(\.time))")
-    #expect(abs(taken - first - 0.04) < 0.005, "taken \(taken), first seen \(first)")
-    // Handled again: polls at the interval.
+    #expect(proposing.filter { $0.time <= taken }.count >= 2, "\(proposing.map(\.time))")
+    #expect(taken - first > 0.039 && taken - first < 0.9, "taken \(taken), first seen \(first)")
+    // Handled again: polls at the interval (a late poll shortens the next gap, so the pace
+    // shows over several).
     #expect(
-      waitUntil { samples(run.process.stderr).filter { $0.time > taken + 0.1 }.count >= 3 },
+      waitUntil { samples(run.process.stderr).filter { $0.time > taken + 0.1 }.count >= 6 },
       "\(run.process.stderr)")
-    let after = samples(run.process.stderr).filter { $0.time > taken + 0.1 }.prefix(3).map(\.time)
-    #expect(
-      zip(after, after.dropFirst()).allSatisfy { $1 - $0 > 0.05 && $1 - $0 < 0.5 }
-        && after[2] - after[0] >= 0.199,
-      "polls after: \(after)")
+    let after = samples(run.process.stderr).filter { $0.time > taken + 0.1 }.prefix(6).map(\.time)
+    let mean = (after[5] - after[0]) / 5
+    #expect(mean > 0.07 && mean < 0.4, "polls after: \(after)")
     #expect(run.stop() == 0)
   }
 }
