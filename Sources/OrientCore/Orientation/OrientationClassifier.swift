@@ -74,9 +74,6 @@ package struct OrientationClassifier: Sendable {
     return min(bySettle, byStill)
   }
 
-  /// Whether the samples moved since they last came to rest (see `MotionWatch`).
-  package var motionWatch: MotionWatch { motion }
-
   /// Whether the next sample the gate takes will decide the orientation at once.
   package var isAdopting: Bool { adopting }
 
