@@ -57,6 +57,11 @@ package struct Accelerometer {
     }
   }
 
+  /// Whether `context` has a trigger its buffer would be set to (`IIOBufferSession`).
+  package func hasTrigger(in context: IIOContext) -> Bool {
+    IIOBufferSession.trigger(for: device, in: context) != nil
+  }
+
   /// Why polling cannot read it, when it cannot: the error that `mode poll` gives.
   package var whyNotPollable: IIOError? { canPoll ? nil : .notPollable(sensor: summary) }
 

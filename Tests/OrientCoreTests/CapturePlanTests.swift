@@ -97,6 +97,44 @@ struct CapturePlanTests {
     #expect(waits == [2, 4, 8, 16, 32, 60, 60].map { Duration.seconds($0) })
   }
 
+  @Test(
+    "A silent buffer the context has no trigger for gives way to polling for good: no timer, no move and no pause tries it again"
+  )
+  func silentBufferWithoutTrigger() {
+    let untriggered = CapturePlan.Device(
+      summary: "iio:device0 (bmc150_accel)", canPoll: true, canBuffer: true, hasTrigger: false)
+    var capture = plan(.auto)
+    // The trial at start is as for any buffer: a FIFO the device fills itself may deliver.
+    #expect(capture.attached(untriggered, at: at(0)) == [.raiseFrequencies, .openBuffer])
+    #expect(capture.bufferOpened(at: at(0)) == [.announce(.bufferTrying), probe, .online(true)])
+    #expect(
+      capture.probeExpired(at: at(1000)) == [
+        .closeBuffer, .startPolling,
+        .announce(.polling(reason: "the buffer delivered no sample within 1 s and has no trigger; not trying it again")),
+      ])
+    #expect(capture.state == .attached(untriggered, .polling(.none)))
+    // The device moves, a change is pending: polling goes on, no try.
+    #expect(capture.polled(gravity: Vector3(0, -1, 0), changePending: false, at: at(1200)).isEmpty)
+    #expect(capture.polled(gravity: Vector3(1, 0, 0), changePending: true, at: at(1400)).isEmpty)
+    #expect(capture.retryDue(at: at(3000)).isEmpty)
+    // A pause and a resume poll again, with no retry armed.
+    #expect(capture.pause(at: at(4000)).first == .stopPolling)
+    let resumed = capture.resume(at: at(5000))
+    #expect(resumed.contains(.startPolling))
+    #expect(!resumed.contains { if case .armRetry = $0 { true } else { false } }, "\(resumed)")
+    #expect(capture.state == .attached(untriggered, .polling(.none)))
+
+    // The same device with a trigger is tried again: the difference is the trigger alone.
+    var triggered = plan(.auto)
+    var device = untriggered
+    device.hasTrigger = true
+    _ = triggered.attached(device, at: at(0))
+    _ = triggered.bufferOpened(at: at(0))
+    #expect(triggered.probeExpired(at: at(1000)).last == .armRetry(.seconds(2)))
+    #expect(triggered.polled(gravity: Vector3(0, -1, 0), changePending: false, at: at(1200)).isEmpty)
+    #expect(triggered.polled(gravity: Vector3(1, 0, 0), changePending: true, at: at(1400)).last == .openBuffer)
+  }
+
   @Test("While the device rests, the retry timer tries nothing; the first poll that sees it move does")
   func restingDeviceWaitsForMovement() {
     var capture = silentBuffer()

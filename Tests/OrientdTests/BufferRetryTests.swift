@@ -4,14 +4,18 @@ import Testing
 @Suite("A buffer that was silent at start is tried again", .scratch)
 struct BufferRetryTests {
   /// orientd in auto mode polling every 20 ms on a sensor whose buffer stays silent, once it
-  /// has given up on the first try.
-  private func silentAtStart() throws -> FakeSensorRun {
+  /// has given up on the first try; `trigger` gives the sensor a trigger of its own, as a
+  /// sensor hub's accelerometer has.
+  private func silentAtStart(trigger: Bool = true) throws -> FakeSensorRun {
     let run = try FakeSensorRun(
-      devices: [.bufferedAccelerometer(raw: (0, -256, 0))],
+      devices: [.bufferedAccelerometer(raw: (0, -256, 0))] + (trigger ? [.trigger("accel_3d-dev0", number: 0)] : []),
       arguments: ["--dump", "--settle", "0", "--interval", "20", "--verbose"], bufferFIFO: true)
     #expect(
-      run.process.waitFor("the buffer delivered no sample within 1 s; trying it again in 2 s", inStderr: true)
-    )
+      run.process.waitFor(
+        trigger
+          ? "the buffer delivered no sample within 1 s; trying it again in 2 s"
+          : "the buffer delivered no sample within 1 s and has no trigger; not trying it again",
+        inStderr: true))
     return run
   }
 
@@ -69,6 +73,20 @@ struct BufferRetryTests {
     let polls = lines.indices.filter { lines[$0].contains("debug: sample") }
     let firstMoved = polls.first { !lines[$0].contains(" 0.000 -1.000 0.000 ") }
     #expect(firstMoved != nil && polls.last { $0 < tried } == firstMoved, "\(lines)")
+    #expect(run.stop() == 0)
+  }
+
+  @Test("A silent buffer with no trigger is not tried again when the device moves: polling goes on")
+  func untriggeredBufferIsLeft() throws {
+    let run = try silentAtStart(trigger: false)
+    #expect(run.process.waitForLines(2).map(dropTime) == ["device normal", "orientation normal"])
+    try run.setRaw(256, 0, 0)
+    #expect(run.process.waitForLines(4).suffix(2).map(dropTime) == ["device left-up", "orientation left-up"])
+    // A try would be logged while the first poll that read the move was handled, before the
+    // sample line of the next poll: three polls of the new reading leave it room to show.
+    #expect(run.process.waitFor(" 1.000 0.000 0.000 ", inStderr: true, count: 3), "\(run.process.stderr)")
+    #expect(!run.process.stderr.contains("trying the buffer again"), "\(run.process.stderr)")
+    #expect(run.read("buffer/enable") == "0")
     #expect(run.stop() == 0)
   }
 

@@ -5,7 +5,8 @@
 /// sensors send only when they move, so a silent buffer does not mean a dead one: polling
 /// takes over and the buffer is tried again after 2 s, then further apart up to a minute
 /// (`RetrySchedule`), and at once when polling sees the device move (`BufferRetryTrigger`);
-/// its first scan ends the polling. A buffer that cannot be opened, a device without scan
+/// its first scan ends the polling; a silent buffer the context has no trigger for is not
+/// tried again (`Device.hasTrigger`). A buffer that cannot be opened, a device without scan
 /// elements and `--mode poll` are polled; a device without raw attributes is read through its
 /// buffer only. While nothing needs samples capture stops, and it goes on the same way after.
 /// A sensor that cannot be found is looked for every second; one that fails is lost, and
@@ -70,14 +71,25 @@ package struct CapturePlan: Sendable {
     package var canBuffer: Bool
     /// Whether it is read on this machine; a remote device whose read fails is lost.
     package var isLocal: Bool
+    /// Whether the context has a trigger for its buffer. A buffer without one is filled by the
+    /// device's own FIFO and its interrupt, from the start or not at all: silent for its
+    /// first second, it is not tried again (a bmc150 without its interrupt line enables such
+    /// a buffer, never fills it, and refuses raw reads while it is enabled, so each try would
+    /// stop polling for a second).
+    package var hasTrigger: Bool
 
     /// A device.
-    package init(summary: String, canPoll: Bool, canBuffer: Bool, isLocal: Bool = true) {
+    package init(summary: String, canPoll: Bool, canBuffer: Bool, isLocal: Bool = true, hasTrigger: Bool = true) {
       self.summary = summary
       self.canPoll = canPoll
       self.canBuffer = canBuffer
       self.isLocal = isLocal
+      self.hasTrigger = hasTrigger
     }
+
+    /// Whether a buffer that stayed silent is worth trying again while polling goes on (a
+    /// sensor hub that sends only when the device moves), in auto mode.
+    var retriesSilentBuffer: Bool { canBuffer && hasTrigger }
   }
 
   /// Where the plan is.
@@ -427,7 +439,7 @@ extension CapturePlan {
         var actions = resumed + [.raiseFrequencies] + startPolling(announcing: nil)
         state = .attached(device, .polling(.none))
         // The buffer that was silent before the pause gets its next try as after its first silence.
-        if settings.mode == .auto, device.canBuffer {
+        if settings.mode == .auto, device.retriesSilentBuffer {
           bufferRetries.reset()
           actions.append(.armRetry(bufferRetries.delayAfterFailure()))
           state = .attached(device, .polling(.waiting))

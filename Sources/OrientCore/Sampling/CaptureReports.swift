@@ -92,6 +92,10 @@ extension CapturePlan {
   package mutating func probeExpired(at time: SampleTime) -> [Action] {
     let delay: Duration
     switch state {
+    case .attached(let device, .bufferOnTrial) where !device.retriesSilentBuffer:
+      state = .attached(device, .polling(.none))
+      return [.closeBuffer]
+        + startPolling(announcing: "the buffer delivered no sample within 1 s and has no trigger; not trying it again")
     case .attached(let device, .bufferOnTrial):
       delay = bufferRetries.delayAfterFailure()
       state = .attached(device, .polling(.waiting))

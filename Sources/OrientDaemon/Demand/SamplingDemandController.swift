@@ -40,10 +40,11 @@ final class SamplingDemandController {
     for action in actions {
       switch action {
       case .send(let demand):
-        sampler?.send(.demand(demand))
+        // Said before it is sent: the sampling thread may put the sensor's rate back at once.
         if demand == .idle {
           lines.write(.info, lines: ["nothing needs the sensor now (\(modeSummary())); sampling stops"])
         }
+        sampler?.send(.demand(demand))
       case .armIdleDelay(let delay):
         let timer = LoopTimer(loop: loop) { [unowned self] _ in
           self.perform(self.state.idleDelayExpired(self.needs()))

@@ -272,7 +272,8 @@ final class AccelerometerDriver: SensorDriver {
         + "scale \(setup.scaleText), mount matrix \(MountMatrix.format(setup.matrix.matrix)) "
         + "from \(setup.matrix.source)")
     let device = CapturePlan.Device(
-      summary: sensor.summary, canPoll: sensor.canPoll, canBuffer: sensor.canBuffer, isLocal: context.isLocal)
+      summary: sensor.summary, canPoll: sensor.canPoll, canBuffer: sensor.canBuffer, isLocal: context.isLocal,
+      hasTrigger: sensor.hasTrigger(in: context))
     run(plan.attached(device, at: clock.now))
   }
 

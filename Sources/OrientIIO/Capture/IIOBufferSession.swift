@@ -109,12 +109,7 @@ final class IIOBufferSession {
   private static func setTrigger(
     of device: IIODevice, in context: IIOContext, preferred: String?, restore: inout (() -> Void)?
   ) -> String? {
-    let triggers = context.devices.filter(\.isTrigger)
-    let chosen =
-      preferred.flatMap { name in triggers.first { $0.name == name } }
-      ?? triggers.first { $0.name == device.ownTriggerName }
-      ?? triggers.first { device.isNumberedTrigger($0.name) }
-      ?? triggers.first { $0.name == device.name + "-trigger" }
+    let chosen = trigger(for: device, in: context, preferred: preferred)
     var current: OpaquePointer?
     let hadTrigger = iio_device_get_trigger(device.pointer, &current) == 0
     guard let chosen else { return nil }
@@ -125,6 +120,17 @@ final class IIOBufferSession {
     let devicePointer = device.pointer
     restore = hadTrigger ? { _ = iio_device_set_trigger(devicePointer, current) } : nil
     return chosen.name
+  }
+
+  /// The trigger a buffer of `device` is set to: `preferred` when the context has it, else the
+  /// device's own `<name>-dev<N>`, any `<name>-devN`, then `<name>-trigger`; nil when the
+  /// context has none of them.
+  static func trigger(for device: IIODevice, in context: IIOContext, preferred: String? = nil) -> IIODevice? {
+    let triggers = context.devices.filter(\.isTrigger)
+    return preferred.flatMap { name in triggers.first { $0.name == name } }
+      ?? triggers.first { $0.name == device.ownTriggerName }
+      ?? triggers.first { device.isNumberedTrigger($0.name) }
+      ?? triggers.first { $0.name == device.name + "-trigger" }
   }
 
   // MARK: Channel enables and the buffer's size (local sysfs)
