@@ -1,6 +1,5 @@
 // Fuzzes what orientd reads from sysfs: raw values (bytes and text), scales, scan types,
 // allowed lists and the state file.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAttributes(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = UnsafeBufferPointer(start: data, count: size)
   if let value = NumberParsing.finiteDouble(bytes: bytes) { precondition(value.isFinite) }

@@ -1,5 +1,4 @@
 // Fuzzes mount-matrix parsing and the choice among candidates, and checks formatting round-trips.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMountMatrix(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
   if let matrix = try? MountMatrix.parse(text) {

@@ -1,5 +1,4 @@
 // Fuzzes the protocol: the line splitter over raw bytes, then command and state-line parsing.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = UnsafeRawBufferPointer(start: data, count: size)
   var splitter = LineSplitter(limit: 1024)

@@ -2,7 +2,6 @@
 // indexes, the rest is decoded as buffer data, once whole and once as a stream of blocks
 // split where the data says (as reads that end inside a scan deliver it). Scan types with any
 // numbers, as a device or a remote server may declare them, must be refused, never trap.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScanDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   guard size >= 9 else { return 0 }
   if size >= 32 {

@@ -3,7 +3,6 @@
 // taken from the input's last bytes), and back out through the recorder's formatting.
 // Fuzz/trace.dict seeds times at the limits: the latest a trace may hold, one past it, and the
 // values that overflowed 64 bits in nanoseconds.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTrace(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = UnsafeBufferPointer(start: data, count: size)
   guard case .success(let samples) = TraceFormat.parse(bytes: bytes, source: "fuzz.trace") else { return 0 }

@@ -110,7 +110,9 @@ struct CapturePlanTests {
     #expect(
       capture.probeExpired(at: at(1000)) == [
         .closeBuffer, .startPolling,
-        .announce(.polling(reason: "the buffer delivered no sample within 1 s and has no trigger; not trying it again")),
+        .announce(
+          .polling(
+            reason: "the buffer delivered no sample within 1 s and has no trigger; not trying it again")),
       ])
     #expect(capture.state == .attached(untriggered, .polling(.none)))
     // The device moves, a change is pending: polling goes on, no try.
@@ -132,7 +134,8 @@ struct CapturePlanTests {
     _ = triggered.bufferOpened(at: at(0))
     #expect(triggered.probeExpired(at: at(1000)).last == .armRetry(.seconds(2)))
     #expect(triggered.polled(gravity: Vector3(0, -1, 0), changePending: false, at: at(1200)).isEmpty)
-    #expect(triggered.polled(gravity: Vector3(1, 0, 0), changePending: true, at: at(1400)).last == .openBuffer)
+    #expect(
+      triggered.polled(gravity: Vector3(1, 0, 0), changePending: true, at: at(1400)).last == .openBuffer)
   }
 
   @Test("While the device rests, the retry timer tries nothing; the first poll that sees it move does")

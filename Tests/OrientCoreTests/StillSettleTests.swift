@@ -38,42 +38,109 @@ struct StillSettleTests {
     #expect(classifier.current == .leftUp)
   }
 
-  @Test("A proposal made while the device still turns waits until it stops, or for the settle time")
+  @Test(
+    "A proposal made while the device still turns, short of squarely in, waits until the device stops, or for the settle time"
+  )
   func movingWaitsForSettle() {
     var classifier = holdingNormal()
-    // Turning on at 4 degrees every 20 ms from 62 degrees: left-up is proposed, the device moves.
-    var time: Int64 = 1000
-    var degrees = 62.0
+    // Swinging between 61 and 66 degrees every 20 ms (each sample moves): left-up is proposed
+    // at once, and the device stays short of 67.5 degrees, where left-up's central zone begins.
     var changedAt: Int64?
-    while degrees <= 90, changedAt == nil {
+    for (index, degrees) in [61.0, 66, 61, 66, 61, 66].enumerated() where changedAt == nil {
+      let time = 1000 + 20 * Int64(index)
       if classifier.classify(uprightTilt(degrees: degrees), at: at(time)).changed { changedAt = time }
-      time += 20
-      degrees += 4
     }
-    // 62 to 90 degrees takes 140 ms: the settle time has not passed, and the device never rested.
+    // 100 ms: the settle time has not passed, and the device never rested.
     #expect(changedAt == nil)
-    // It rests at 90: taken 40 ms after the last movement (the sample at 90 degrees, 1140 ms).
+    // It rests at 66 from the last sample (1100 ms): taken 40 ms later.
     var restedAt: Int64?
+    var time: Int64 = 1120
     while restedAt == nil, time < 2000 {
-      if classifier.classify(uprightTilt(degrees: 90), at: at(time)).changed { restedAt = time }
+      if classifier.classify(uprightTilt(degrees: 66), at: at(time)).changed { restedAt = time }
       time += 20
     }
-    #expect(restedAt == 1180)
+    #expect(restedAt == 1140)
   }
 
-  @Test("A device that keeps moving in the new proposal is taken at the settle time")
+  @Test("A device that keeps moving in the new proposal, short of squarely in, is taken at the settle time")
   func settleStillBounds() {
     var classifier = holdingNormal()
     var time: Int64 = 1000
     var changedAt: Int64?
-    // Wobbling between 70 and 80 degrees, never still.
+    // Wobbling between 61 and 66 degrees, never still, never within 22.5 degrees of left-up.
     for step in 0..<20 where changedAt == nil {
-      if classifier.classify(uprightTilt(degrees: step % 2 == 0 ? 70 : 80), at: at(time)).changed {
+      if classifier.classify(uprightTilt(degrees: step % 2 == 0 ? 61 : 66), at: at(time)).changed {
         changedAt = time
       }
       time += 20
     }
     #expect(changedAt == 1200)
+  }
+
+  @Test("A turn that points squarely into the new orientation is taken 40 ms later, though it still moves")
+  func centralIsTakenMoving() {
+    var classifier = holdingNormal()
+    // Turning on at 4 degrees every 20 ms from 62 degrees: 70 degrees (at 1040 ms) is the first
+    // sample within 22.5 degrees of left-up.
+    var time: Int64 = 1000
+    var degrees = 62.0
+    var changedAt: Int64?
+    while degrees <= 90, changedAt == nil {
+      if classifier.classify(uprightTilt(degrees: degrees), at: at(time)).changed { changedAt = time }
+      if changedAt == nil, time == 1040 { #expect(classifier.settlesAt == at(1080)) }
+      time += 20
+      degrees += 4
+    }
+    #expect(changedAt == 1080)
+    // Wobbling between 70 and 80 degrees, never still, is taken the same way.
+    var wobbling = holdingNormal()
+    var wobbleTakenAt: Int64?
+    for step in 0..<20 where wobbleTakenAt == nil {
+      let tilt = uprightTilt(degrees: step % 2 == 0 ? 70 : 80)
+      if wobbling.classify(tilt, at: at(1000 + 20 * Int64(step))).changed {
+        wobbleTakenAt = 1000 + 20 * Int64(step)
+      }
+    }
+    #expect(wobbleTakenAt == 1040)
+  }
+
+  @Test(
+    "A sample outside the central zone starts its 40 ms again; without still, only the settle time decides")
+  func centralRestarts() {
+    var classifier = holdingNormal()
+    var takenAt: Int64?
+    // 70, then 64 (left-up still proposed, but not squarely), then 70, 72, 74...
+    for (index, degrees) in [70.0, 64, 70, 72, 74, 76, 78].enumerated() where takenAt == nil {
+      let time = 1000 + 20 * Int64(index)
+      if classifier.classify(uprightTilt(degrees: degrees), at: at(time)).changed { takenAt = time }
+    }
+    #expect(takenAt == 1080)
+
+    var settings = defaults
+    settings.still = nil
+    var settleOnly = holdingNormal(settings)
+    takenAt = nil
+    for step in 0..<20 where takenAt == nil {
+      let time = 1000 + 20 * Int64(step)
+      if settleOnly.classify(uprightTilt(degrees: step % 2 == 0 ? 70 : 80), at: at(time)).changed {
+        takenAt = time
+      }
+    }
+    #expect(takenAt == 1200)
+  }
+
+  @Test("A jolt the shake gate rejects holds the central rule off for 500 ms, as it does stillness")
+  func joltHoldsCentral() {
+    var classifier = holdingNormal()
+    _ = classifier.classify(Vector3(1.8, 0, 0), at: at(1000))
+    var takenAt: Int64?
+    var time: Int64 = 1020
+    while takenAt == nil, time < 2000 {
+      if feed(&classifier, uprightTilt(degrees: time % 40 == 0 ? 75 : 85), at(time)) { takenAt = time }
+      time += 20
+    }
+    // Squarely in and moving from 1020 on: the settle time takes it at 1220, before the hold ends.
+    #expect(takenAt == 1220)
   }
 
   @Test("Still before the proposal does not count: the stillness is measured from the proposal on")
@@ -188,8 +255,9 @@ struct QuietSettleTests {
   @Test("The last sample of a turn proposes left-up; with no sample after it, left-up is taken 40 ms later")
   func quietDecides() {
     var classifier = holdingNormal()
-    _ = classifier.classify(uprightTilt(degrees: 70), at: at(1000))
-    _ = classifier.classify(uprightTilt(degrees: 85), at: at(1020))
+    // Short of left-up's central zone (67.5 degrees), so stillness decides.
+    _ = classifier.classify(uprightTilt(degrees: 62), at: at(1000))
+    _ = classifier.classify(uprightTilt(degrees: 66), at: at(1020))
     #expect(classifier.settlesAt == at(1060))
     #expect(!quiet(&classifier, at(1050)))
     #expect(quiet(&classifier, at(1060)))
@@ -217,5 +285,32 @@ struct QuietSettleTests {
     _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: at(1000))
     #expect(!quiet(&classifier, at(1150)))
     #expect(quiet(&classifier, at(1200)))
+  }
+}
+
+@Suite("An orientation's central zone: within 22.5 degrees of its direction")
+struct CentralZoneTests {
+  @Test("In the screen's plane the zone begins at 67.5 degrees of a quarter turn, whichever way")
+  func quarterTurn() {
+    #expect(!DeviceOrientation.leftUp.isCentral(uprightTilt(degrees: 67)))
+    #expect(DeviceOrientation.leftUp.isCentral(uprightTilt(degrees: 68)))
+    #expect(DeviceOrientation.leftUp.isCentral(uprightTilt(degrees: 112)))
+    #expect(!DeviceOrientation.leftUp.isCentral(uprightTilt(degrees: 113)))
+    #expect(DeviceOrientation.rightUp.isCentral(uprightTilt(degrees: -70)))
+    #expect(DeviceOrientation.normal.isCentral(uprightTilt(degrees: 22)))
+    #expect(!DeviceOrientation.normal.isCentral(uprightTilt(degrees: 23)))
+    #expect(DeviceOrientation.bottomUp.isCentral(uprightTilt(degrees: 180)))
+    #expect(!DeviceOrientation.leftUp.isCentral(uprightTilt(degrees: -90)))
+  }
+
+  @Test("A tablet held tilted back counts by its direction in the screen's plane; flat ones from the normal")
+  func tiltedAndFlat() {
+    // Left-up, tilted 50 degrees back: 0.64 g in the plane, all of it along x.
+    #expect(DeviceOrientation.leftUp.isCentral(Vector3(0.64, 0, -0.77)))
+    #expect(!DeviceOrientation.leftUp.isCentral(Vector3(0.64, -0.3, -0.7)))
+    #expect(DeviceOrientation.faceUp.isCentral(backwardTilt(degrees: 70)))
+    #expect(!DeviceOrientation.faceUp.isCentral(backwardTilt(degrees: 67)))
+    #expect(DeviceOrientation.faceDown.isCentral(Vector3(0.1, 0.1, 1)))
+    #expect(!DeviceOrientation.faceDown.isCentral(Vector3(0.1, 0.1, -1)))
   }
 }

@@ -8,7 +8,8 @@ struct BufferRetryTests {
   /// sensor hub's accelerometer has.
   private func silentAtStart(trigger: Bool = true) throws -> FakeSensorRun {
     let run = try FakeSensorRun(
-      devices: [.bufferedAccelerometer(raw: (0, -256, 0))] + (trigger ? [.trigger("accel_3d-dev0", number: 0)] : []),
+      devices: [.bufferedAccelerometer(raw: (0, -256, 0))]
+        + (trigger ? [.trigger("accel_3d-dev0", number: 0)] : []),
       arguments: ["--dump", "--settle", "0", "--interval", "20", "--verbose"], bufferFIFO: true)
     #expect(
       run.process.waitFor(

@@ -41,7 +41,8 @@ struct DemandChurnTests {
     let lines = run.process.stderr.split(separator: "\n")
     let stops = lines.dropFirst(logLines).filter { $0.contains("nothing needs the sensor now") }.count
     #expect(stops <= 1, "the sensor was stopped \(stops) times during the churn")
-    #expect(written <= 1 + stops, "sampling_frequency was written \(written) times, the sensor stopped \(stops)")
+    #expect(
+      written <= 1 + stops, "sampling_frequency was written \(written) times, the sensor stopped \(stops)")
     let newLines = lines.count - logLines
     #expect(newLines <= 10, "\(newLines) log lines during the churn:\n\(run.process.stderr.suffix(3000))")
     #expect(run.stop() == 0)

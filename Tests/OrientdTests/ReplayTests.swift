@@ -37,7 +37,8 @@ struct ReplayTests {
         "7.700 device normal", "7.700 orientation normal",
       ])
     // A settle time given alone keeps its meaning: the same.
-    #expect(try dumpReplay(Self.sweep, ["--settle", "200"]) == (try dumpReplay(Self.sweep, ["--still", "off"])))
+    #expect(
+      try dumpReplay(Self.sweep, ["--settle", "200"]) == (try dumpReplay(Self.sweep, ["--still", "off"])))
   }
 
   @Test("Without hysteresis the same sweep switches where a component crosses the 0.6 g threshold")
@@ -58,12 +59,19 @@ struct ReplayTests {
     trace.hold(0, 0, -1, count: 21)  // 0.0 ... 2.0 s flat
     for step in 1...10 { trace.backward(degrees: 90 - 9 * Double(step)) }  // 2.1 ... 3.0 s
     trace.hold(0, -1, 0, count: 10)
-    // Face-up holds down to 30 degrees from upright; 27 degrees at t = 2.7 s proposes normal,
-    // which settles 200 ms later: the device moves 9 degrees a sample until 3.0 s, never still.
-    // Face-up, still from the first sample, is taken at the second.
+    // Face-up holds down to 30 degrees from upright; 27 degrees at t = 2.7 s proposes normal.
+    // The device moves 9 degrees a sample until 3.0 s, never still, but it points squarely into
+    // normal (nothing sideways in the screen's plane), so normal is taken 40 ms later: at the
+    // next sample. With still off it settles 200 ms after the proposal. Face-up, still from
+    // the first sample, is taken at the second.
     #expect(
       try dumpReplay(trace) == [
         "0.100 device face-up",
+        "2.800 device normal", "2.800 orientation normal",
+      ])
+    #expect(
+      try dumpReplay(trace, ["--still", "off"]) == [
+        "0.200 device face-up",
         "2.900 device normal", "2.900 orientation normal",
       ])
   }

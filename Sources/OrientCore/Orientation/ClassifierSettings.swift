@@ -8,12 +8,14 @@ package struct ClassifierSettings: Equatable, Sendable {
   package var shakeTolerance: Double
   /// How long a new proposal must hold before it becomes current.
   package var settle: Duration
-  /// How long the device must be still (`MotionWatch`) in a new proposal for it to become
-  /// current sooner than `settle`; nil: only `settle` decides.
+  /// How long the device must be still (`MotionWatch`) in a new proposal, or point squarely
+  /// into it (within 22.5 degrees of its direction), for it to become current sooner than
+  /// `settle`; nil: only `settle` decides.
   ///
   /// The settle time guards against a proposal that a moving device only passes through; a
-  /// device that has stopped in the new orientation is done turning, and waiting out the rest
-  /// of the settle time would only delay the answer.
+  /// device that has stopped in the new orientation is done turning, as is one that has turned
+  /// well past the boundary, and waiting out the rest of the settle time would only delay the
+  /// answer.
   package var still: Duration?
 
   /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 200 ms settle,

@@ -53,6 +53,27 @@ package enum DeviceOrientation: UInt8, CaseIterable, Sendable {
     }
   }
 
+  /// The tangent of 22.5 degrees: how far from an orientation's direction its central zone
+  /// reaches (`isCentral`).
+  @usableFromInline static let centralSlope = 0.414_213_562
+
+  /// Whether `vector` points within 22.5 degrees of this orientation's direction: for the four
+  /// screen orientations as seen in the screen's plane (a tablet held tilted back counts),
+  /// for face-up and face-down from the screen's normal. Between two adjacent orientations
+  /// that leaves 45 degrees that are central to neither, the gap Android keeps between the
+  /// orientations it proposes.
+  @inlinable
+  package func isCentral(_ vector: Vector3) -> Bool {
+    let along = component(of: vector)
+    let across: Double
+    switch self {
+    case .normal, .bottomUp: across = abs(vector.x)
+    case .leftUp, .rightUp: across = abs(vector.y)
+    case .faceUp, .faceDown: across = (vector.x * vector.x + vector.y * vector.y).squareRoot()
+    }
+    return along > 0 && across <= along * Self.centralSlope
+  }
+
   /// The matching screen orientation, or nil for face-up and face-down.
   package var screen: ScreenOrientation? {
     switch self {

@@ -3,8 +3,11 @@
 ///
 /// A proposal other than the current orientation becomes current once every sample has
 /// proposed it for the settle time, or sooner once the device has been still in it for
-/// `ClassifierSettings.still` (`MotionWatch`): the settle time is there for a device that only
-/// passes through an orientation, and a device that has come to rest is done turning.
+/// `ClassifierSettings.still` (`MotionWatch`), or has pointed squarely into it (within 22.5
+/// degrees of its direction, `DeviceOrientation.isCentral`) for as long: the settle time is
+/// there for a device that only passes through an orientation, and a device that has come to
+/// rest is done turning, as is one that has turned well past the boundary (Android proposes a
+/// rotation only there, and takes it once it has held 40 ms).
 ///
 /// Samples from a sensor whose steady magnitude is far from 1 g (a wrong scale) are divided
 /// by that magnitude before the gate (see `SteadyMagnitude`), so such a sensor still
@@ -42,6 +45,9 @@ package struct OrientationClassifier: Sendable {
   @usableFromInline var lastSampleTime: SampleTime?
   /// The time of the last sample the shake gate rejected, nil before any.
   @usableFromInline var lastJolt: SampleTime?
+  /// Since when every sample has pointed squarely into the pending orientation
+  /// (`DeviceOrientation.isCentral`); nil while the last one did not, or nothing is pending.
+  @usableFromInline var centralSince: SampleTime?
 
   /// How long after a sample the gate rejected the device cannot count as still: a shaken
   /// device passes through orientations and may hold one for a few samples between jolts
@@ -70,6 +76,7 @@ package struct OrientationClassifier: Sendable {
     let bySettle = pendingSince + settings.settle
     guard let still = settings.still else { return bySettle }
     var byStill = max(pendingSince, motion.stillSince ?? pendingSince) + still
+    if let centralSince { byStill = min(byStill, centralSince + still) }
     if let lastJolt { byStill = max(byStill, lastJolt + Self.joltHold) }
     return min(bySettle, byStill)
   }
@@ -212,7 +219,7 @@ package struct OrientationClassifier: Sendable {
       let factor = 1 / squared.squareRoot()
       vector = Vector3(gravity.x * factor, gravity.y * factor, gravity.z * factor)
       motion.add(vector, at: time)
-      return decide(proposal(for: vector), at: time, magnitude: magnitudeChange)
+      return decide(proposal(for: vector), vector, at: time, magnitude: magnitudeChange)
     }
     // A shaken sample moves too: it is far from any resting vector.
     motion.add(vector, at: time)
@@ -222,14 +229,15 @@ package struct OrientationClassifier: Sendable {
       return Step(
         verdict: .rejected(magnitude: squared.squareRoot()), changed: false, magnitude: magnitudeChange)
     }
-    return decide(proposal(for: vector), at: time, magnitude: magnitudeChange)
+    return decide(proposal(for: vector), vector, at: time, magnitude: magnitudeChange)
   }
 
-  /// Takes a sample that proposed `proposed` at `time`: at once after `adoptNextProposal`,
-  /// else once it has held for the settle time.
+  /// Takes a sample (`vector`, as the gate saw it) that proposed `proposed` at `time`: at once
+  /// after `adoptNextProposal`, else once it has held for the settle time.
   @inlinable
   mutating func decide(
-    _ proposed: DeviceOrientation?, at time: SampleTime, magnitude magnitudeChange: SteadyMagnitude.Change?
+    _ proposed: DeviceOrientation?, _ vector: Vector3, at time: SampleTime,
+    magnitude magnitudeChange: SteadyMagnitude.Change?
   ) -> Step {
     if adopting {
       adopting = false
@@ -239,13 +247,14 @@ package struct OrientationClassifier: Sendable {
       return Step(verdict: .proposed(proposed), changed: changed, magnitude: magnitudeChange)
     }
     return Step(
-      verdict: .proposed(proposed), changed: settle(proposed, at: time), magnitude: magnitudeChange)
+      verdict: .proposed(proposed), changed: settle(proposed, vector, at: time), magnitude: magnitudeChange)
   }
 
   /// Makes `proposed` current once it has been proposed for the settle time, or once the
-  /// device has been still in it for `settings.still`.
+  /// device has been still in it, or squarely in it, for `settings.still`. `vector` is the
+  /// sample's; nil when no sample came (`quiet`), and the device is as the last one found it.
   @inlinable
-  mutating func settle(_ proposed: DeviceOrientation?, at time: SampleTime) -> Bool {
+  mutating func settle(_ proposed: DeviceOrientation?, _ vector: Vector3?, at time: SampleTime) -> Bool {
     guard proposed != current else {
       pending = nil
       return false
@@ -253,6 +262,14 @@ package struct OrientationClassifier: Sendable {
     if proposed != pending {
       pending = proposed
       pendingSince = time
+      centralSince = nil
+    }
+    if let vector {
+      if let proposed, proposed.isCentral(vector) {
+        centralSince = centralSince ?? time
+      } else {
+        centralSince = nil
+      }
     }
     guard time - pendingSince >= settings.settle || hasBeenStill(at: time) else {
       return false
@@ -262,11 +279,14 @@ package struct OrientationClassifier: Sendable {
     return true
   }
 
-  /// Whether the device has been still for `settings.still` since the pending proposal began.
+  /// Whether the device has been still, or squarely in the pending proposal, for
+  /// `settings.still` since the proposal began.
   @inlinable
   func hasBeenStill(at time: SampleTime) -> Bool {
-    guard let still = settings.still, let since = motion.stillSince else { return false }
+    guard let still = settings.still else { return false }
     if let lastJolt, time - lastJolt < Self.joltHold { return false }
+    if let centralSince, time - centralSince >= still { return true }
+    guard let since = motion.stillSince else { return false }
     return time - max(pendingSince, since) >= still
   }
 
@@ -279,6 +299,6 @@ package struct OrientationClassifier: Sendable {
   /// has passed: a polled sensor's silence means nothing.
   package mutating func quiet(until time: SampleTime) -> Bool {
     guard let pending, !adopting, let last = lastSampleTime, time >= last else { return false }
-    return settle(pending, at: time)
+    return settle(pending, nil, at: time)
   }
 }

@@ -79,7 +79,9 @@ package struct CapturePlan: Sendable {
     package var hasTrigger: Bool
 
     /// A device.
-    package init(summary: String, canPoll: Bool, canBuffer: Bool, isLocal: Bool = true, hasTrigger: Bool = true) {
+    package init(
+      summary: String, canPoll: Bool, canBuffer: Bool, isLocal: Bool = true, hasTrigger: Bool = true
+    ) {
       self.summary = summary
       self.canPoll = canPoll
       self.canBuffer = canBuffer

@@ -95,7 +95,8 @@ extension CapturePlan {
     case .attached(let device, .bufferOnTrial) where !device.retriesSilentBuffer:
       state = .attached(device, .polling(.none))
       return [.closeBuffer]
-        + startPolling(announcing: "the buffer delivered no sample within 1 s and has no trigger; not trying it again")
+        + startPolling(
+          announcing: "the buffer delivered no sample within 1 s and has no trigger; not trying it again")
     case .attached(let device, .bufferOnTrial):
       delay = bufferRetries.delayAfterFailure()
       state = .attached(device, .polling(.waiting))
