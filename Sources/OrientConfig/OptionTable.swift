@@ -156,7 +156,7 @@ enum OptionTable {
     },
     OptionSpec(
       "still", "MS|off", .classifier,
-      "take a new orientation once the device has rested, or been squarely, in it this long, if sooner than the settle (default 40)",
+      "take a new orientation once the device has rested in it, or pointed within 22.5 degrees of it in the screen's plane, this long, if sooner than the settle (default 40)",
       field: .live(\.settings.still)
     ) { options, value throws(ValueError) in
       options.settings.still = value == "off" ? nil : try milliseconds(value, minimum: 0)

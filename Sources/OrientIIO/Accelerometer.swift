@@ -57,9 +57,11 @@ package struct Accelerometer {
     }
   }
 
-  /// Whether `context` has a trigger its buffer would be set to (`IIOBufferSession`).
+  /// Whether its buffer would capture with a trigger: one `context` has that the buffer would
+  /// be set to (`IIOBufferSession`), or one already set (an hrtimer trigger someone chose),
+  /// which the buffer keeps when none of its own is found.
   package func hasTrigger(in context: IIOContext) -> Bool {
-    IIOBufferSession.trigger(for: device, in: context) != nil
+    IIOBufferSession.trigger(for: device, in: context) != nil || device.hasCurrentTrigger
   }
 
   /// Why polling cannot read it, when it cannot: the error that `mode poll` gives.

@@ -96,6 +96,12 @@ package struct IIODevice {
   /// The device number, e.g. 3 for `iio:device3`.
   package var number: Int? { id.hasPrefix("iio:device") ? Int(id.dropFirst("iio:device".count)) : nil }
 
+  /// Whether a trigger is set for its buffer now (`trigger/current_trigger`).
+  var hasCurrentTrigger: Bool {
+    var current: OpaquePointer?
+    return iio_device_get_trigger(pointer, &current) == 0 && current != nil
+  }
+
   /// Whether this is a trigger rather than a device.
   var isTrigger: Bool { iio_device_is_trigger(pointer) }
 

@@ -87,7 +87,8 @@ struct StillSettleTests {
     var changedAt: Int64?
     while degrees <= 90, changedAt == nil {
       if classifier.classify(uprightTilt(degrees: degrees), at: at(time)).changed { changedAt = time }
-      if changedAt == nil, time == 1040 { #expect(classifier.settlesAt == at(1080)) }
+      // After the sample at 74 degrees (1060 ms), stillness alone would wait until 1100.
+      if changedAt == nil, time == 1060 { #expect(classifier.settlesAt == at(1080)) }
       time += 20
       degrees += 4
     }
@@ -263,6 +264,18 @@ struct QuietSettleTests {
     #expect(quiet(&classifier, at(1060)))
     #expect(classifier.current == .leftUp)
     #expect(classifier.settlesAt == nil)
+  }
+
+  @Test("A turn that ended squarely in left-up is taken in silence 40 ms after its first central sample")
+  func quietDecidesCentral() {
+    var classifier = holdingNormal()
+    _ = classifier.classify(uprightTilt(degrees: 70), at: at(1000))
+    _ = classifier.classify(uprightTilt(degrees: 80), at: at(1020))
+    // Still since 1020 would give 1060; squarely in since 1000 gives 1040.
+    #expect(classifier.settlesAt == at(1040))
+    #expect(!quiet(&classifier, at(1030)))
+    #expect(quiet(&classifier, at(1040)))
+    #expect(classifier.current == .leftUp)
   }
 
   @Test("Silence decides nothing when nothing is pending, before any sample, or while adopting")

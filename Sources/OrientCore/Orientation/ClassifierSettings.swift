@@ -9,7 +9,8 @@ package struct ClassifierSettings: Equatable, Sendable {
   /// How long a new proposal must hold before it becomes current.
   package var settle: Duration
   /// How long the device must be still (`MotionWatch`) in a new proposal, or point squarely
-  /// into it (within 22.5 degrees of its direction), for it to become current sooner than
+  /// into it (within 22.5 degrees of its direction, in the screen's plane for the screen
+  /// orientations: `DeviceOrientation.isCentral`), for it to become current sooner than
   /// `settle`; nil: only `settle` decides.
   ///
   /// The settle time guards against a proposal that a moving device only passes through; a

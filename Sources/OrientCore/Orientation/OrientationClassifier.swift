@@ -4,7 +4,8 @@
 /// A proposal other than the current orientation becomes current once every sample has
 /// proposed it for the settle time, or sooner once the device has been still in it for
 /// `ClassifierSettings.still` (`MotionWatch`), or has pointed squarely into it (within 22.5
-/// degrees of its direction, `DeviceOrientation.isCentral`) for as long: the settle time is
+/// degrees of its direction, in the screen's plane for the four screen orientations:
+/// `DeviceOrientation.isCentral`) for as long: the settle time is
 /// there for a device that only passes through an orientation, and a device that has come to
 /// rest is done turning, as is one that has turned well past the boundary (Android proposes a
 /// rotation only there, and takes it once it has held 40 ms).
@@ -46,7 +47,8 @@ package struct OrientationClassifier: Sendable {
   /// The time of the last sample the shake gate rejected, nil before any.
   @usableFromInline var lastJolt: SampleTime?
   /// Since when every sample has pointed squarely into the pending orientation
-  /// (`DeviceOrientation.isCentral`); nil while the last one did not, or nothing is pending.
+  /// (`DeviceOrientation.isCentral`); nil while the last one did not. Meaningful only while
+  /// something is pending: a new pending proposal starts it afresh.
   @usableFromInline var centralSince: SampleTime?
 
   /// How long after a sample the gate rejected the device cannot count as still: a shaken
@@ -150,6 +152,9 @@ package struct OrientationClassifier: Sendable {
     scaleUnknown = !scaleKnown
     motion.reset()
     lastJolt = nil
+    // A change the old sensor's samples proposed is not this one's to finish.
+    pending = nil
+    centralSince = nil
   }
 
   /// The magnitudes (in g) the gate accepts. A tolerance that is negative or not a number
