@@ -21,7 +21,8 @@ package struct SensorSetup {
   /// The converter from raw readings to corrected g.
   package var converter: SampleConverter {
     SampleConverter(
-      x: axes[0].calibration, y: axes[1].calibration, z: axes[2].calibration, mountMatrix: matrix.matrix)
+      x: axes[0].calibration, y: axes[1].calibration, z: axes[2].calibration, mountMatrix: matrix.matrix,
+      scaleKnown: axes.allSatisfy { $0.scaleFile != nil })
   }
 
   /// The scales, e.g. `0.038307 (in_accel_scale)`, or one entry per axis when they differ.

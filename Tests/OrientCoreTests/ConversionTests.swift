@@ -60,6 +60,22 @@ struct PlausibleReadingTests {
     #expect(converter.sample(rawX: raw[0], rawY: raw[1], rawZ: raw[2], at: .zero) == nil)
   }
 
+  @Test(
+    "Without a scale the limit in g means nothing: counts of about 1000 to the g pass, what is not finite does not"
+  )
+  func unscaledCounts() throws {
+    let unscaled = SampleConverter(
+      x: AxisCalibration(scale: 1), y: AxisCalibration(scale: 1), z: AxisCalibration(scale: 1),
+      mountMatrix: .identity, scaleKnown: false)
+    // A scan of iio-sensor-proxy's recordings: about 93 g if the counts were m/s².
+    let sample = try #require(unscaled.sample(rawX: 103, rawY: -919, rawZ: -385, at: .zero))
+    #expect(approximatelyEqual(sample.gravity, Vector3(103 / 9.80665, -919 / 9.80665, -385 / 9.80665)))
+    #expect(unscaled.sample(rawX: .nan, rawY: 0, rawZ: 0, at: .zero) == nil)
+    var scaled = unscaled
+    scaled.scaleKnown = true
+    #expect(scaled.sample(rawX: 103, rawY: -919, rawZ: -385, at: .zero) == nil)
+  }
+
   @Test("A reading that is not a finite number is turned away")
   func notFinite() {
     #expect(converter.sample(rawX: .nan, rawY: 0, rawZ: 0, at: .zero) == nil)

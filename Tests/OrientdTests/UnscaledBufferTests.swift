@@ -33,6 +33,22 @@ struct UnscaledBufferTests {
     #expect(daemon.stop() == 0)
   }
 
+  @Test("No scale, counts of about 1000 to the g as iio-sensor-proxy's recordings hold: it turns")
+  func countsInTheThousandsTurn() throws {
+    let daemon = try WatchedDaemon(
+      [.testBufferedAccelerometer(rawFiles: false), .trigger("accel_3d-dev0", number: 0)], bufferFIFO: true)
+    let run = daemon.run
+    #expect(run.process.waitFor("capture mode buffer", inStderr: true), "\(run.process.stderr)")
+    // About 93 g on an axis if the counts were m/s²: refused before, as out of range.
+    try run.writeScans32([(103, -919, -385)])
+    #expect(daemon.waitFor("device", "normal"), "\(run.process.stderr)")
+    try run.writeScans32([(960, 120, -250)])
+    #expect(daemon.waitFor("device", "left-up"), "\(run.process.stderr)")
+    #expect(daemon.all("device") == ["normal", "left-up"])
+    #expect(!run.process.stderr.contains("out of range"), "\(run.process.stderr)")
+    #expect(daemon.stop() == 0)
+  }
+
   @Test(
     "A buffer that cannot be used, on a sensor with raw attributes: polling takes over, info says why, and raw counts classify at once"
   )

@@ -5,16 +5,23 @@ package struct SampleConverter: Equatable, Sendable {
   package var y: AxisCalibration
   package var z: AxisCalibration
   package var mountMatrix: Matrix3
+  /// Whether every axis has a scale the device gave. Without one the scale is taken as 1.0,
+  /// readings are raw counts in units nobody knows (often about 1000 to the g), and no limit
+  /// in g can tell garbage from gravity: the classifier judges them by direction.
+  package var scaleKnown: Bool
 
-  /// Readings beyond this many g on an axis are garbage, not gravity.
+  /// Readings beyond this many g on an axis are garbage, not gravity, when the scale is known.
   static let plausibleLimit = 32.0
 
   /// Creates a converter from per-axis calibrations and the mount matrix.
-  package init(x: AxisCalibration, y: AxisCalibration, z: AxisCalibration, mountMatrix: Matrix3) {
+  package init(
+    x: AxisCalibration, y: AxisCalibration, z: AxisCalibration, mountMatrix: Matrix3, scaleKnown: Bool = true
+  ) {
     self.x = x
     self.y = y
     self.z = z
     self.mountMatrix = mountMatrix
+    self.scaleKnown = scaleKnown
   }
 
   /// The reading in g before the mount matrix.
@@ -30,13 +37,13 @@ package struct SampleConverter: Equatable, Sendable {
   }
 
   /// The sample that a raw reading taken at `time` makes, or nil when the reading is out of
-  /// range: beyond `plausibleLimit` on an axis, or not finite once rotated. A mount matrix is
+  /// range: beyond `plausibleLimit` on an axis (with a known scale), or not finite once rotated. A mount matrix is
   /// read from the device too, and with huge entries the product overflows to infinity (or
   /// NaN), which would reach clients and the recorded trace.
   package func sample(rawX: Double, rawY: Double, rawZ: Double, at time: SampleTime) -> Sample? {
     let raw = uncorrected(rawX: rawX, rawY: rawY, rawZ: rawZ)
     let gravity = mountMatrix * raw
-    let limit = Self.plausibleLimit
+    let limit = scaleKnown ? Self.plausibleLimit : .infinity
     guard raw.isFinite, abs(raw.x) <= limit, abs(raw.y) <= limit, abs(raw.z) <= limit, gravity.isFinite
     else { return nil }
     return Sample(time: time, raw: raw, gravity: gravity)
