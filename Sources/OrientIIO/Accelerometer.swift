@@ -74,7 +74,9 @@ package struct Accelerometer {
       if let location = SensorLocation(rawValue: value), location != .unknown {
         return (location, "udev ACCEL_LOCATION", nil)
       }
-      problem = "udev ACCEL_LOCATION '\(value)' is neither display nor base; ignoring it"
+      // iio-sensor-proxy reads `lid` as the display too, and hwdb entries use it.
+      if value == "lid" { return (.display, "udev ACCEL_LOCATION", nil) }
+      problem = "udev ACCEL_LOCATION '\(value)' is neither display, lid nor base; ignoring it"
     }
     let (location, source) = locate(device)
     return (location, source, problem)

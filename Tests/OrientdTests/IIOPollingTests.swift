@@ -113,6 +113,20 @@ struct IIOPollingTests {
     #expect(listing.stdout.contains("* iio:device1  bmc150_lid  (would be used)"))
   }
 
+  @Test("udev's ACCEL_LOCATION=lid is the display, as iio-sensor-proxy reads it, with no warning")
+  func lidIsDisplay() throws {
+    let base = FakeDevice.accelerometer(
+      path: "/devices/platform/base/iio:device0", id: "iio:device0", name: "bmc150_base", raw: (256, 0, 0)
+    ).with(property: "ACCEL_LOCATION", "base")
+    let lid = FakeDevice.accelerometer(
+      path: "/devices/platform/lid/iio:device1", id: "iio:device1", name: "bmc150_lid", raw: (0, 256, 0)
+    ).with(property: "ACCEL_LOCATION", "lid")
+    let listing = try runWithFakeDevices([base, lid], ["--list"])
+    #expect(listing.stdout.contains("location: display (udev ACCEL_LOCATION)"), "\(listing.stdout)")
+    #expect(listing.stdout.contains("* iio:device1  bmc150_lid  (would be used)"), "\(listing.stdout)")
+    #expect(!listing.stderr.contains("ignoring it"), "\(listing.stderr)")
+  }
+
   @Test("A sysfs label accel-base marks a base sensor too, and --device can still pick it")
   func baseByLabel() throws {
     let base = FakeDevice.accelerometer(
