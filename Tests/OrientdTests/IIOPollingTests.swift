@@ -96,13 +96,17 @@ struct IIOPollingTests {
     #expect(listing.stdout.contains("z +1.020 g"))
   }
 
+  /// A base sensor (udev's ACCEL_LOCATION=base), found first, reading left-up.
+  private static let baseSensor = FakeDevice.accelerometer(
+    path: "/devices/platform/base/iio:device0", id: "iio:device0", name: "bmc150_base", raw: (256, 0, 0)
+  ).with(property: "ACCEL_LOCATION", "base")
+  /// The lid's sensor, with no location of its own, reading bottom-up.
+  private static let lidSensor = FakeDevice.accelerometer(
+    path: "/devices/platform/lid/iio:device1", id: "iio:device1", name: "bmc150_lid", raw: (0, 256, 0))
+
   @Test("A base sensor is skipped when a display sensor exists")
   func baseSensorSkipped() throws {
-    let base = FakeDevice.accelerometer(
-      path: "/devices/platform/base/iio:device0", id: "iio:device0", name: "bmc150_base", raw: (256, 0, 0)
-    ).with(property: "ACCEL_LOCATION", "base")
-    let display = FakeDevice.accelerometer(
-      path: "/devices/platform/lid/iio:device1", id: "iio:device1", name: "bmc150_lid", raw: (0, 256, 0))
+    let (base, display) = (Self.baseSensor, Self.lidSensor)
     let run = try FakeSensorRun(devices: [base, display], arguments: fastPolling)
     #expect(run.process.waitForLines(2).map(dropTime) == ["device bottom-up", "orientation bottom-up"])
     #expect(run.stop() == 0)
@@ -115,12 +119,7 @@ struct IIOPollingTests {
 
   @Test("udev's ACCEL_LOCATION=lid is the display, as iio-sensor-proxy reads it, with no warning")
   func lidIsDisplay() throws {
-    let base = FakeDevice.accelerometer(
-      path: "/devices/platform/base/iio:device0", id: "iio:device0", name: "bmc150_base", raw: (256, 0, 0)
-    ).with(property: "ACCEL_LOCATION", "base")
-    let lid = FakeDevice.accelerometer(
-      path: "/devices/platform/lid/iio:device1", id: "iio:device1", name: "bmc150_lid", raw: (0, 256, 0)
-    ).with(property: "ACCEL_LOCATION", "lid")
+    let (base, lid) = (Self.baseSensor, Self.lidSensor.with(property: "ACCEL_LOCATION", "lid"))
     let listing = try runWithFakeDevices([base, lid], ["--list"])
     #expect(listing.stdout.contains("location: display (udev ACCEL_LOCATION)"), "\(listing.stdout)")
     #expect(listing.stdout.contains("* iio:device1  bmc150_lid  (would be used)"), "\(listing.stdout)")
