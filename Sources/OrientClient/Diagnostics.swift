@@ -136,6 +136,11 @@ extension Session {
     report +=
       "Classifier: threshold \(value("threshold") ?? "?") g, hysteresis \(value("hysteresis") ?? "?") g, "
       + "shake tolerance \(value("shake-tolerance") ?? "?") g, settle \(value("settle") ?? "?"), still \(value("still") ?? "?").\n"
+    if let flat = value("flat-grace") {
+      report +=
+        "Posture: no new screen orientation \(flat) after lying flat, \(value("swing-grace") ?? "?") after a swing, "
+        + "\(value("shake-grace") ?? "?") after a shake; overhead lock \(value("overhead-lock") ?? "?").\n"
+    }
     _ = write(report)
     return 0
   }

@@ -162,6 +162,34 @@ enum OptionTable {
       options.settings.still = value == "off" ? nil : try milliseconds(value, minimum: 0)
     },
     OptionSpec(
+      "flat-grace", "MS", .classifier,
+      "take no new screen orientation this long after the device stops lying flat; 0 turns it off (default 500)",
+      field: .live(\.settings.flatGrace)
+    ) { options, value throws(ValueError) in
+      options.settings.flatGrace = try milliseconds(value, minimum: 0)
+    },
+    OptionSpec(
+      "swing-grace", "MS", .classifier,
+      "take no new screen orientation this long after a swing (the screen tilted 20 degrees up within 300 ms); 0 turns it off (default 300)",
+      field: .live(\.settings.swingGrace)
+    ) { options, value throws(ValueError) in
+      options.settings.swingGrace = try milliseconds(value, minimum: 0)
+    },
+    OptionSpec(
+      "shake-grace", "MS", .classifier,
+      "take no new screen orientation this long after a sample the shake tolerance rejected; 0 turns it off (default 500)",
+      field: .live(\.settings.shakeGrace)
+    ) { options, value throws(ValueError) in
+      options.settings.shakeGrace = try milliseconds(value, minimum: 0)
+    },
+    OptionSpec(
+      "overhead-lock", "yes|no", .classifier,
+      "hold the screen orientation while the screen faces down 40 degrees or more, until it is back within 15 degrees of upright (default yes)",
+      field: .live(\.settings.overheadLock)
+    ) { options, value throws(ValueError) in
+      options.settings.overheadLock = try boolean(value)
+    },
+    OptionSpec(
       "allowed", "LIST", .classifier, "screen orientations to take, e.g. normal,left-up (default all)",
       field: .allowed
     ) { options, value throws(ValueError) in

@@ -106,7 +106,8 @@ struct ReloadPlanTests {
     }
     #expect(
       ReloadPlan.liveSettings == [
-        "threshold", "hysteresis", "shake-tolerance", "settle", "still", "allowed", "hook", "hooks-dir",
+        "threshold", "hysteresis", "shake-tolerance", "settle", "still", "flat-grace", "swing-grace",
+        "shake-grace", "overhead-lock", "allowed", "hook", "hooks-dir",
         "hook-timeout",
         "verbose",
       ])
@@ -121,6 +122,6 @@ struct ReloadPlanTests {
     "allowed": "normal", "socket": "/tmp/o.sock", "socket-mode": "0600", "control-group": "adm",
     "idle-timeout": "2", "state": "/tmp/state", "hook": "true", "hooks-dir": "/tmp", "hook-timeout": "2",
     "rotate": "always", "tablet-switch": "no", "dbus": "session", "dbus-orientation": "screen",
-    "verbose": "yes",
+    "verbose": "yes", "overhead-lock": "no",
   ]
 }

@@ -102,7 +102,9 @@ struct ClassifierTests {
 
   @Test("A shaken sample restarts a pending settle")
   func shakeRestartsSettle() {
-    var classifier = OrientationClassifier(settings: settle300)
+    var settings = settle300
+    settings.shakeGrace = .zero
+    var classifier = OrientationClassifier(settings: settings)
     _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 0)).changed
     _ = classifier.classify(Vector3(0, 0, 3), at: SampleTime(milliseconds: 200)).changed
     _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 300)).changed
@@ -111,6 +113,30 @@ struct ClassifierTests {
     #expect(classifier.current == nil)
     _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 600)).changed
     #expect(classifier.current == .leftUp)
+  }
+
+  @Test("After a shaken sample no screen orientation is taken for the shake grace, settled or not")
+  func shakeGraceHoldsSettle() {
+    var classifier = OrientationClassifier(settings: settle300)
+    _ = classifier.classify(Vector3(0, 0, 3), at: SampleTime(milliseconds: 200))
+    for time in stride(from: 300, through: 650, by: 50) {
+      _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: Int64(time)))
+    }
+    // Settled at 600 ms, but the grace runs until 700 ms.
+    #expect(classifier.current == nil)
+    #expect(classifier.settlesAt == SampleTime(milliseconds: 700))
+    _ = classifier.classify(DeviceOrientation.leftUp.gravity, at: SampleTime(milliseconds: 700))
+    #expect(classifier.current == .leftUp)
+  }
+
+  @Test("Face-up is not held by the shake grace: it turns no screen")
+  func shakeGraceSparesFaceUp() {
+    var classifier = OrientationClassifier(settings: settle300)
+    _ = classifier.classify(Vector3(0, 0, 3), at: SampleTime(milliseconds: 200))
+    for time in stride(from: 300, through: 600, by: 50) {
+      _ = classifier.classify(DeviceOrientation.faceUp.gravity, at: SampleTime(milliseconds: Int64(time)))
+    }
+    #expect(classifier.current == .faceUp)
   }
 
   @Test("A different proposal during settle restarts the clock for the new one")

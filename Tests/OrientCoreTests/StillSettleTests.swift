@@ -130,7 +130,7 @@ struct StillSettleTests {
     #expect(takenAt == 1200)
   }
 
-  @Test("A jolt the shake gate rejects holds the central rule off for 500 ms, as it does stillness")
+  @Test("A jolt the shake gate rejects holds every new screen orientation for 500 ms, settled or central")
   func joltHoldsCentral() {
     var classifier = holdingNormal()
     _ = classifier.classify(Vector3(1.8, 0, 0), at: at(1000))
@@ -140,8 +140,9 @@ struct StillSettleTests {
       if feed(&classifier, uprightTilt(degrees: time % 40 == 0 ? 75 : 85), at(time)) { takenAt = time }
       time += 20
     }
-    // Squarely in and moving from 1020 on: the settle time takes it at 1220, before the hold ends.
-    #expect(takenAt == 1220)
+    // Squarely in and moving from 1020 on: the settle time would take it at 1220; the shake
+    // grace holds it until 500 ms after the jolt.
+    #expect(takenAt == 1500)
   }
 
   @Test("Still before the proposal does not count: the stillness is measured from the proposal on")
@@ -210,7 +211,7 @@ struct StillSettleTests {
   }
 
   @Test(
-    "A shake that holds left-up still for 60 ms between jolts is no rest: only the settle time could take it")
+    "A shake that holds left-up still for 60 ms between jolts turns nothing until 500 ms after the last jolt")
   func shakeHoldingAnOrientation() {
     var classifier = holdingNormal()
     var changed = false
@@ -228,14 +229,14 @@ struct StillSettleTests {
     }
     #expect(!changed)
     #expect(classifier.current == .normal)
-    // Held in left-up after the last jolt (2100 ms), from 2120 on: the settle time takes it,
-    // 200 ms later; the stillness rule would have waited until 500 ms after the jolt.
+    // Held in left-up after the last jolt (2100 ms), from 2120 on: the settle time would take
+    // it 200 ms later; the shake grace waits until 500 ms after the jolt.
     var takenAt: Int64?
     while takenAt == nil, time < 3000 {
       if feed(&classifier, DeviceOrientation.leftUp.gravity, at(time)) { takenAt = time }
       time += 20
     }
-    #expect(takenAt == 2320)
+    #expect(takenAt == 2600)
   }
 
   @Test("Face-up and face-down are taken the same way")

@@ -18,22 +18,51 @@ package struct ClassifierSettings: Equatable, Sendable {
   /// well past the boundary, and waiting out the rest of the settle time would only delay the
   /// answer.
   package var still: Duration?
+  /// How long after the device stops lying flat (it had lain face-up, within 10 degrees of
+  /// level, for a second) no new screen orientation is taken: a tablet picked up from a table
+  /// passes through whatever the hand tilts it to first. Zero turns it off.
+  package var flatGrace: Duration
+  /// How long after a swing (the screen tilted 20 degrees further towards facing up within
+  /// 300 ms: swung while carried, or being set down) no new screen orientation is taken. Zero
+  /// turns it off.
+  package var swingGrace: Duration
+  /// How long after a sample the shake gate rejected no new screen orientation is taken: a
+  /// shaken or jolted device passes through orientations and may hold one for a few samples
+  /// between jolts. Zero turns it off.
+  package var shakeGrace: Duration
+  /// Whether the screen orientation is held while the screen faces down, held overhead by
+  /// someone reading lying on their back or side: from 40 degrees past upright until the
+  /// screen is back within 15 degrees of upright.
+  package var overheadLock: Bool
 
   /// The defaults: 0.6 g threshold, 0.1 g hysteresis, 0.4 g shake tolerance, 200 ms settle,
-  /// 40 ms still (Android takes a proposal that has held for 40 ms).
+  /// 40 ms still (Android takes a proposal that has held for 40 ms), and Android's posture
+  /// graces: 500 ms after lying flat, 300 ms after a swing, 500 ms after a shake, the overhead
+  /// lock on.
   package static let defaults = ClassifierSettings(
-    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .milliseconds(200), still: .milliseconds(40)
+    threshold: 0.6, hysteresis: 0.1, shakeTolerance: 0.4, settle: .milliseconds(200),
+    still: .milliseconds(40),
+    flatGrace: .milliseconds(500), swingGrace: .milliseconds(300), shakeGrace: .milliseconds(500),
+    overheadLock: true
   )
 
-  /// Creates settings; `validate()` reports values that make no sense.
+  /// Creates settings; `validate()` reports values that make no sense. The posture graces
+  /// left out are off, as they were before they existed, except the shake grace, whose
+  /// 500 ms always held back the stillness rule.
   package init(
-    threshold: Double, hysteresis: Double, shakeTolerance: Double, settle: Duration, still: Duration? = nil
+    threshold: Double, hysteresis: Double, shakeTolerance: Double, settle: Duration, still: Duration? = nil,
+    flatGrace: Duration = .zero, swingGrace: Duration = .zero, shakeGrace: Duration = .milliseconds(500),
+    overheadLock: Bool = false
   ) {
     self.threshold = threshold
     self.hysteresis = hysteresis
     self.shakeTolerance = shakeTolerance
     self.settle = settle
     self.still = still
+    self.flatGrace = flatGrace
+    self.swingGrace = swingGrace
+    self.shakeGrace = shakeGrace
+    self.overheadLock = overheadLock
   }
 
   /// Throws when a value is out of range, naming the option it belongs to.
@@ -50,5 +79,8 @@ package struct ClassifierSettings: Equatable, Sendable {
     }
     guard settle >= .zero else { throw ValueError("settle must not be negative") }
     if let still, still < .zero { throw ValueError("still must not be negative") }
+    guard flatGrace >= .zero, swingGrace >= .zero, shakeGrace >= .zero else {
+      throw ValueError("a posture grace must not be negative")
+    }
   }
 }

@@ -18,6 +18,11 @@
 /// does with angles; only the settle time guards against shakes meanwhile, and the gate takes
 /// over, relative to the learned magnitude, once it is known.
 ///
+/// A new screen orientation also waits out Android's posture graces (`PostureWatch`): 500 ms
+/// after the device stops lying flat, 300 ms after a swing, 500 ms after a shake; and none is
+/// taken while the screen faces down overhead (the overhead lock). Face-up and face-down are
+/// not held back: they turn no screen.
+///
 /// Pure: the caller passes each sample's time, so replays and tests are exact.
 package struct OrientationClassifier: Sendable {
   /// The tunables in use.
@@ -50,11 +55,8 @@ package struct OrientationClassifier: Sendable {
   /// (`DeviceOrientation.isCentral`); nil while the last one did not. Meaningful only while
   /// something is pending: a new pending proposal starts it afresh.
   @usableFromInline var centralSince: SampleTime?
-
-  /// How long after a sample the gate rejected the device cannot count as still: a shaken
-  /// device passes through orientations and may hold one for a few samples between jolts
-  /// (Android waits 500 ms after acceleration ends before it takes a proposal).
-  package static let joltHold = Duration.milliseconds(500)
+  /// The screen's tilt, sample by sample: lying flat, swings, held overhead.
+  @usableFromInline var posture = PostureWatch()
   /// The magnitudes in g the gate accepts.
   @usableFromInline var gate: ClosedRange<Double>
 
@@ -76,12 +78,31 @@ package struct OrientationClassifier: Sendable {
   package var settlesAt: SampleTime? {
     guard pending != nil else { return nil }
     let bySettle = pendingSince + settings.settle
-    guard let still = settings.still else { return bySettle }
-    var byStill = max(pendingSince, motion.stillSince ?? pendingSince) + still
-    if let centralSince { byStill = min(byStill, centralSince + still) }
-    if let lastJolt { byStill = max(byStill, lastJolt + Self.joltHold) }
-    return min(bySettle, byStill)
+    var at = bySettle
+    if let still = settings.still {
+      var byStill = max(pendingSince, motion.stillSince ?? pendingSince) + still
+      if let centralSince { byStill = min(byStill, centralSince + still) }
+      if let lastJolt { byStill = max(byStill, lastJolt + settings.shakeGrace) }
+      at = min(bySettle, byStill)
+    }
+    if pending?.screen != nil, let graceEnds { at = max(at, graceEnds) }
+    return at
   }
+
+  /// When the posture graces (`PostureWatch`, and the shake grace) stop holding back a new
+  /// screen orientation; nil when none holds one back.
+  package var graceEnds: SampleTime? {
+    var ends = posture.graceEnds(flat: settings.flatGrace, swing: settings.swingGrace)
+    if settings.shakeGrace > .zero, let lastJolt {
+      let shakeEnds = lastJolt + settings.shakeGrace
+      ends = max(ends ?? shakeEnds, shakeEnds)
+    }
+    return ends
+  }
+
+  /// Whether the overhead lock holds the screen orientation: the screen faces down past 40
+  /// degrees, and has not come back within 15 degrees of upright since.
+  package var holdsOverhead: Bool { settings.overheadLock && posture.overhead }
 
   /// Whether the next sample the gate takes will decide the orientation at once.
   package var isAdopting: Bool { adopting }
@@ -99,6 +120,7 @@ package struct OrientationClassifier: Sendable {
     pending = nil
     // Whatever the samples did before the pause says nothing about the device now.
     motion.reset()
+    posture.reset()
     lastJolt = nil
   }
 
@@ -151,6 +173,7 @@ package struct OrientationClassifier: Sendable {
     steady = SteadyMagnitude()
     scaleUnknown = !scaleKnown
     motion.reset()
+    posture.reset()
     lastJolt = nil
     // A change the old sensor's samples proposed is not this one's to finish.
     pending = nil
@@ -208,6 +231,9 @@ package struct OrientationClassifier: Sendable {
       magnitudeSquared: squared, at: time, gate: gate,
       material: max(settings.shakeTolerance, SteadyMagnitude.band))
     lastSampleTime = time
+    // The samples the gate rejected before a new steady magnitude were that magnitude, not
+    // jolts: no shake grace from them.
+    if magnitudeChange != nil { lastJolt = nil }
     var vector = gravity
     if let divisor = steady.divisor {
       let factor = 1 / divisor
@@ -224,6 +250,7 @@ package struct OrientationClassifier: Sendable {
       let factor = 1 / squared.squareRoot()
       vector = Vector3(gravity.x * factor, gravity.y * factor, gravity.z * factor)
       motion.add(vector, at: time)
+      if let tilt = PostureWatch.tilt(of: vector) { posture.add(tilt: tilt, at: time) }
       return decide(proposal(for: vector), vector, at: time, magnitude: magnitudeChange)
     }
     // A shaken sample moves too: it is far from any resting vector.
@@ -234,6 +261,8 @@ package struct OrientationClassifier: Sendable {
       return Step(
         verdict: .rejected(magnitude: squared.squareRoot()), changed: false, magnitude: magnitudeChange)
     }
+    // Only samples the gate takes: a jolted sample's direction is not the screen's tilt.
+    if let tilt = PostureWatch.tilt(of: vector) { posture.add(tilt: tilt, at: time) }
     return decide(proposal(for: vector), vector, at: time, magnitude: magnitudeChange)
   }
 
@@ -260,7 +289,8 @@ package struct OrientationClassifier: Sendable {
   /// sample's; nil when no sample came (`quiet`), and the device is as the last one found it.
   @inlinable
   mutating func settle(_ proposed: DeviceOrientation?, _ vector: Vector3?, at time: SampleTime) -> Bool {
-    guard proposed != current else {
+    // Held overhead, a screen orientation the samples point to is not one the reader means.
+    guard proposed != current, proposed?.screen == nil || !holdsOverhead else {
       pending = nil
       return false
     }
@@ -279,6 +309,7 @@ package struct OrientationClassifier: Sendable {
     guard time - pendingSince >= settings.settle || hasBeenStill(at: time) else {
       return false
     }
+    if proposed?.screen != nil, let graceEnds, time < graceEnds { return false }
     currentStorage = proposed
     pending = nil
     return true
@@ -289,7 +320,7 @@ package struct OrientationClassifier: Sendable {
   @inlinable
   func hasBeenStill(at time: SampleTime) -> Bool {
     guard let still = settings.still else { return false }
-    if let lastJolt, time - lastJolt < Self.joltHold { return false }
+    if let lastJolt, time - lastJolt < settings.shakeGrace { return false }
     if let centralSince, time - centralSince >= still { return true }
     guard let since = motion.stillSince else { return false }
     return time - max(pendingSince, since) >= still
