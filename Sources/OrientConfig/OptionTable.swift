@@ -163,7 +163,7 @@ enum OptionTable {
     },
     OptionSpec(
       "flat-grace", "MS", .classifier,
-      "take no new screen orientation this long after the device stops lying flat; 0 turns it off (default 500)",
+      "take no new screen orientation this long after the device stops lying flat; 0 turns it off (default 750)",
       field: .live(\.settings.flatGrace)
     ) { options, value throws(ValueError) in
       options.settings.flatGrace = try milliseconds(value, minimum: 0)

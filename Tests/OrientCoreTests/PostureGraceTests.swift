@@ -121,10 +121,11 @@ struct PostureGraceTests {
   }
 
   @Test(
-    "Picked up after lying flat for two seconds, the new orientation waits 500 ms from the last flat sample")
+    "Picked up after lying flat for two seconds, the new orientation waits 750 ms from the last flat sample")
   func flatGrace() {
-    // The last flat sample is at 2000 ms.
-    #expect(pickedUpSideways(settings(), flatUntil: 2000) == 2500)
+    // The last flat sample is at 2000 ms; samples come every 20 ms from 2020 on.
+    #expect(pickedUpSideways(settings(), flatUntil: 2000) == 2760)
+    #expect(pickedUpSideways(settings(flatGrace: .milliseconds(500)), flatUntil: 2000) == 2500)
     // Without the grace, the central rule takes it 40 ms after the first sample in it.
     #expect(pickedUpSideways(settings(flatGrace: .zero), flatUntil: 2000) == 2060)
   }
@@ -172,11 +173,11 @@ struct PostureGraceTests {
     var classifier = OrientationClassifier(settings: settings())
     _ = run(&classifier, Array(repeating: pose(roll: 0, tilt: 90), count: 101), from: 0)
     _ = classifier.classify(pose(roll: 90, tilt: 30), at: at(2020))
-    #expect(classifier.settlesAt == at(2500))
+    #expect(classifier.settlesAt == at(2750))
     // An on-change sensor sends nothing more: silence decides at the grace's end, not before.
-    let early = classifier.quiet(until: at(2499))
+    let early = classifier.quiet(until: at(2749))
     #expect(!early)
-    let atEnd = classifier.quiet(until: at(2500))
+    let atEnd = classifier.quiet(until: at(2750))
     #expect(atEnd)
     #expect(classifier.current == .leftUp)
   }
@@ -201,6 +202,14 @@ struct PostureGraceTests {
     #expect(locked.back == 40)
     let unlocked = readingOverhead(settings(overheadLock: false))
     #expect(unlocked.during == .leftUp)
+  }
+
+  @Test("Starting overhead, the first orientation is taken: there is none to hold")
+  func overheadFirstOrientation() {
+    var classifier = OrientationClassifier(settings: settings())
+    let (changedAt, _) = run(&classifier, Array(repeating: pose(roll: 80, tilt: -41), count: 5), from: 0)
+    #expect(changedAt == 40)
+    #expect(classifier.current == .leftUp)
   }
 
   @Test("Overhead, face-down is still taken: it turns no screen")

@@ -61,11 +61,18 @@ struct ReplayTests {
     trace.hold(0, -1, 0, count: 10)
     // Face-up holds down to 30 degrees from upright; 27 degrees at t = 2.7 s proposes normal.
     // The device moves 9 degrees a sample until 3.0 s, never still, but it points squarely into
-    // normal (nothing sideways in the screen's plane), so normal is taken 40 ms later: at the
-    // next sample. With still off it settles 200 ms after the proposal. Face-up, still from
-    // the first sample, is taken at the second.
+    // normal (nothing sideways in the screen's plane), so normal would be taken 40 ms later,
+    // at the next sample; but it lay flat (81 degrees at 2.1 s, the last flat sample) and the
+    // flat grace holds a new screen orientation until 2.85 s: the sample after. With still
+    // off it settles 200 ms after the proposal, after the grace too. Face-up, still from the
+    // first sample, is taken at the second.
     #expect(
       try dumpReplay(trace) == [
+        "0.100 device face-up",
+        "2.900 device normal", "2.900 orientation normal",
+      ])
+    #expect(
+      try dumpReplay(trace, ["--flat-grace", "0"]) == [
         "0.100 device face-up",
         "2.800 device normal", "2.800 orientation normal",
       ])

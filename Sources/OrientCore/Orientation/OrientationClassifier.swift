@@ -101,8 +101,9 @@ package struct OrientationClassifier: Sendable {
   }
 
   /// Whether the overhead lock holds the screen orientation: the screen faces down past 40
-  /// degrees, and has not come back within 15 degrees of upright since.
-  package var holdsOverhead: Bool { settings.overheadLock && posture.overhead }
+  /// degrees, and has not come back within 15 degrees of upright since. A device whose first
+  /// orientation is still to come has none to hold.
+  package var holdsOverhead: Bool { settings.overheadLock && posture.overhead && currentStorage != nil }
 
   /// Whether the next sample the gate takes will decide the orientation at once.
   package var isAdopting: Bool { adopting }
