@@ -105,6 +105,18 @@ extension Session {
         report += "  No mount matrix is set: if the screen turns the wrong way, run 'orientctl calibrate'.\n"
       }
       report += "  hwdb match for this machine: \(value("hwdb-key") ?? "?")\n"
+      if let check = value("matrix-check") {
+        if check.hasPrefix("wrong") {
+          report += "  WARNING: checked against laptop use: \(check).\n"
+          if let key = value("matrix-fix-key"), let fix = value("matrix-fix") {
+            report +=
+              "  If the laptop stood upright, put this in /etc/udev/hwdb.d/61-sensor-local.hwdb:\n\n"
+              + "\(key)\n \(fix)\n\n  then: sudo systemd-hwdb update && sudo udevadm trigger\n"
+          }
+        } else {
+          report += "  Checked against laptop use: \(check).\n"
+        }
+      }
     }
     if let sampling = value("sampling") { report += "Sampling: \(sampling).\n" }
     report += "Orientation: device \(state["device"] ?? "?"), screen \(state["orientation"] ?? "?").\n"

@@ -76,6 +76,11 @@ final class Daemon {
   /// Where the allowed set in force came from, for the log and `info`.
   private var allowedOrigin: AllowedOrigin
   private var sensorDescription: SensorDescription?
+  /// Whether the display sensor's mount matrix agrees with a laptop in use, and its timer.
+  private var matrixCheck = MountMatrixCheck()
+  private var matrixCheckTimer: LoopTimer?
+  /// What the lid switch says: closed, open, or nil without one.
+  private var lidClosed: Bool?
   /// Why no sensor is attached, as the last look for it found.
   private var sensorAbsence: String?
   /// What the last look for reading sensors found, and how each is read, for `info`.
@@ -296,6 +301,7 @@ final class Daemon {
       publish(tracker.setSensor(online: online), at: time)
     case .detected(.device(let device, let time)):
       publish(tracker.setDevice(device), at: time)
+      checkMountMatrix()
     case .detected(.sample(let sample)):
       publisher.publish(sample)
     case .detected(.tilt(let tilt)):
@@ -366,8 +372,80 @@ final class Daemon {
   /// What the switches say changed (the tablet-mode switch, the lid).
   private func switchesChanged(tablet: Bool?, lidClosed: Bool?) {
     publish(tracker.updateMode { $0.switchSaysTablet = tablet }, at: now)
+    self.lidClosed = lidClosed
     sampler?.send(.lid(closed: lidClosed))
     modeChanged()
+  }
+
+  /// Looks again at whether the display reads upright in laptop use (`MountMatrixCheck`):
+  /// after a change of the device orientation, the mode or the lid, and when its wait ends.
+  /// Only a tablet-mode switch counts as saying laptop: a hinge from two accelerometers reads
+  /// the display sensor through the same matrix, and a client's `mode laptop` is a wish.
+  private func checkMountMatrix() {
+    let unchecked = matrixCheck.finding == nil
+    defer { if unchecked, matrixCheck.finding != nil { updateDemand() } }
+    switch matrixCheck.observe(device: tracker.device, laptopInUse: laptopInUse, at: now) {
+    case .idle:
+      matrixCheckTimer?.cancel()
+    case .checkAt(let time):
+      let timer = matrixCheckTimer ?? LoopTimer(loop: loop) { [unowned self] _ in self.checkMountMatrix() }
+      timer.schedule(after: max(.zero, time - now))
+      matrixCheckTimer = timer
+    case .found(.agrees):
+      matrixCheckTimer?.cancel()
+      Log.info("the display reads upright in laptop use: its mount matrix agrees")
+    case .found(.wrong(let reads, _)):
+      matrixCheckTimer?.cancel()
+      var message =
+        "the display sensor reads \(reads.name) while the machine is a laptop in use (tablet-mode "
+        + "switch off, lid open) for \(Int(MountMatrixCheck.persistence.inSeconds)) s: its mount matrix looks "
+        + (reads == .bottomUp ? "a half turn" : "a quarter turn") + " off"
+      if let fix = matrixFix {
+        message +=
+          "; if the laptop stood upright, this hwdb entry fixes it (not applied; check with "
+          + "'orientctl calibrate'): \(fix.key) ACCEL_MOUNT_MATRIX=\(fix.matrix)"
+      }
+      Log.warning(message)
+    }
+  }
+
+  /// Whether the machine is a laptop in use, as the mount matrix check needs it said.
+  private var laptopInUse: Bool {
+    tracker.mode.source == .tabletSwitch && tracker.mode.mode == .laptop && lidClosed != true
+  }
+
+  /// The hwdb key and the corrected mount matrix that `matrixCheck`'s finding calls for.
+  private var matrixFix: (key: String, matrix: String)? {
+    guard case .wrong(_, let turn) = matrixCheck.finding, let sensor = sensorDescription else { return nil }
+    return (sensor.hwdbKey, MountMatrix.formatRounded(turn * sensor.matrix))
+  }
+
+  /// The check's finding as `info` lines.
+  private var matrixCheckItems: [InfoItem] {
+    switch matrixCheck.finding {
+    case nil:
+      return [
+        InfoItem(
+          "matrix-check",
+          "not yet: needs \(Int(MountMatrixCheck.persistence.inSeconds)) s of laptop use (tablet-mode switch off, lid open)"
+        )
+      ]
+    case .agrees:
+      return [InfoItem("matrix-check", "agrees: the display read upright in laptop use")]
+    case .wrong(let reads, _):
+      var items = [
+        InfoItem(
+          "matrix-check",
+          "wrong: the display read \(reads.name) in laptop use; the mount matrix looks "
+            + (reads == .bottomUp ? "a half turn" : "a quarter turn") + " off (not applied)")
+      ]
+      if let fix = matrixFix {
+        items += [
+          InfoItem("matrix-fix-key", fix.key), InfoItem("matrix-fix", "ACCEL_MOUNT_MATRIX=\(fix.matrix)"),
+        ]
+      }
+      return items
+    }
   }
 
   /// After any change of the mode or its sources: the sensor's demand may change, and a mode
@@ -375,6 +453,7 @@ final class Daemon {
   private func modeChanged() {
     updateDemand()
     tablet.show(tracker.mode)
+    checkMountMatrix()
   }
 
   // MARK: Sampling demand
@@ -390,6 +469,7 @@ final class Daemon {
     needs.sampleSubscribers = server?.wantsSamples ?? false
     needs.freshStateWaiters = server?.awaitsFreshState ?? false
     needs.busClaims = sensorProxy?.needsSamples ?? false
+    needs.mountMatrixCheck = options.source == .iio && matrixCheck.finding == nil && laptopInUse
     return needs
   }
 
@@ -454,7 +534,7 @@ final class Daemon {
       dbus: sensorProxy?.status ?? "off", mode: tracker.mode.summary, switches: tablet.summary,
       sampling: demand.sent, hooksDirectoryProblem: hooksDirectoryProblem, configPath: configuration?.path,
       absence: sensorAbsence, inventory: inventory, readingsRead: readingDemand.running
-    ).items(full: full)
+    ).items(full: full) + (sensorDescription == nil ? [] : matrixCheckItems)
   }
 
   // MARK: State file

@@ -5,7 +5,9 @@ import Testing
 /// motions, synthesized at 50 Hz with a sensor's noise), replayed through `orientd --dump`.
 @Suite("Replaying a hand's everyday motions with and without the posture graces", .scratch)
 struct PostureTraceTests {
-  static let graces = ["--flat-grace", "0", "--swing-grace", "0", "--shake-grace", "0", "--overhead-lock", "no"]
+  static let graces = [
+    "--flat-grace", "0", "--swing-grace", "0", "--shake-grace", "0", "--overhead-lock", "no",
+  ]
 
   /// The screen orientations `orientd --dump --replay` publishes for a fixture, with their times.
   static func orientations(_ name: String, _ extra: [String] = []) throws -> [(time: Double, value: String)] {
@@ -26,7 +28,8 @@ struct PostureTraceTests {
     // The premise: these motions do turn the screen when nothing holds it back.
     let without = try Self.orientations(name, Self.graces)
     #expect(without.first?.value == "normal")
-    #expect(without.dropFirst().contains { $0.value != "normal" }, "\(name) turned nothing without the graces")
+    #expect(
+      without.dropFirst().contains { $0.value != "normal" }, "\(name) turned nothing without the graces")
     let with = try Self.orientations(name)
     #expect(with.map(\.value) == ["normal"])
   }
@@ -38,7 +41,9 @@ struct PostureTraceTests {
     #expect(try Self.orientations(name).map(\.value) == ["normal"])
   }
 
-  @Test("A real quarter turn is taken as soon as without the graces; a pick-up from flat waits out the flat grace")
+  @Test(
+    "A real quarter turn is taken as soon as without the graces; a pick-up from flat waits out the flat grace"
+  )
   func realTurns() throws {
     let turn = try Self.orientations("quarter-turn")
     #expect(turn.map(\.value) == ["normal", "left-up"])

@@ -24,6 +24,9 @@ package struct SamplingNeeds: Equatable, Sendable {
   package var freshStateWaiters = false
   /// A D-Bus client claims the accelerometer.
   package var busClaims = false
+  /// The mount matrix is to be checked against laptop use (`MountMatrixCheck`), which needs
+  /// the display's orientation while the machine is a laptop: once a run, until it is found.
+  package var mountMatrixCheck = false
 
   /// Nothing needed yet.
   package init() {}
@@ -31,7 +34,7 @@ package struct SamplingNeeds: Equatable, Sendable {
   /// The demand these needs make.
   package var demand: SamplingDemand {
     always || state || deviceSubscribers || sampleSubscribers || freshStateWaiters || busClaims
-      ? .sample : .idle
+      || mountMatrixCheck ? .sample : .idle
   }
 }
 
