@@ -235,7 +235,8 @@ final class HookClient {
   /// Runs the hook if the orientation or the mode differs from what it last ran with, once
   /// the greeting is in and the orientations supported are accepted.
   private func act() {
-    guard greeted, !declaring, infoDone, orientation != nil, applied != .some(orientation) || appliedMode != mode
+    guard greeted, !declaring, infoDone, orientation != nil,
+      applied != .some(orientation) || appliedMode != mode
     else {
       return
     }
@@ -243,6 +244,7 @@ final class HookClient {
     applied = .some(orientation)
     appliedMode = mode
     runner.trigger(
-      HookEnvironment.variables(orientation: orientation, previous: previous, device: nil, mode: mode, panel: panel))
+      HookEnvironment.variables(
+        orientation: orientation, previous: previous, device: nil, mode: mode, panel: panel))
   }
 }

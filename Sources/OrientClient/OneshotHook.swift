@@ -38,7 +38,8 @@ enum OneshotHook {
     let panel = info.first { $0.key == "panel" }.flatMap { ScreenOrientation(name: $0.value) } ?? .normal
     guard let state = session.state() else { return session.lost() }
     let variables = HookEnvironment.variables(
-      orientation: state.orientation, previous: state.orientation, device: nil, mode: state.mode, panel: panel)
+      orientation: state.orientation, previous: state.orientation, device: nil, mode: state.mode, panel: panel
+    )
     let names = Set(variables.map(\.name))
     let environment =
       Environment.all.filter { !names.contains(String($0.prefix { $0 != "=" })) }

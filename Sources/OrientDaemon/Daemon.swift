@@ -545,7 +545,8 @@ final class Daemon {
     }
     warnIfMissing(hooksDirectory: plan.options.hooksDirectory)
     // Read again: a `video=` argument or a driver loaded since may have changed the answer.
-    let newPanel = PanelChoice.decide(setting: plan.options.panelOrientation, kernel: surroundings.displayConnectors)
+    let newPanel = PanelChoice.decide(
+      setting: plan.options.panelOrientation, kernel: surroundings.displayConnectors)
     if newPanel != panel {
       Log.info("panel \(newPanel.orientation.name): \(newPanel.source)")
       let turned = newPanel.orientation != panel.orientation

@@ -141,11 +141,13 @@ package enum DRMConnectors {
     for (property, value) in zip(properties, values) {
       var described = clinux_drm_get_property()
       described.prop_id = property
-      try request(device, clinux_drm_getproperty, &described, "DRM_IOCTL_MODE_GETPROPERTY \(path) \(property)")
+      try request(
+        device, clinux_drm_getproperty, &described, "DRM_IOCTL_MODE_GETPROPERTY \(path) \(property)")
       guard text(described.name) == panelOrientationProperty,
         described.flags & clinux_drm_mode_prop_enum != 0
       else { continue }
-      return try enumName(property, value: value, count: described.count_enum_blobs, device: device, path: path)
+      return try enumName(
+        property, value: value, count: described.count_enum_blobs, device: device, path: path)
     }
     return nil
   }
@@ -169,7 +171,8 @@ package enum DRMConnectors {
 
   /// One request on the device.
   private static func request<Argument: BitwiseCopyable>(
-    _ device: borrowing FileDescriptor, _ number: UInt, _ argument: inout Argument, _ what: @autoclosure () -> String
+    _ device: borrowing FileDescriptor, _ number: UInt, _ argument: inout Argument,
+    _ what: @autoclosure () -> String
   ) throws(SystemError) {
     let raw = device.rawValue
     _ = try withUnsafeMutablePointer(to: &argument) { pointer throws(SystemError) in

@@ -26,7 +26,9 @@ struct PanelOrientationHookTests {
     return (process, socket)
   }
 
-  func orientctl(_ socket: String, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+  func orientctl(_ socket: String, _ arguments: String...) throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
     try runToCompletion([TestPaths.orientctl, "--socket", socket] + arguments)
   }
 
@@ -49,7 +51,9 @@ struct PanelOrientationHookTests {
     #expect(daemon.waitForExit() == 0)
   }
 
-  @Test("orientctl hook's sway hook gets the mount from orientd's config file: right-up on a left-up panel is sway's normal")
+  @Test(
+    "orientctl hook's sway hook gets the mount from orientd's config file: right-up on a left-up panel is sway's normal"
+  )
   func swayThroughOrientctl() throws {
     let stubs = try DesktopStubs()
     let scratch = try Scratch.current()
@@ -79,7 +83,10 @@ struct PanelOrientationHookTests {
     // Once the replayed turn is in: the state then says right-up.
     #expect(try waitUntil { try orientctl(socket, "get", "orientation").stdout.contains("right-up") })
     let result = try runToCompletion(
-      [TestPaths.orientctl, "--socket", socket, "hook", "--oneshot", TestPaths.packageRoot + "/config/hooks/sway"],
+      [
+        TestPaths.orientctl, "--socket", socket, "hook", "--oneshot",
+        TestPaths.packageRoot + "/config/hooks/sway",
+      ],
       environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(stubs.calls.first == "swaymsg|output|eDP-1|transform|270")
@@ -98,7 +105,8 @@ struct PanelOrientationHookTests {
     #expect(info.contains("info panel-from set by panel-orientation"), "\(info)")
     let doctor = try orientctl(socket, "doctor")
     #expect(
-      doctor.stdout.contains("Panel: mounted left-up, from set by panel-orientation; the hooks' transforms add it."),
+      doctor.stdout.contains(
+        "Panel: mounted left-up, from set by panel-orientation; the hooks' transforms add it."),
       "\(doctor.stdout)")
     daemon.signal(SIGTERM)
     #expect(daemon.waitForExit() == 0)
