@@ -94,6 +94,24 @@ struct PanelOrientationHookTests {
     #expect(daemon.waitForExit() == 0)
   }
 
+  @Test("A reload that changes the mount says so and runs the hooks again with the new transform")
+  func reload() throws {
+    let stubs = try DesktopStubs()
+    let config = try Scratch.current().path + "/orientd.conf"
+    try "panel-orientation = normal\n".write(toFile: config, atomically: true, encoding: .utf8)
+    let (daemon, _) = try daemon(
+      stubs, ["--config", config, "--hook", TestPaths.packageRoot + "/config/hooks/x11"])
+    #expect(daemon.waitFor("panel normal: set by panel-orientation", inStderr: true))
+    #expect(waitForFile(stubs.log, toContain: "xrandr|--output|eDP-1|--rotate|right"))
+    try "panel-orientation = right-up\n".write(toFile: config, atomically: true, encoding: .utf8)
+    daemon.signal(SIGHUP)
+    #expect(daemon.waitFor("panel right-up: set by panel-orientation", inStderr: true), "\(daemon.stderr)")
+    // The same orientation, drawn the new way.
+    #expect(waitForFile(stubs.log, toContain: "xrandr|--output|eDP-1|--rotate|inverted"))
+    daemon.signal(SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
   @Test("info and doctor say how the panel is mounted and where that came from")
   func infoAndDoctor() throws {
     let stubs = try DesktopStubs()
