@@ -142,6 +142,11 @@ extension Session {
           "  WARNING: hooks-dir \(directory) is \(problem); no hooks run from it until that is fixed.\n"
       }
     }
+    if let panel = value("panel") {
+      report += "Panel: mounted \(panel)"
+      report += value("panel-from").map { ", from \($0)" } ?? ""
+      report += panel == "normal" ? ".\n" : "; the hooks' transforms add it.\n"
+    }
     report += readingSensors(items)
     if let bus = value("dbus") { report += "D-Bus: \(bus).\n" }
     report += IIOSensorProxyService.summary

@@ -43,6 +43,11 @@ final class HookClient {
   private let supports: AllowedOrientations?
   /// Whether orientd has yet to answer this connection's `supports`.
   private var declaring = false
+  /// How the panel is mounted, as orientd's `info` says (`panel`): the hooks' transforms add it.
+  private var panel = ScreenOrientation.normal
+  /// Whether this connection's `info` reply has begun, and whether it is all in.
+  private var infoBegun = false
+  private var infoDone = false
   private var warnedAbsent = false
   /// Whether the warning that orientd cannot start was given since orientd last served.
   private var warnedCannotStart = false
@@ -109,12 +114,15 @@ final class HookClient {
         // Only what hooks need: a client hearing device changes would keep the sensor awake.
         let declaration = supports.map { "supports \($0.listText)\n" } ?? ""
         // Non-blocking: a send that fails shows as the connection closing, which reconnects.
-        _ = try? socket.send(Array((declaration + "subscribe orientation,mode\n").utf8)[...])
+        // `info` last: its reply, which names the panel's mount, ends with the last `ok`.
+        _ = try? socket.send(Array((declaration + "subscribe orientation,mode\ninfo\n").utf8)[...])
         let watch = try loop.watch(socket.rawValue) { [unowned self] _ in self.readInput() }
         connection = Connection(socket: socket, watch: watch)
       }
       declaring = supports != nil
       greeted = false
+      infoBegun = false
+      infoDone = false
       if !warnedCannotStart { Log.info("connected to orientd at \(socket)") }
       warnedAbsent = false
     } catch {
@@ -167,6 +175,12 @@ final class HookClient {
       }
       if let change = StateChange(line: line) {
         handle(change)
+      } else if let item = InfoItem(line: line) {
+        infoBegun = true
+        if item.key == "panel" { panel = ScreenOrientation(name: item.value) ?? .normal }
+      } else if infoBegun, !infoDone, line == "ok" {
+        infoDone = true
+        act()
       } else if declaring, greeted {
         // The first reply, after the greeting, is the one to `supports`.
         guard line == "ok" else { return refusedSupports(line) }
@@ -221,13 +235,16 @@ final class HookClient {
   /// Runs the hook if the orientation or the mode differs from what it last ran with, once
   /// the greeting is in and the orientations supported are accepted.
   private func act() {
-    guard greeted, !declaring, orientation != nil, applied != .some(orientation) || appliedMode != mode else {
+    guard greeted, !declaring, infoDone, orientation != nil,
+      applied != .some(orientation) || appliedMode != mode
+    else {
       return
     }
     let previous = applied ?? nil
     applied = .some(orientation)
     appliedMode = mode
     runner.trigger(
-      HookEnvironment.variables(orientation: orientation, previous: previous, device: nil, mode: mode))
+      HookEnvironment.variables(
+        orientation: orientation, previous: previous, device: nil, mode: mode, panel: panel))
   }
 }

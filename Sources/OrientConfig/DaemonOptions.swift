@@ -116,6 +116,8 @@ package struct DaemonOptions: Equatable, Sendable {
   package var hooksDirectory: String?
   /// How long a hook may run before it is killed.
   package var hookTimeout = Duration.seconds(5)
+  /// How the panel is mounted, for the hooks' transforms: the kernel's word, or given.
+  package var panelOrientation = PanelOrientationSetting.auto
 
   /// Where each setting given was last set, by name: `file:line` or `--name`.
   package var origins: [String: String] = [:]

@@ -274,6 +274,17 @@ enum OptionTable {
       options.hookTimeout = time
     },
     OptionSpec(
+      "panel-orientation", "auto|normal|left-up|bottom-up|right-up", .hooks,
+      "how the panel is mounted in the casing, which the hooks' transforms add; auto takes the kernel's "
+        + "panel orientation of the built-in panel (default auto)",
+      field: .live(\.panelOrientation)
+    ) { options, value throws(ValueError) in
+      guard let setting = PanelOrientationSetting(name: value) else {
+        throw ValueError("expected auto, normal, left-up, bottom-up or right-up, got '\(value)'")
+      }
+      options.panelOrientation = setting
+    },
+    OptionSpec(
       "rotate", "always|tablet|auto", .tablet,
       "rotate always, or only in tablet mode (laptop mode holds normal); auto is tablet where a switch, "
         + "a hinge or the mode command gives the mode (default auto)", field: .restart(\.rotate)

@@ -87,6 +87,8 @@ final class Daemon {
   private var inventory: (findings: [SensorFinding], reading: [SensorKind: String]) = ([], [:])
   /// What is wrong with `--hooks-dir`, as found at start or the last reload.
   private var hooksDirectoryProblem: String?
+  /// The panel's mount the hooks' transforms add, and where it came from.
+  private var panel = PanelChoice(orientation: .normal, source: "not read yet")
 
   // MARK: Where changes go
   private let publisher: ChangePublisher
@@ -205,6 +207,10 @@ final class Daemon {
   func start() throws(Failure) {
     do {
       warnIfMissing(hooksDirectory: options.hooksDirectory)
+      // Once, before the first hook: the kernel's few answers come without waiting on a display.
+      panel = PanelChoice.decide(setting: options.panelOrientation, kernel: surroundings.displayConnectors)
+      publisher.panel = panel.orientation
+      Log.info("panel \(panel.orientation.name): \(panel.source)")
       publisher.hooks = HookRunner(
         loop: loop, timeout: options.hookTimeout, inherits: HookEnvironment.isInheritedByDaemonHooks
       ) { [unowned self] in
@@ -532,7 +538,8 @@ final class Daemon {
       options: options, sensor: sensorDescription,
       allowedFrom: (describeAllowedOrigin(full: true), describeAllowedOrigin(full: false)),
       dbus: sensorProxy?.status ?? "off", mode: tracker.mode.summary, switches: tablet.summary,
-      sampling: demand.sent, hooksDirectoryProblem: hooksDirectoryProblem, configPath: configuration?.path,
+      sampling: demand.sent, panel: panel, hooksDirectoryProblem: hooksDirectoryProblem,
+      configPath: configuration?.path,
       absence: sensorAbsence, inventory: inventory, readingsRead: readingDemand.running
     ).items(full: full) + (sensorDescription == nil ? [] : matrixCheckItems)
   }
@@ -617,6 +624,15 @@ final class Daemon {
       Log.warning("\(plan.needRestart.joined(separator: ", ")) changed; restart orientd to apply")
     }
     warnIfMissing(hooksDirectory: plan.options.hooksDirectory)
+    // Read again: a `video=` argument or a driver loaded since may have changed the answer.
+    let newPanel = PanelChoice.decide(
+      setting: plan.options.panelOrientation, kernel: surroundings.displayConnectors)
+    if newPanel != panel {
+      Log.info("panel \(newPanel.orientation.name): \(newPanel.source)")
+      let turned = newPanel.orientation != panel.orientation
+      panel = newPanel
+      if turned { publisher.panelChanged(to: newPanel.orientation) }
+    }
     options = plan.options
     // The state file records the file's allowed set whether or not it changes the set in force.
     if plan.applied.contains("allowed") { _ = persist() }

@@ -24,6 +24,7 @@ struct ReloadPlanTests {
         hook = echo turned
         hooks-dir = /etc/orientd/hooks.d
         hook-timeout = 2
+        panel-orientation = right-up
         verbose = yes
         """)
     let plan = ReloadPlan(running: running, loaded: loaded)
@@ -31,7 +32,7 @@ struct ReloadPlanTests {
     #expect(
       plan.applied == [
         "threshold", "hysteresis", "shake-tolerance", "settle", "still", "allowed", "hook", "hooks-dir",
-        "hook-timeout",
+        "hook-timeout", "panel-orientation",
         "verbose",
       ])
     #expect(plan.needRestart.isEmpty)
@@ -108,7 +109,7 @@ struct ReloadPlanTests {
       ReloadPlan.liveSettings == [
         "threshold", "hysteresis", "shake-tolerance", "settle", "still", "flat-grace", "swing-grace",
         "shake-grace", "overhead-lock", "allowed", "hook", "hooks-dir",
-        "hook-timeout",
+        "hook-timeout", "panel-orientation",
         "verbose",
       ])
   }
@@ -121,7 +122,7 @@ struct ReloadPlanTests {
     "settle": "5",
     "allowed": "normal", "socket": "/tmp/o.sock", "socket-mode": "0600", "control-group": "adm",
     "idle-timeout": "2", "state": "/tmp/state", "hook": "true", "hooks-dir": "/tmp", "hook-timeout": "2",
-    "rotate": "always", "tablet-switch": "no", "dbus": "session", "dbus-orientation": "screen",
-    "verbose": "yes", "overhead-lock": "no",
+    "panel-orientation": "left-up", "rotate": "always", "tablet-switch": "no", "dbus": "session",
+    "dbus-orientation": "screen", "verbose": "yes", "overhead-lock": "no",
   ]
 }

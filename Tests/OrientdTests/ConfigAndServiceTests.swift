@@ -308,11 +308,12 @@ struct ConfigAndServiceTests {
     #expect(
       !unitLines.contains { ($0.hasPrefix("Requires=") || $0.hasPrefix("BindsTo=")) && $0.contains("dbus") })
     // The closed device policy lets in what orientd opens: the IIO devices, the input devices
-    // to read switches, and uinput for the virtual switch; nothing else.
+    // to read switches, uinput for the virtual switch, and the DRM devices to read (the panel's
+    // mount); nothing else.
     #expect(
       unitLines.filter { $0.hasPrefix("DeviceAllow=") || $0.hasPrefix("DevicePolicy=") } == [
         "DevicePolicy=closed", "DeviceAllow=char-iio rw", "DeviceAllow=char-input r",
-        "DeviceAllow=/dev/uinput rw",
+        "DeviceAllow=/dev/uinput rw", "DeviceAllow=char-drm r",
       ], "\(service)")
 
     // The bus policy: world-readable, not writable by others, and a config include that

@@ -65,4 +65,56 @@ int clinux_open_path_flag(void);
    own root, working directory and umask. 0, or -1 with errno. */
 int clinux_unshare_file_system_attributes(void);
 
+/* The kernel's DRM mode interface as far as reading a connector's properties goes: Debian
+   ships its header (drm_mode.h) only in libdrm-dev, and Swift can take neither its
+   fixed-size name arrays nor the _IOWR request numbers from a header. The layouts are the
+   kernel's stable user-space ABI (include/uapi/drm/drm_mode.h); the requests are
+   DRM_IOWR('d', NR, struct) with the kernel's numbers. */
+#include <linux/ioctl.h>
+
+struct clinux_drm_card_res {
+  uint64_t fb_id_ptr, crtc_id_ptr, connector_id_ptr, encoder_id_ptr;
+  uint32_t count_fbs, count_crtcs, count_connectors, count_encoders;
+  uint32_t min_width, max_width, min_height, max_height;
+};
+
+struct clinux_drm_mode_info {
+  uint32_t clock;
+  uint16_t hdisplay, hsync_start, hsync_end, htotal, hskew;
+  uint16_t vdisplay, vsync_start, vsync_end, vtotal, vscan;
+  uint32_t vrefresh, flags, type;
+  char name[32];
+};
+
+struct clinux_drm_get_connector {
+  uint64_t encoders_ptr, modes_ptr, props_ptr, prop_values_ptr;
+  uint32_t count_modes, count_props, count_encoders;
+  uint32_t encoder_id, connector_id, connector_type, connector_type_id;
+  uint32_t connection, mm_width, mm_height, subpixel, pad;
+};
+
+struct clinux_drm_obj_get_properties {
+  uint64_t props_ptr, prop_values_ptr;
+  uint32_t count_props, obj_id, obj_type;
+};
+
+struct clinux_drm_property_enum {
+  uint64_t value;
+  char name[32];
+};
+
+struct clinux_drm_get_property {
+  uint64_t values_ptr, enum_blob_ptr;
+  uint32_t prop_id, flags;
+  char name[32];
+  uint32_t count_values, count_enum_blobs;
+};
+
+static const unsigned long clinux_drm_getresources = _IOWR('d', 0xA0, struct clinux_drm_card_res);
+static const unsigned long clinux_drm_getconnector = _IOWR('d', 0xA7, struct clinux_drm_get_connector);
+static const unsigned long clinux_drm_getproperty = _IOWR('d', 0xAA, struct clinux_drm_get_property);
+static const unsigned long clinux_drm_obj_getproperties = _IOWR('d', 0xB9, struct clinux_drm_obj_get_properties);
+static const uint32_t clinux_drm_object_connector = 0xc0c0c0c0;
+static const uint32_t clinux_drm_mode_prop_enum = 1 << 3;
+
 #endif

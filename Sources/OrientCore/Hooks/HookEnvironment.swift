@@ -21,12 +21,36 @@ package enum HookEnvironment {
 
   /// The variables for a change of the screen orientation or the mode, in a stable order.
   ///
-  /// For an undefined orientation the per-tool values describe `normal`.
+  /// For an undefined orientation the per-tool values describe `normal`. The orientations
+  /// are the user's (`normal` is the way the device is held as it is meant to be); the
+  /// per-tool values are for the panel mounted `panel` (`PanelOrientation`): the screen
+  /// orientation and the mount added, since no tool a hook drives makes up for the mount
+  /// itself once it is given a transform:
+  ///
+  /// - xrandr and xinput (X11): the modesetting driver shows `panel orientation` only as an
+  ///   output property and turns nothing by it (hw/xfree86/drivers/modesetting/
+  ///   drmmode_display.c); `--rotate` is the whole rotation of the output, from the panel's
+  ///   own scan-out. Touchscreens report in the panel's own coordinates (the kernel's
+  ///   documentation of `panel orientation`: a rotation of the picture must be applied to
+  ///   them too), so the touch matrix turns with the output.
+  /// - sway and wlr-randr: wlroots only reports the mount
+  ///   (`wlr_drm_connector_get_panel_orientation`); sway uses it as the transform of an
+  ///   output whose configuration gives none (sway/config/output.c), and `output NAME
+  ///   transform` or the output-management protocol's transform replaces it.
+  /// - Hyprland: neither Hyprland nor aquamarine applies the property (aquamarine lists it
+  ///   among the connector's properties and reads nothing of it); a monitor's transform and
+  ///   the touch device's are all there is.
+  /// - KWin (kscreen-doctor): the mount is the default transform of an output seen for the
+  ///   first time (`OutputConfigurationStore::generateConfig`), and a configured transform is
+  ///   handed to the pipeline as it is (`DrmOutput::queueChanges`).
+  /// - mutter composes the mount itself (`meta_output_logical_to_crtc_transform`), but GNOME
+  ///   turns its screen from orientd's D-Bus service, which gives the user's orientation as
+  ///   iio-sensor-proxy does, and no hook runs there (the `auto` hook says so).
   package static func variables(
     orientation: ScreenOrientation?, previous: ScreenOrientation?, device: DeviceOrientation?,
-    mode: TabletMode = .unknown
+    mode: TabletMode = .unknown, panel: ScreenOrientation = .normal
   ) -> [(name: String, value: String)] {
-    let screen = orientation ?? .normal
+    let screen = (orientation ?? .normal).onPanel(panel)
     return [
       ("ORIENTD_ORIENTATION", orientationName(orientation)),
       ("ORIENTD_PREVIOUS", orientationName(previous)),
@@ -38,6 +62,7 @@ package enum HookEnvironment {
       ("ORIENTD_HYPRLAND_TRANSFORM", hyprlandTransform(screen)),
       ("ORIENTD_KSCREEN", kscreen(screen)),
       ("ORIENTD_TOUCH_MATRIX", touchMatrix(screen)),
+      ("ORIENTD_PANEL", panel.name),
     ]
   }
 

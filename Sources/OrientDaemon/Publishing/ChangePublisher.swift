@@ -15,6 +15,8 @@ final class ChangePublisher {
   var sensorProxy: SensorProxyService?
   /// The hook programs.
   var hooks: HookRunner?
+  /// How the panel is mounted: the hooks' transforms add it (`HookEnvironment`).
+  var panel = ScreenOrientation.normal
   /// `--dump`'s stdout; without it changes are logged.
   var dump: DumpOutput?
   /// Change lines logged per second at most: a control flood must not flood the journal.
@@ -93,9 +95,17 @@ final class ChangePublisher {
     modeHookWait?.cancel()
     hooks?.trigger(
       HookEnvironment.variables(
-        orientation: state.orientation, previous: hookedScreen, device: state.device, mode: state.mode.mode))
+        orientation: state.orientation, previous: hookedScreen, device: state.device, mode: state.mode.mode,
+        panel: panel))
     hookedScreen = state.orientation
     hookedMode = state.mode.mode
+  }
+
+  /// The panel's mount changed (a reload): the hooks run again for the state as it is, so the
+  /// screen is drawn the new way at once.
+  func panelChanged(to panel: ScreenOrientation) {
+    self.panel = panel
+    runHooks(for: currentState())
   }
 
   /// Publishes a sample to the clients that stream samples.

@@ -18,6 +18,8 @@ struct InfoReport {
   var mode: String
   var switches: String
   var sampling: SamplingDemand
+  /// The panel's mount the hooks' transforms add, and where it came from.
+  var panel: PanelChoice
   /// What is wrong with `--hooks-dir`, as found at start or the last reload.
   var hooksDirectoryProblem: String?
   /// The config file read, if any.
@@ -60,6 +62,9 @@ struct InfoReport {
       InfoItem("tablet-mode", mode),
       InfoItem("switches", switches),
       InfoItem("sampling", sampling == .idle ? "stopped (nothing needs the sensor)" : "on"),
+      // `orientctl hook` reads `panel` for its hooks' transforms.
+      InfoItem("panel", panel.orientation.name),
+      InfoItem("panel-from", panel.source),
     ]
     items += readingItems
     guard full else { return items }

@@ -37,6 +37,7 @@ final class InProcessDaemon {
       return sampler
     }
     surroundings.usesInputDevices = false
+    surroundings.displayConnectors = { .noDevice("none in the test process") }
     daemon = try Daemon(options: options, surroundings: surroundings)
     do {
       try daemon.start()
