@@ -33,9 +33,11 @@ enum OneshotHook {
       let declared = session.control("supports " + supports.listText)
       guard declared == 0 else { return declared }
     }
-    guard let state = session.state() else { return session.lost() }
-    let variables = HookEnvironment.variables(
-      orientation: state.orientation, previous: state.orientation, device: nil, mode: state.mode)
+    guard let state = session.state(keys: "all,suggestion") else { return session.lost() }
+    let variables =
+      HookEnvironment.variables(
+        orientation: state.orientation, previous: state.orientation, device: nil, mode: state.mode)
+      + HookEvent.orientation.variables(suggestion: state.suggestion)
     let names = Set(variables.map(\.name))
     let environment =
       Environment.all.filter { !names.contains(String($0.prefix { $0 != "=" })) }
