@@ -100,10 +100,9 @@ package enum OrientctlCommand {
       monitor [--json|--iio-sensor-proxy] [--no-reconnect] [--supports LIST]
           print the state, the light level, proximity and heading, and every
           change and rotation suggestion until interrupted (the sensors are read
-          meanwhile); waits for
-          orientd when it is not there yet and reconnects when it restarts,
-          unless --no-reconnect (then it exits 69); --supports LIST works its
-          orientation lines out within LIST only
+          meanwhile); waits for orientd when it is not there yet and reconnects
+          when it restarts, unless --no-reconnect (then it exits 69); --supports
+          LIST works its orientation lines out within LIST only
       lock [ORIENTATION]
           lock the screen orientation (default: the current one)
       lock --toggle
@@ -117,7 +116,8 @@ package enum OrientctlCommand {
           set the allowed screen orientations, e.g. normal,left-up
       accept-suggestion
           lock the screen to the rotation suggested while it is locked (the
-          device held another allowed orientation); refused when none is
+          device held another allowed orientation); refused when none is;
+          --timeout applies as to lock
       mode tablet|laptop|auto
           set the mode (kept across restarts), or give it back to the
           tablet-mode switch or hinge
@@ -149,8 +149,7 @@ package enum OrientctlCommand {
                       $XDG_RUNTIME_DIR/orientd/orientd.sock for a user other than
                       root, then /run/orientd/orientd.sock: both tried at each
                       connection)
-      --timeout S     give up on get, lock, unlock, rotate, allow,
-                      accept-suggestion, mode and doctor
+      --timeout S     give up on get, lock, unlock, rotate, allow, mode and doctor
                       when orientd has not answered within S seconds (default 5),
                       and exit 69
       --help, -h      print this help (after a command: that command's)
