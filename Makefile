@@ -38,7 +38,7 @@ BINPATH ?= .build/release
 REPLACE_IIO_SENSOR_PROXY ?= no
 IIOSENSORPROXYDROPINDIR = $(SYSTEMDSYSTEMUNITDIR)/iio-sensor-proxy.service.d
 
-HOOKS = auto x11 sway hyprland kde wlroots
+HOOKS = auto x11 sway hyprland kde wlroots notify
 DOCS = README.md ARCHITECTURE.md BENCHMARKS.md docs/protocol.md docs/sensors.md docs/dbus.md docs/security.md \
 	docs/install.md docs/development.md docs/hinge.md docs/iio-sensor-proxy-dbus.md
 # What the binaries are built from: `make` records its digest beside them, and `make install`

@@ -42,6 +42,7 @@ enum CommandTable {
     .init(
       "allow", summary: "set the allowed screen orientations", arguments: .list(orientations, alone: ["all"]),
       operands: "all|LIST"),
+    .init("accept-suggestion", summary: "lock the screen to the rotation suggested now"),
     .init("mode", summary: "set the mode", arguments: .choices(["tablet", "laptop", "auto"])),
     .init(
       "samples", summary: "print every sample in g",
@@ -69,8 +70,8 @@ enum CommandTable {
 
   /// The command names, in the help's order.
   static let names = [
-    "get", "monitor", "lock", "unlock", "rotate", "allow", "mode", "samples", "doctor", "calibrate", "hook",
-    "completion", "help",
+    "get", "monitor", "lock", "unlock", "rotate", "allow", "accept-suggestion", "mode", "samples", "doctor",
+    "calibrate", "hook", "completion", "help",
   ]
 
   /// `--name` for each option `command` takes itself.

@@ -8,9 +8,10 @@ import OrientSystem
 /// with a timeout, coalesced). When orientd goes away, it reconnects every second; after
 /// a reconnect it runs the hook again if the orientation differs from the last one applied.
 ///
-/// It subscribes to what hooks need, the screen orientation and the mode, so that orientd may
-/// let the sensor sleep while the screen is held in laptop mode; `ORIENTD_DEVICE` is therefore
-/// `undefined` in its hooks (the daemon's own hooks have it).
+/// It subscribes to what hooks need, the screen orientation, the mode and the rotation
+/// suggestions, so that orientd may let the sensor sleep while the screen is held in laptop
+/// mode; `ORIENTD_DEVICE` is therefore `undefined` in its hooks (the daemon's own hooks have
+/// it). A suggestion runs the hook with `ORIENTD_EVENT=suggestion`, from the greeting on.
 ///
 /// A command that cannot be started ends it at once (127 for a program that is missing or
 /// not executable, 69 for any other reason), before connecting or on the change that finds it
@@ -36,6 +37,8 @@ final class HookClient {
   private var applied: ScreenOrientation??
   private var orientation: ScreenOrientation?
   private var mode = TabletMode.unknown
+  /// The rotation suggested now, as orientd last said.
+  private var suggestion: ScreenOrientation?
   private var appliedMode: TabletMode?
   /// Whether the greeting, which ends with its `mode` line, is in.
   private var greeted = false
@@ -115,7 +118,7 @@ final class HookClient {
         let declaration = supports.map { "supports \($0.listText)\n" } ?? ""
         // Non-blocking: a send that fails shows as the connection closing, which reconnects.
         // `info` last: its reply, which names the panel's mount, ends with the last `ok`.
-        _ = try? socket.send(Array((declaration + "subscribe orientation,mode\ninfo\n").utf8)[...])
+        _ = try? socket.send(Array((declaration + "subscribe orientation,mode,suggestion\ninfo\n").utf8)[...])
         let watch = try loop.watch(socket.rawValue) { [unowned self] _ in self.readInput() }
         connection = Connection(socket: socket, watch: watch)
       }
@@ -227,9 +230,21 @@ final class HookClient {
       // The greeting ends with the mode: act once it is all in.
       greeted = true
       warnedCannotStart = false
+    case .suggestion(let value):
+      suggestion = value
+      return suggested()
     default: return
     }
     act()
+  }
+
+  /// Runs the hook for the rotation suggested now (or its end), once the greeting is in and
+  /// the orientations supported are accepted; not for one outside them.
+  private func suggested() {
+    guard greeted, !declaring, suggestion.map({ supports?.contains($0) ?? true }) ?? true else { return }
+    runner.trigger(
+      HookEnvironment.variables(orientation: orientation, previous: applied ?? nil, device: nil, mode: mode)
+        + HookEvent.suggestion.variables(suggestion: suggestion), kind: HookEvent.suggestion.coalescing)
   }
 
   /// Runs the hook if the orientation or the mode differs from what it last ran with, once
@@ -241,10 +256,12 @@ final class HookClient {
       return
     }
     let previous = applied ?? nil
+    let event: HookEvent = applied == .some(orientation) ? .mode : .orientation
     applied = .some(orientation)
     appliedMode = mode
     runner.trigger(
       HookEnvironment.variables(
-        orientation: orientation, previous: previous, device: nil, mode: mode, panel: panel))
+        orientation: orientation, previous: previous, device: nil, mode: mode, panel: panel)
+        + event.variables(suggestion: suggestion), kind: event.coalescing)
   }
 }

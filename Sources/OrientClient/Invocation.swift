@@ -233,6 +233,9 @@ struct Invocation: Equatable {
     case "unlock":
       try noArguments()
       command = .control("unlock")
+    case "accept-suggestion":
+      try noArguments()
+      command = .control("accept-suggestion")
     case "rotate":
       guard arguments == ["cw"] || arguments == ["ccw"] else { throw .usage(usage) }
       command = .control("rotate " + arguments[0])

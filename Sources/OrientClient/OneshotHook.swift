@@ -36,10 +36,11 @@ enum OneshotHook {
     // The panel's mount as orientd found it (`panel` in its info), for the transforms.
     guard let info = session.info() else { return session.lost() }
     let panel = info.first { $0.key == "panel" }.flatMap { ScreenOrientation(name: $0.value) } ?? .normal
-    guard let state = session.state() else { return session.lost() }
-    let variables = HookEnvironment.variables(
-      orientation: state.orientation, previous: state.orientation, device: nil, mode: state.mode, panel: panel
-    )
+    guard let state = session.state(keys: "all,suggestion") else { return session.lost() }
+    let variables =
+      HookEnvironment.variables(
+        orientation: state.orientation, previous: state.orientation, device: nil, mode: state.mode, panel: panel)
+      + HookEvent.orientation.variables(suggestion: state.suggestion)
     let names = Set(variables.map(\.name))
     let environment =
       Environment.all.filter { !names.contains(String($0.prefix { $0 != "=" })) }

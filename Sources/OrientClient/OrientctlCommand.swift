@@ -96,13 +96,13 @@ package enum OrientctlCommand {
           print the current state, as one JSON object with --json; FIELD (sensor,
           device, orientation, lock, allowed, mode, hinge) prints only that value;
           light, proximity and heading print a reading (the sensor is read for it;
-          none without one)
+          none without one); suggestion prints the rotation suggested now, or none
       monitor [--json|--iio-sensor-proxy] [--no-reconnect] [--supports LIST]
           print the state, the light level, proximity and heading, and every
-          change until interrupted (the sensors are read meanwhile); waits for
-          orientd when it is not there yet and reconnects when it restarts,
-          unless --no-reconnect (then it exits 69); --supports LIST works its
-          orientation lines out within LIST only
+          change and rotation suggestion until interrupted (the sensors are read
+          meanwhile); waits for orientd when it is not there yet and reconnects
+          when it restarts, unless --no-reconnect (then it exits 69); --supports
+          LIST works its orientation lines out within LIST only
       lock [ORIENTATION]
           lock the screen orientation (default: the current one)
       lock --toggle
@@ -114,6 +114,10 @@ package enum OrientctlCommand {
           skipping those not allowed
       allow all|LIST
           set the allowed screen orientations, e.g. normal,left-up
+      accept-suggestion
+          lock the screen to the rotation suggested while it is locked (the
+          device held another allowed orientation); refused when none is;
+          --timeout applies as to lock
       mode tablet|laptop|auto
           set the mode (kept across restarts), or give it back to the
           tablet-mode switch or hinge
@@ -125,8 +129,9 @@ package enum OrientctlCommand {
           measure three poses and print the mount matrix and hwdb fix; --yes
           takes each pose once steady, without Enter
       hook [--timeout S] [--oneshot] [--supports LIST] [--] COMMAND [ARG]...
-          run COMMAND on every change of the screen orientation or the mode, with
-          ORIENTD_* variables set (not ORIENTD_DEVICE), killed after S s (default
+          run COMMAND on every change of the screen orientation or the mode, and
+          every rotation suggestion (ORIENTD_EVENT says which), with ORIENTD_*
+          variables set (not ORIENTD_DEVICE), killed after S s (default
           5); waits for orientd and reconnects when it restarts; --oneshot runs
           it once for the current state and exits with its status; --supports
           LIST runs it only for the orientations of LIST (normal,bottom-up for a
@@ -158,7 +163,7 @@ package enum OrientctlCommand {
     Exit status:
       0   success
       1   orientd refused the command (its error on stderr), e.g. an orientation
-          not allowed
+          not allowed, or no rotation suggested
       64  bad usage: an unknown command or option, or a bad value
       65  calibrate: the measured poses do not fit together, or fit only a mirror
       69  orientd unreachable, gone, or silent for --timeout; hook: COMMAND could

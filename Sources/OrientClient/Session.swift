@@ -13,9 +13,11 @@ struct Session {
   /// Prints the state once `get` is answered: every field (as lines, or as one JSON object),
   /// or only `field`'s value.
   func get(json: Bool, field: String?) -> Int32 {
-    // A reading is asked for by name: orientd reads its sensor for the answer if nobody does.
-    let reading = field.flatMap(StateKey.init(rawValue:)).map { $0.readingKind != nil } ?? false
-    guard let snapshot = state(keys: reading ? field : nil) else { return lost() }
+    // A reading is asked for by name (orientd reads its sensor for the answer if nobody
+    // does), and so is the suggestion: neither is in the orientation state.
+    let named =
+      field.flatMap(StateKey.init(rawValue:)).map { !StateKey.orientationState.contains($0) } ?? false
+    guard let snapshot = state(keys: named ? field : nil) else { return lost() }
     if let field {
       guard let value = snapshot.value(of: field, json: json) else {
         StandardStream.error.report("orientctl: orientd did not report \(field)\n")
@@ -244,9 +246,10 @@ struct Session {
     }
   }
 
-  /// What `monitor` subscribes to: the orientation state and every reading.
-  static let everything = "all,light,proximity,heading"
-  static let everythingButHeading = "all,light,proximity"
+  /// What `monitor` subscribes to: the orientation state, rotation suggestions and every
+  /// reading.
+  static let everything = "all,suggestion,light,proximity,heading"
+  static let everythingButHeading = "all,suggestion,light,proximity"
   static let readingKeys = "light,proximity,heading"
   static let readingKeysButHeading = "light,proximity"
 

@@ -24,6 +24,12 @@ struct StateSnapshot {
     return nil
   }
 
+  /// The rotation suggested; nil when none is or it was not reported.
+  var suggestion: ScreenOrientation? {
+    if case .suggestion(let value) = latest[.suggestion] { return value }
+    return nil
+  }
+
   /// The mode; unknown when not reported.
   var mode: TabletMode {
     if case .mode(let value) = latest[.mode] { return value }

@@ -68,6 +68,9 @@ package struct DaemonOptions: Equatable, Sendable {
   /// How the IIO sensor is read.
   package var captureMode = CaptureMode.auto
   package var settings = ClassifierSettings.defaults
+  /// Whether a locked screen is offered the rotation the device holds, after how long, for
+  /// how long.
+  package var suggestion = RotationSuggestion.Settings.defaults
   /// The allowed screen orientations given with `--allowed`; nil leaves the saved or default set.
   package var allowed: AllowedOrientations?
   /// A mount matrix that overrides every other source, as given.

@@ -196,6 +196,31 @@ enum OptionTable {
       options.allowed = try AllowedOrientations.parse(value)
     },
     OptionSpec(
+      "suggest", "yes|no", .classifier,
+      "while the screen is locked, suggest the orientation the device holds, which accept-suggestion "
+        + "takes (default yes)", field: .live(\.suggestion.enabled)
+    ) { options, value throws(ValueError) in
+      options.suggestion.enabled = try boolean(value)
+    },
+    OptionSpec(
+      "suggest-hold", "MS", .classifier,
+      "how long the device must hold an orientation to suggest it (default 500)",
+      field: .live(\.suggestion.hold)
+    ) { options, value throws(ValueError) in
+      options.suggestion.hold = try milliseconds(value, minimum: 0)
+    },
+    OptionSpec(
+      "suggest-timeout", "SECONDS", .classifier, "how long a suggestion lasts (default 5)",
+      field: .live(\.suggestion.timeout)
+    ) { options, value throws(ValueError) in
+      guard let time = NumberParsing.duration(seconds: value), time >= .milliseconds(100),
+        time <= .seconds(3600)
+      else {
+        throw ValueError("expected seconds from 0.1 to 3600, such as 5 or 2.5, got '\(value)'")
+      }
+      options.suggestion.timeout = time
+    },
+    OptionSpec(
       "socket", "PATH", .socket,
       "the Unix socket clients connect to (default /run/orientd/orientd.sock; for users other than "
         + "root, $XDG_RUNTIME_DIR/orientd/orientd.sock)",

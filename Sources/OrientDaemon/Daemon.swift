@@ -131,6 +131,7 @@ final class Daemon {
       rotate: options.rotate)
     if let warning = restored.warning { Log.warning(warning) }
     tracker = restored.tracker
+    _ = tracker.configureSuggestions(options.suggestion)
     allowedOrigin = restored.allowedOrigin
     let loop: EventLoop
     do {
@@ -306,7 +307,9 @@ final class Daemon {
     case .sensor(let online, let time):
       publish(tracker.setSensor(online: online), at: time)
     case .detected(.device(let device, let time)):
-      publish(tracker.setDevice(device), at: time)
+      // The suggestion's hold and timeout run on the loop's clock, as its timer does (a
+      // replay's sample times are the trace's).
+      publish(tracker.setDevice(device, at: loopTime), at: time)
       checkMountMatrix()
     case .detected(.sample(let sample)):
       publisher.publish(sample)
@@ -363,9 +366,36 @@ final class Daemon {
   /// Applies `changes` (already made to the tracker) everywhere clients see them.
   private func publish(_ changes: [StateChange], at time: SampleTime) {
     publisher.publish(changes, of: tracker, at: time)
+    // Whatever changed may have started a suggestion's hold, made one, or ended it.
+    if !changes.isEmpty { armSuggestionTimer() }
   }
 
   private var now: SampleTime { clock.now }
+
+  // MARK: Rotation suggestion
+
+  /// The loop's time on the run's time line: what the suggestion's hold and timeout count on,
+  /// since their timer follows the loop's clock.
+  private var loopTime: SampleTime { clock.time(at: loop.currentTime) }
+
+  /// Fires when the rotation suggestion's hold or timeout ends.
+  private var suggestionTimer: LoopTimer?
+
+  /// Arms the timer for the suggestion's next deadline, or disarms it when nothing waits.
+  private func armSuggestionTimer() {
+    guard let deadline = tracker.suggestionDeadline else {
+      suggestionTimer?.cancel()
+      return
+    }
+    let timer =
+      suggestionTimer
+      ?? LoopTimer(loop: loop) { [unowned self] _ in
+        self.publish(self.tracker.advanceSuggestion(to: self.loopTime), at: self.now)
+        self.armSuggestionTimer()
+      }
+    timer.schedule(after: deadline - loopTime)
+    suggestionTimer = timer
+  }
 
   // MARK: Tablet mode
 
@@ -515,6 +545,8 @@ final class Daemon {
   /// Runs a client's control command and publishes what it changed; returns whether the saved
   /// state changed (the commander's `ok` then waits until it is saved), or the error to reply.
   func control(_ command: ClientCommand) -> Result<Bool, ProtocolError> {
+    // A suggestion whose time is up is gone, even where its timer has yet to fire this round.
+    publish(tracker.advanceSuggestion(to: loopTime), at: now)
     let outcome: ControlOutcome
     switch tracker.control(command) {
     case .failure(let error): return .failure(error)
@@ -564,6 +596,7 @@ final class Daemon {
   func shutDown() {
     Systemd.notify("STOPPING=1")
     watchdog = nil
+    suggestionTimer = nil
     publisher.hooks?.terminate()
     // The name goes back to the bus's queue (an iio-sensor-proxy waiting in it takes over).
     publisher.sensorProxy = nil
@@ -610,6 +643,9 @@ final class Daemon {
     }
     let plan = ReloadPlan(running: options, loaded: new)
     if plan.options.settings != options.settings { sampler?.send(.settings(plan.options.settings)) }
+    if plan.options.suggestion != options.suggestion {
+      publish(tracker.configureSuggestions(plan.options.suggestion), at: now)
+    }
     if let (allowed, origin) = allowedOrigin.reloaded(
       config: new.configAllowed, previousConfig: options.configAllowed, commandLineGiven: options.allowedGiven
     ) {
@@ -659,6 +695,9 @@ final class Daemon {
 
   /// The screen policy, for the clients' own orientations.
   var policy: ScreenPolicy { tracker.policy }
+
+  /// The rotation suggested now, if any.
+  var suggested: ScreenOrientation? { tracker.suggestion.suggested }
 
   /// Saves the state a control command changed; the commit its `ok` waits for, if any.
   func commit(for requester: UInt32?) -> UInt64? { persist(for: requester) }

@@ -2,8 +2,9 @@ import OrientCore
 import OrientSystem
 
 /// Runs hooks on the event loop: asynchronously, one at a time in order, each killed after
-/// a timeout, and coalesced: changes that come during a run lead to one more run with only
-/// the latest environment. A failing hook is logged and changes nothing else.
+/// a timeout, and coalesced: changes of one kind that come during a run lead to one more run
+/// with only the latest environment of that kind (at most one waiting run per kind, in the
+/// order the kinds first came). A failing hook is logged and changes nothing else.
 package final class HookRunner {
   /// The hook that runs now.
   private final class Child {
@@ -33,7 +34,8 @@ package final class HookRunner {
   private var queue: [HookCommand] = []
   private var environment: [String] = []
   private var child: Child?
-  private var pending: [(name: String, value: String)]?
+  /// The runs waiting for the current one: the latest variables of each kind.
+  private var pending: [(kind: String, variables: [(name: String, value: String)])] = []
 
   /// Called when a hook cannot be started at all (posix_spawn failed), after the warning.
   /// orientd leaves it unset and keeps going; `orientctl hook`, which has one command, ends.
@@ -60,16 +62,23 @@ package final class HookRunner {
   /// Whether a run is in progress.
   var isRunning: Bool { child != nil || !queue.isEmpty }
 
-  /// Runs every hook with `variables` added to the environment, now or after the current run.
-  package func trigger(_ variables: [(name: String, value: String)]) {
+  /// Runs every hook with `variables` added to the environment, now or after the current run;
+  /// a run of the same `kind` that waits already is replaced (`HookEvent.coalescing`).
+  package func trigger(_ variables: [(name: String, value: String)], kind: String = "") {
     guard !isRunning else {
-      pending = variables
+      if let index = pending.firstIndex(where: { $0.kind == kind }) {
+        pending[index].variables = variables
+      } else {
+        pending.append((kind, variables))
+      }
       return
     }
-    startRun(variables)
+    prepareRun(variables)
+    startNext()
   }
 
-  private func startRun(_ variables: [(name: String, value: String)]) {
+  /// Sets the hooks of a run up to be started, with `variables`.
+  private func prepareRun(_ variables: [(name: String, value: String)]) {
     queue = commands()
     // Without hooks (the usual case) a change costs nothing here.
     guard !queue.isEmpty else { return }
@@ -79,17 +88,17 @@ package final class HookRunner {
         let name = entry.prefix(while: { $0 != "=" })
         return inherits(name[...]) && !names.contains(String(name))
       } + variables.map { "\($0.name)=\($0.value)" }
-    startNext()
   }
 
+  /// Starts the next hook of the run, or of the next run waiting, if any.
   private func startNext() {
-    while !queue.isEmpty {
-      let command = queue.removeFirst()
-      if spawn(command) { return }
-    }
-    if let next = pending {
-      pending = nil
-      startRun(next)
+    while true {
+      while !queue.isEmpty {
+        let command = queue.removeFirst()
+        if spawn(command) { return }
+      }
+      guard !pending.isEmpty else { return }
+      prepareRun(pending.removeFirst().variables)
     }
   }
 
@@ -133,7 +142,7 @@ package final class HookRunner {
   /// exits.
   package func terminate(grace: Duration = .milliseconds(500)) {
     queue = []
-    pending = nil
+    pending = []
     guard let running = child else { return }
     child = nil
     loop.unwatch(running.watch)

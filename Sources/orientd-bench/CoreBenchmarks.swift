@@ -82,7 +82,7 @@ func replayThroughput(runs: Int) -> Double {
     var tracker = OrientationTracker()
     var changes = 0
     let detector = Detector(settings: .defaults, recorder: nil) { report in
-      if case .device(let device, _) = report { changes += tracker.setDevice(device).count }
+      if case .device(let device, let time) = report { changes += tracker.setDevice(device, at: time).count }
     }
     for sample in parsed { detector.handle(Sample(sample)) }
     let elapsed = start.elapsed

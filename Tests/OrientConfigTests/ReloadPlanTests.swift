@@ -21,6 +21,9 @@ struct ReloadPlanTests {
         shake-tolerance = 0.3
         settle = 100
         allowed = normal,left-up
+        suggest = no
+        suggest-hold = 300
+        suggest-timeout = 8
         hook = echo turned
         hooks-dir = /etc/orientd/hooks.d
         hook-timeout = 2
@@ -31,8 +34,8 @@ struct ReloadPlanTests {
     // still too: a settle set alone turns the stillness rule off.
     #expect(
       plan.applied == [
-        "threshold", "hysteresis", "shake-tolerance", "settle", "still", "allowed", "hook", "hooks-dir",
-        "hook-timeout", "panel-orientation",
+        "threshold", "hysteresis", "shake-tolerance", "settle", "still", "allowed", "suggest", "suggest-hold",
+        "suggest-timeout", "hook", "hooks-dir", "hook-timeout", "panel-orientation",
         "verbose",
       ])
     #expect(plan.needRestart.isEmpty)
@@ -108,8 +111,8 @@ struct ReloadPlanTests {
     #expect(
       ReloadPlan.liveSettings == [
         "threshold", "hysteresis", "shake-tolerance", "settle", "still", "flat-grace", "swing-grace",
-        "shake-grace", "overhead-lock", "allowed", "hook", "hooks-dir",
-        "hook-timeout", "panel-orientation",
+        "shake-grace", "overhead-lock", "allowed", "suggest", "suggest-hold", "suggest-timeout", "hook",
+        "hooks-dir", "hook-timeout", "panel-orientation",
         "verbose",
       ])
   }
@@ -119,7 +122,7 @@ struct ReloadPlanTests {
     "uri": "ip:127.0.0.1", "device": "iio:device3", "mode": "poll",
     "mount-matrix": "0, 1, 0; 1, 0, 0; 0, 0, 1",
     "record": "/tmp/t.trace", "threshold": "0.7", "hysteresis": "0.05", "shake-tolerance": "0.3",
-    "settle": "5",
+    "settle": "5", "suggest": "no",
     "allowed": "normal", "socket": "/tmp/o.sock", "socket-mode": "0600", "control-group": "adm",
     "idle-timeout": "2", "state": "/tmp/state", "hook": "true", "hooks-dir": "/tmp", "hook-timeout": "2",
     "panel-orientation": "left-up", "rotate": "always", "tablet-switch": "no", "dbus": "session",

@@ -12,7 +12,7 @@ struct ClientViewsTests {
     OrientationTracker, ClientViews, [ClientScreenView]
   ) {
     var tracker = OrientationTracker()
-    _ = tracker.setDevice(device)
+    _ = tracker.setDevice(device, at: .zero)
     var views = ClientViews()
     var declared: [ClientScreenView] = []
     for set in sets {
@@ -26,13 +26,13 @@ struct ClientViewsTests {
   @Test("One device change: each set is told its own orientation, or only the device line when it stays")
   func sameChangeDifferentLines() throws {
     var (tracker, views, declared) = try setUp(.normal, sets: [landscape, portrait])
-    let changes = tracker.setDevice(.leftUp)
+    let changes = tracker.setDevice(.leftUp, at: .zero)
     #expect(changes == [.device(.leftUp), .orientation(.leftUp)])
     let told = views.changesByView(changes, under: tracker.policy)
     #expect(told[declared[0]] == [.device(.leftUp)])
     #expect(told[declared[1]] == [.device(.leftUp), .orientation(.leftUp)])
     #expect(told.count == 2, "the policy's own clients take the batch as it is")
-    let next = tracker.setDevice(.bottomUp)
+    let next = tracker.setDevice(.bottomUp, at: .zero)
     let toldNext = views.changesByView(next, under: tracker.policy)
     #expect(toldNext[declared[0]] == [.device(.bottomUp), .orientation(.bottomUp)])
     #expect(toldNext[declared[1]] == [.device(.bottomUp)])
@@ -41,7 +41,7 @@ struct ClientViewsTests {
   @Test("A set whose orientation changes while the policy's does not is told it after the batch")
   func ownChangeWithoutPolicyChange() throws {
     var tracker = OrientationTracker()
-    for device in [DeviceOrientation.leftUp, .rightUp, .normal] { _ = tracker.setDevice(device) }
+    for device in [DeviceOrientation.leftUp, .rightUp, .normal] { _ = tracker.setDevice(device, at: .zero) }
     var views = ClientViews()
     let view = try ClientScreenView(supporting: portrait, under: tracker.policy)
     #expect(views.declare(view, replacing: .policy, under: tracker.policy) == .orientation(.rightUp))

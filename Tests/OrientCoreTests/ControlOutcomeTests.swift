@@ -6,7 +6,7 @@ struct ControlOutcomeTests {
   @Test("lock, rotate and unlock change the screen and the saved state; a repeated unlock changes nothing")
   func lockRotateUnlock() throws {
     var tracker = OrientationTracker()
-    _ = tracker.setDevice(.normal)
+    _ = tracker.setDevice(.normal, at: .zero)
     let locked = try tracker.control(.lock(.leftUp)).get()
     #expect(locked.changes == [.lock(.leftUp), .orientation(.leftUp)])
     #expect(locked.changesSavedState)
@@ -36,7 +36,7 @@ struct ControlOutcomeTests {
   @Test("allow sets the allowed set and releases a screen it no longer allows")
   func allow() throws {
     var tracker = OrientationTracker()
-    _ = tracker.setDevice(.leftUp)
+    _ = tracker.setDevice(.leftUp, at: .zero)
     let outcome = try tracker.control(.allow(AllowedOrientations(.normal))).get()
     #expect(outcome.changes.contains(.allowed(AllowedOrientations(.normal))), "\(outcome.changes)")
     #expect(outcome.changesSavedState)

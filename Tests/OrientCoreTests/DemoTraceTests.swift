@@ -10,7 +10,7 @@ struct DemoTraceTests {
     var devices: Set<DeviceOrientation> = []
     var screens: Set<ScreenOrientation> = []
     for sample in DemoTrace.samples where classifier.classify(sample.gravity, at: sample.time).changed {
-      for change in tracker.setDevice(classifier.current) {
+      for change in tracker.setDevice(classifier.current, at: .zero) {
         if case .device(let device?) = change { devices.insert(device) }
         if case .orientation(let screen?) = change { screens.insert(screen) }
       }

@@ -46,7 +46,7 @@ struct ProtocolSessionTests {
             ProtocolError(
               .badArgument,
               "unknown state 'now' (expected all or a list of sensor, device, orientation, lock, allowed, mode, "
-                + "hinge, light, proximity, heading)"))))
+                + "hinge, light, proximity, heading, suggestion)"))))
     #expect(handle(&session, "get light,heading") == .sendState([.light, .heading]))
     #expect(
       handle(&session, "format xml")

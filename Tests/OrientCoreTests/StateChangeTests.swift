@@ -73,7 +73,8 @@ struct StateChangeTests {
     #expect(StateChange.heading(.value(1)).key == .heading)
     #expect(StateKey.readings == [.light, .proximity, .heading])
     #expect(StateKey.orientationState == [.sensor, .device, .orientation, .lock, .allowed, .mode, .hinge])
-    #expect(Set(StateKey.readings + StateKey.orientationState).count == StateKey.allCases.count)
+    #expect(
+      Set(StateKey.readings + StateKey.orientationState + [.suggestion]).count == StateKey.allCases.count)
     #expect(StateKey.light.readingKind == .light)
     #expect(StateKey.proximity.readingKind == .proximity)
     #expect(StateKey.heading.readingKind == .compass)

@@ -39,7 +39,7 @@ struct SubscriptionTests {
   @Test("listText names all when the orientation state is all there, and the rest after it")
   func listText() throws {
     #expect(Subscription.all.listText == "all")
-    #expect(Subscription(keys: StateKey.allCases).listText == "all,light,proximity,heading")
+    #expect(Subscription(keys: StateKey.allCases).listText == "all,light,proximity,heading,suggestion")
     #expect(Subscription([.orientation, .heading]).listText == "orientation,heading")
     // One key short of the orientation state is listed key by key.
     let partial = Subscription(keys: StateKey.orientationState.dropLast() + [.light])

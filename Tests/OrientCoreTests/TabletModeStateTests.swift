@@ -67,7 +67,7 @@ struct TabletModeStateTests {
   @Test("The tracker reports the angle, then the mode, then the screen it holds")
   func trackerOrder() {
     var tracker = OrientationTracker(mode: TabletModeState(policy: .tablet))
-    _ = tracker.setDevice(.leftUp)
+    _ = tracker.setDevice(.leftUp, at: .zero)
     let changes = tracker.updateMode { $0.hinge = HingeStatus(available: true, mode: .laptop, angle: 110) }
     #expect(changes == [.hinge(110), .mode(.laptop), .orientation(.normal)])
   }

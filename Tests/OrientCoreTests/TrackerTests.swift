@@ -6,17 +6,17 @@ struct TrackerTests {
   @Test("When the device turns to an allowed orientation, the device change comes before the screen change")
   func deviceBeforeScreen() {
     var tracker = OrientationTracker()
-    #expect(tracker.setDevice(.leftUp) == [.device(.leftUp), .orientation(.leftUp)])
-    #expect(tracker.setDevice(.faceUp) == [.device(.faceUp)])
-    #expect(tracker.setDevice(.faceUp) == [], "an unchanged device orientation is no change")
+    #expect(tracker.setDevice(.leftUp, at: .zero) == [.device(.leftUp), .orientation(.leftUp)])
+    #expect(tracker.setDevice(.faceUp, at: .zero) == [.device(.faceUp)])
+    #expect(tracker.setDevice(.faceUp, at: .zero) == [], "an unchanged device orientation is no change")
   }
 
   @Test("Detection goes on while the screen is locked, and unlocking follows the device at once")
   func detectionWhileLocked() throws {
     var tracker = OrientationTracker()
-    _ = tracker.setDevice(.normal)
+    _ = tracker.setDevice(.normal, at: .zero)
     _ = try tracker.apply { (policy: inout ScreenPolicy) throws(PolicyError) in try policy.lock() }
-    #expect(tracker.setDevice(.rightUp) == [.device(.rightUp)])
+    #expect(tracker.setDevice(.rightUp, at: .zero) == [.device(.rightUp)])
     #expect(tracker.device == .rightUp)
     #expect(tracker.orientation == .normal)
     let changes = tracker.apply { (policy: inout ScreenPolicy) in policy.unlock() }
@@ -27,7 +27,7 @@ struct TrackerTests {
   func snapshot() {
     var tracker = OrientationTracker()
     _ = tracker.setSensor(online: true)
-    _ = tracker.setDevice(.bottomUp)
+    _ = tracker.setDevice(.bottomUp, at: .zero)
     #expect(
       tracker.snapshot.map(\.line) == [
         "sensor online", "device bottom-up", "orientation bottom-up", "lock off",

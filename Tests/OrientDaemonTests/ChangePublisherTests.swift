@@ -62,11 +62,11 @@ struct ChangePublisherTests {
     let peer = try rig.served.connect()
     _ = rig.served.lines(6, of: peer)
     peer.forget()
-    rig.publish { $0.setDevice(.leftUp) }
+    rig.publish { $0.setDevice(.leftUp, at: .zero) }
     #expect(rig.served.lines(2, of: peer) == ["device left-up", "orientation left-up"])
     #expect(rig.hookRuns == ["normal>left-up unknown"])
     // A change of the device alone turns no screen: no hook runs for it.
-    rig.publish { $0.setDevice(.faceUp) }
+    rig.publish { $0.setDevice(.faceUp, at: .zero) }
     #expect(rig.served.lines(3, of: peer).last == "device face-up")
     #expect(rig.hookRuns == ["normal>left-up unknown"])
   }

@@ -102,6 +102,31 @@ struct HookRunnerTests {
     #expect(scratch.lines(of: "started") == ["1", "3"])
   }
 
+  @Test("Runs of another kind wait beside the latest of each kind: a suggestion never replaces a turn")
+  func coalescingPerKind() throws {
+    let scratch = try ScratchDirectory()
+    let gate = scratch.path + "/gate"
+    guard mkfifo(gate, 0o600) == 0 else { throw SystemError("mkfifo", code: .current) }
+    let loop = try EventLoop()
+    let started = scratch.path + "/started"
+    let runner = HookRunner(
+      loop: loop, timeout: .seconds(30),
+      commands: { [.shell("echo \"$N\" >> \(started); read line < \(gate)")] })
+    runner.trigger([("N", "turn 1")], kind: "state")
+    runner.trigger([("N", "turn 2")], kind: "state")
+    runner.trigger([("N", "suggestion 1")], kind: "suggestion")
+    runner.trigger([("N", "turn 3")], kind: "state")
+    runner.trigger([("N", "suggestion 2")], kind: "suggestion")
+    for count in 2...3 {
+      try release(gate)
+      // Only once the next run has started is someone there to read the gate again.
+      try #require(turn(loop, until: { scratch.lines(of: "started").count == count }))
+    }
+    try release(gate)
+    #expect(turn(loop, until: { !runner.isRunning }))
+    #expect(scratch.lines(of: "started") == ["turn 1", "turn 3", "suggestion 2"])
+  }
+
   @Test("A hook past its timeout is killed with its group, and the next hook runs")
   func timeout() throws {
     let scratch = try ScratchDirectory()

@@ -246,7 +246,7 @@ struct CompletionTests {
     #expect(
       try Self.bash(TestPaths.orientctl, "get ") == [
         "--json", "sensor", "device", "orientation", "lock", "allowed", "mode", "hinge", "light", "proximity",
-        "heading",
+        "heading", "suggestion",
       ])
     #expect(try Self.fish(TestPaths.orientctl, "rotate ") == ["cw", "ccw"])
     #expect(

@@ -13,6 +13,7 @@ struct OrientctlUsageTests {
     "monitor": ["monitor", "--json", "--iio-sensor-proxy"],
     "lock": ["lock", "normal", "left-up"],
     "unlock": ["unlock", "now"],
+    "accept-suggestion": ["accept-suggestion", "now"],
     "rotate": ["rotate"],
     "allow": ["allow"],
     "mode": ["mode", "sideways"],

@@ -117,7 +117,7 @@ struct TabletModeTests {
     narrow.send("subscribe device,bogus\nsubscribe\nsubscribe all\n")
     #expect(
       narrow.readLines(3) == [
-        "error bad-argument unknown state 'bogus' (expected all or a list of sensor, device, orientation, lock, allowed, mode, hinge, light, proximity, heading)",
+        "error bad-argument unknown state 'bogus' (expected all or a list of sensor, device, orientation, lock, allowed, mode, hinge, light, proximity, heading, suggestion)",
         "error bad-argument usage: subscribe all|LIST", "ok",
       ])
     try run.setRaw(0, -256, 0)

@@ -38,3 +38,9 @@ orientd_quiet() {
     exit "$orientd_status"
   fi
 }
+
+# Exits when the run is for a rotation suggested to the locked screen (ORIENTD_EVENT): the
+# screen has not turned, so a hook that rotates the display has nothing to do.
+orientd_skip_suggestion() {
+  if [ "${ORIENTD_EVENT:-}" = suggestion ]; then exit 0; fi
+}

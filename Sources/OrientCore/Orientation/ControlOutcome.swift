@@ -1,4 +1,5 @@
-/// What a control command (`lock`, `unlock`, `rotate`, `allow`, `mode`) did to the state.
+/// What a control command (`lock`, `unlock`, `rotate`, `allow`, `accept-suggestion`, `mode`)
+/// did to the state.
 package struct ControlOutcome: Equatable, Sendable {
   /// The changes clients see, in publication order.
   package var changes: [StateChange]
@@ -18,8 +19,10 @@ package struct ControlOutcome: Equatable, Sendable {
 
 extension OrientationTracker {
   /// Runs a control command: the screen policy's for `lock`, `unlock`, `rotate` and `allow`, the
-  /// mode's override for `mode`. A command the policy refuses (a target outside the allowed set)
-  /// fails with `not-allowed`; any other command is not a control command.
+  /// mode's override for `mode`; `accept-suggestion` locks to the rotation suggested, and
+  /// fails with `no-suggestion` when none is (it went, or none was made). A command the policy
+  /// refuses (a target outside the allowed set) fails with `not-allowed`; any other command is
+  /// not a control command.
   package mutating func control(_ command: ClientCommand) -> Result<ControlOutcome, ProtocolError> {
     if case .mode(let mode) = command {
       let before = self.mode.override
@@ -40,6 +43,13 @@ extension OrientationTracker {
         }
       case .allow(let allowed):
         changes = apply { (policy: inout ScreenPolicy) in policy.allow(allowed) }
+      case .acceptSuggestion:
+        guard let target = suggestion.suggested else {
+          return .failure(
+            ProtocolError(.noSuggestion, "no rotation is suggested now (none was made, or it went)"))
+        }
+        changes = try apply { (policy: inout ScreenPolicy) throws(PolicyError) in try policy.lock(to: target)
+        }
       default:
         return .failure(ProtocolError(.internalError, "not a control command"))
       }

@@ -1,5 +1,5 @@
 /// The daemon's whole orientation state: the device orientation, the screen policy, the
-/// sensor status and the convertible's mode.
+/// sensor status, the convertible's mode, and the rotation suggested to a locked screen.
 ///
 /// The device orientation comes from the classifier of the sensor that drives it, wherever
 /// that runs; the tracker only takes its changes. Every input returns the changes it caused,
@@ -12,6 +12,10 @@ package struct OrientationTracker: Sendable {
 
   /// The mode, its sources and the rotate policy.
   package private(set) var mode: TabletModeState
+
+  /// The rotation suggested to a locked screen, and the one the device may be holding toward
+  /// a suggestion. Every input that changes what the device offers the screen tells it.
+  package private(set) var suggestion = RotationSuggestion()
 
   /// Creates a tracker with an undefined device orientation, `policy` and `mode`.
   package init(policy: ScreenPolicy = ScreenPolicy(), mode: TabletModeState = TabletModeState()) {
@@ -35,11 +39,27 @@ package struct OrientationTracker: Sendable {
     ] + (mode.hinge.available || mode.hinge.angle != nil ? [.hinge(mode.hinge.angle)] : [])
   }
 
-  /// Takes a new device orientation; its change comes before the screen change it causes.
-  package mutating func setDevice(_ newDevice: DeviceOrientation?) -> [StateChange] {
+  /// Takes a new device orientation, at `time`; its change comes before the screen change it
+  /// causes, then a suggestion it ends (a new one waits for its hold: `advanceSuggestion`).
+  package mutating func setDevice(_ newDevice: DeviceOrientation?, at time: SampleTime) -> [StateChange] {
     guard newDevice != device else { return [] }
     device = newDevice
-    return [.device(newDevice)] + policy.deviceChanged(to: newDevice)
+    let changes = [.device(newDevice)] + policy.deviceChanged(to: newDevice)
+    return changes + suggestion.deviceOffers(policy.suggestion(for: device), at: time)
+  }
+
+  /// When `advanceSuggestion(to:)` must be called next, if anything waits.
+  package var suggestionDeadline: SampleTime? { suggestion.deadline }
+
+  /// Time has come to `time`: a suggestion the device has held long enough is made, and one
+  /// whose time is up goes.
+  package mutating func advanceSuggestion(to time: SampleTime) -> [StateChange] {
+    suggestion.advance(to: time)
+  }
+
+  /// Applies new suggestion settings; returns `suggestion none` when they turn a suggestion off.
+  package mutating func configureSuggestions(_ settings: RotationSuggestion.Settings) -> [StateChange] {
+    suggestion.configure(settings)
   }
 
   /// Records whether the sensor is delivering samples.
@@ -57,13 +77,16 @@ package struct OrientationTracker: Sendable {
     var changes: [StateChange] = []
     if mode.hinge.angle != before.hinge.angle { changes.append(.hinge(mode.hinge.angle)) }
     if mode.mode != before.mode { changes.append(.mode(mode.mode)) }
-    return changes + policy.hold(mode.holdsNormal)
+    changes += policy.hold(mode.holdsNormal)
+    return changes + suggestion.screenOffers(policy.suggestion(for: device))
   }
 
-  /// Runs a screen-policy command and returns what it changed.
+  /// Runs a screen-policy command and returns what it changed, ending with the suggestion it
+  /// ends (the screen unlocked, or locked where the device is).
   package mutating func apply<E: Error>(
     _ command: (inout ScreenPolicy) throws(E) -> [StateChange]
   ) throws(E) -> [StateChange] {
-    try command(&policy)
+    let changes = try command(&policy)
+    return changes + suggestion.screenOffers(policy.suggestion(for: device))
   }
 }

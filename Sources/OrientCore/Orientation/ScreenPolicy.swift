@@ -66,6 +66,16 @@ package struct ScreenPolicy: Sendable {
     return recent.first(where: { set.contains($0) })
   }
 
+  /// The orientation a locked screen could take from `device`: its four-way orientation,
+  /// where that is allowed and not the lock; nil unlocked, or held upright (unlocked, the
+  /// screen would not follow the device either).
+  package func suggestion(for device: DeviceOrientation?) -> ScreenOrientation? {
+    guard let lock, !held, let screen = device?.screen, screen != lock, allowed.contains(screen) else {
+      return nil
+    }
+    return screen
+  }
+
   /// Holds the screen upright (true), or lets it follow the device again (false); the device
   /// orientations seen meanwhile are kept, so release turns to the latest at once.
   package mutating func hold(_ newHeld: Bool) -> [StateChange] {

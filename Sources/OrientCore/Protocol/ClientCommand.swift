@@ -24,6 +24,8 @@ package enum ClientCommand: Equatable, Sendable {
   case unlock
   case rotate(RotationDirection)
   case allow(AllowedOrientations)
+  /// Lock the screen to the rotation suggested now.
+  case acceptSuggestion
   /// This connection's `orientation` lines use only these orientations (`.all`: any allowed).
   case supports(AllowedOrientations)
   /// Set the mode (tablet or laptop) until `mode auto` (nil) gives it back to its sources.
@@ -46,6 +48,7 @@ package enum ClientCommand: Equatable, Sendable {
     "unlock: follow the device again",
     "rotate cw|ccw: lock to the next allowed orientation clockwise or counter-clockwise",
     "allow all|LIST: set the allowed screen orientations, e.g. allow normal,left-up",
+    "accept-suggestion: lock the screen to the rotation suggested now (subscribe suggestion to hear them)",
     "supports all|LIST: work this connection's orientation lines out within these, e.g. supports normal,bottom-up",
     "mode tablet|laptop|auto: set the mode until mode auto gives it back to the switch or hinge",
     "subscribe all|LIST: receive only these changes, e.g. subscribe orientation,mode or subscribe all,light",
@@ -81,6 +84,7 @@ package enum ClientCommand: Equatable, Sendable {
         throw ProtocolError(.badArgument, error.message)
       }
     case "unlock": return try noArguments(.unlock)
+    case "accept-suggestion": return try noArguments(.acceptSuggestion)
     case "ping": return try noArguments(.ping)
     case "help": return try noArguments(.help)
     case "info": return try noArguments(.info)

@@ -5,6 +5,8 @@ package struct ProtocolError: Error, Equatable, Sendable {
     case unknownCommand = "unknown-command"
     case badArgument = "bad-argument"
     case notAllowed = "not-allowed"
+    /// `accept-suggestion` with no rotation suggested.
+    case noSuggestion = "no-suggestion"
     case permissionDenied = "permission-denied"
     case lineTooLong = "line-too-long"
     case badEncoding = "bad-encoding"

@@ -22,6 +22,9 @@ package enum StateChange: Equatable, Sendable {
   /// The compass heading changed (degrees from magnetic north, clockwise, 0 to below 360), or
   /// the compass came, went, or is no longer read.
   case heading(Reading<Double>)
+  /// The locked screen could turn to this orientation, which the device holds (`accept-suggestion`
+  /// takes it), or no longer (nil).
+  case suggestion(ScreenOrientation?)
 
   /// What the change is about.
   package var key: StateKey {
@@ -36,6 +39,7 @@ package enum StateChange: Equatable, Sendable {
     case .light: .light
     case .proximity: .proximity
     case .heading: .heading
+    case .suggestion: .suggestion
     }
   }
 
@@ -52,6 +56,7 @@ package enum StateChange: Equatable, Sendable {
     case .light(let reading): return Self.text(reading) { $0.text }
     case .proximity(let reading): return Self.text(reading) { $0 ? "near" : "far" }
     case .heading(let reading): return Self.text(reading) { DecimalFormatting.trimmed($0, decimals: 1) }
+    case .suggestion(let target): return target?.name ?? "none"
     }
   }
 
@@ -114,6 +119,14 @@ extension StateChange {
     case "mode":
       guard let mode = TabletMode(rawValue: String(value)) else { return nil }
       self = .mode(mode)
+    case "suggestion":
+      if value == "none" {
+        self = .suggestion(nil)
+      } else if let screen = ScreenOrientation(name: value) {
+        self = .suggestion(screen)
+      } else {
+        return nil
+      }
     case "hinge":
       if value == "undefined" {
         self = .hinge(nil)

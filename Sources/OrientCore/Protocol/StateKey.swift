@@ -15,6 +15,9 @@ package enum StateKey: String, CaseIterable, Sendable {
   case proximity
   /// The compass heading.
   case heading
+  /// A rotation the locked screen could take (`suggestion left-up`, `suggestion none`): a client
+  /// asks for it by name, as it comes and goes without changing the state.
+  case suggestion
 
   /// The keys of the orientation state, which a new connection receives (`subscribe all`).
   package static let orientationState: [StateKey] = [

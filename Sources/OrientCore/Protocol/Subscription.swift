@@ -1,7 +1,8 @@
 /// Which state changes a connection receives: `subscribe orientation,mode`. A new connection
 /// gets the whole orientation state (`all`), so clients written before subscriptions keep
 /// working; the readings of the other sensors (`light`, `proximity`, `heading`) come only to a
-/// client that names them, since each keeps its sensor read while someone hears it.
+/// client that names them, since each keeps its sensor read while someone hears it, and so do
+/// rotation suggestions (`suggestion`).
 package struct Subscription: OptionSet, Equatable, Sendable {
   package let rawValue: UInt16
 
@@ -22,6 +23,7 @@ package struct Subscription: OptionSet, Equatable, Sendable {
   package static let light = Subscription(.light)
   package static let proximity = Subscription(.proximity)
   package static let heading = Subscription(.heading)
+  package static let suggestion = Subscription(.suggestion)
   /// The orientation state: what `all` names, and what a new connection receives.
   package static let all = Subscription(keys: StateKey.orientationState)
   /// Every reading of the other sensors.

@@ -77,7 +77,8 @@ package struct SensorProxyAccelerometer: Equatable, Sendable {
         if device == .faceUp || device == .faceDown { break }
         $0.lastFourWay = device?.screen
       case .orientation(let screen): $0.lastScreen = screen
-      case .lock, .allowed, .mode, .hinge, .light, .proximity, .heading: break
+      // iio-sensor-proxy's interface has no rotation suggestion.
+      case .lock, .allowed, .mode, .hinge, .light, .proximity, .heading, .suggestion: break
       }
     }
   }

@@ -87,7 +87,7 @@ package struct ProtocolSession: Sendable {
       return .sendHelp
     case .quit:
       return .close
-    case .lock, .unlock, .rotate, .allow, .mode:
+    case .lock, .unlock, .rotate, .allow, .acceptSuggestion, .mode:
       return .control(command)
     case .supports(let set):
       return .supports(set)

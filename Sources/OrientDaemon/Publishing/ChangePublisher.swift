@@ -51,15 +51,17 @@ final class ChangePublisher {
     server?.sendToSubscribers(changes, under: state.policy)
     sensorProxy?.signalChanges(changes)
     // Hooks run once per batch that turns the screen, and for a mode that held (a desktop may
-    // turn its on-screen keyboard on in tablet mode).
+    // turn its on-screen keyboard on in tablet mode); and once for a rotation suggested or
+    // gone, after the turn it came with.
     if hooks != nil {
       if changes.contains(where: { $0.key == .orientation }) {
-        runHooks(for: state)
+        runHooks(for: state, event: .orientation)
       } else if changes.contains(where: { $0.key == .mode }) {
         let wait = modeHookWait ?? LoopTimer(loop: loop) { [unowned self] _ in self.modeHeld() }
         wait.schedule(after: Self.modeHookSettle)
         modeHookWait = wait
       }
+      if changes.contains(where: { $0.key == .suggestion }) { runHooks(for: state, event: .suggestion) }
     }
     // The readings (light, proximity, heading) change all the time and only while someone
     // needs them: they are logged with --verbose only, and `--dump` prints the orientation.
@@ -88,15 +90,19 @@ final class ChangePublisher {
       return
     }
     modeHooksRan = now
-    runHooks(for: state)
+    runHooks(for: state, event: .mode)
   }
 
-  private func runHooks(for state: OrientationTracker) {
-    modeHookWait?.cancel()
+  private func runHooks(for state: OrientationTracker, event: HookEvent) {
     hooks?.trigger(
       HookEnvironment.variables(
         orientation: state.orientation, previous: hookedScreen, device: state.device, mode: state.mode.mode,
-        panel: panel))
+        panel: panel)
+        + event.variables(suggestion: state.suggestion.suggested), kind: event.coalescing)
+    // A suggestion's run leaves the screen as it is: the state's hooks still ran last with
+    // what they ran with.
+    guard event != .suggestion else { return }
+    modeHookWait?.cancel()
     hookedScreen = state.orientation
     hookedMode = state.mode.mode
   }
@@ -105,7 +111,7 @@ final class ChangePublisher {
   /// screen is drawn the new way at once.
   func panelChanged(to panel: ScreenOrientation) {
     self.panel = panel
-    runHooks(for: currentState())
+    runHooks(for: currentState(), event: .orientation)
   }
 
   /// Publishes a sample to the clients that stream samples.

@@ -15,6 +15,9 @@ protocol SessionHost: AnyObject {
   /// told its own orientation.
   var policy: ScreenPolicy { get }
 
+  /// The rotation suggested to the locked screen now, if any (`get suggestion`).
+  var suggested: ScreenOrientation? { get }
+
   /// Runs a control command. Its changes are published (to every socket client, the
   /// commander too) before it returns. Returns whether the saved state changed (an override
   /// can change it and nothing clients see), or the error to reply with.

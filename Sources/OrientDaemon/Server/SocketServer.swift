@@ -177,13 +177,14 @@ final class SocketServer {
   }
 
   /// The state as a client of `view` is told it (greeting, `get`, a collapsed backlog): the
-  /// whole orientation state, or the lines of `keys` (readings included).
+  /// whole orientation state, or the lines of `keys` (readings and the suggestion included).
   func state(for view: ClientScreenView, keys: Subscription? = nil) -> [StateChange] {
     let orientation = views.state(host.snapshot, for: view, under: host.policy)
     guard let keys else { return orientation }
     let readings = host.sensorReadings
     // A hinge is stated only where there is one, as in the whole state.
-    return orientation.filter(keys.includes) + keys.keys.compactMap(readings.change(for:))
+    let suggestion: [StateChange] = keys.includes(.suggestion) ? [.suggestion(host.suggested)] : []
+    return orientation.filter(keys.includes) + keys.keys.compactMap(readings.change(for:)) + suggestion
   }
 
   /// A client that held `old` declares that it supports `set`; refused when none of `set`

@@ -26,12 +26,13 @@ final class ScriptedHost: SessionHost {
 
   init() {
     _ = tracker.setSensor(online: true)
-    _ = tracker.setDevice(.normal)
+    _ = tracker.setDevice(.normal, at: .zero)
   }
 
   var snapshot: [StateChange] { tracker.snapshot }
   var sensorReadings: SensorReadings { readings }
   var policy: ScreenPolicy { tracker.policy }
+  var suggested: ScreenOrientation? { tracker.suggestion.suggested }
 
   func control(_ command: ClientCommand) -> Result<Bool, ProtocolError> {
     controls.append(command)
@@ -57,9 +58,16 @@ final class ScriptedHost: SessionHost {
 
   func needsChanged() { needsChangedCalls += 1 }
 
-  /// The sensor saw the device turn: its changes are published, as the daemon publishes them.
-  func deviceTurns(to device: DeviceOrientation?) {
-    server?.sendToSubscribers(tracker.setDevice(device), under: tracker.policy)
+  /// The sensor saw the device turn at `time`: its changes are published, as the daemon
+  /// publishes them.
+  func deviceTurns(to device: DeviceOrientation?, at time: SampleTime = .zero) {
+    server?.sendToSubscribers(tracker.setDevice(device, at: time), under: tracker.policy)
+  }
+
+  /// The rotation suggestion's clock reaches `time`, as the daemon's timer makes it: what that
+  /// changes is published.
+  func suggestionTime(reaches time: SampleTime) {
+    server?.sendToSubscribers(tracker.advanceSuggestion(to: time), under: tracker.policy)
   }
 }
 
