@@ -140,7 +140,10 @@ final class Daemon {
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
     demand.needs = { [unowned self] in self.needs }
     readingDemand.needed = { [unowned self] in self.readingNeeds }
-    readingDemand.stopped = { [unowned self] kind in self.publish(self.readings.stopped(kind), at: self.now) }
+    readingDemand.stopped = { [unowned self] kind in
+      if kind == .hinge { return self.updateMode { $0.hingeSensorStopped() } }
+      self.publish(self.readings.stopped(kind), at: self.now)
+    }
     publisher.currentState = { [unowned self] in self.tracker }
     demand.modeSummary = { [unowned self] in self.tracker.mode.summary }
     guard let persistence else { return }
@@ -337,12 +340,15 @@ final class Daemon {
     case .inventory(let findings, let reading):
       inventory = (findings, reading)
       startBus()
+    case .present(.hinge, let present):
+      updateMode { $0.setHingeSensor(present: present) }
     case .present(let kind, let present):
       publish(readings.setPresent(kind, present), at: now)
       server?.readingsChanged()
     case .value(let value):
       // A value read just before the sensor was told to stop is not current any more.
       guard readingDemand.running.contains(value.kind) else { return }
+      if case .hinge(let degrees) = value { return updateMode { $0.readHingeSensor(degrees: degrees) } }
       publish(readings.take(value), at: now)
       server?.readingsChanged()
     }
@@ -359,14 +365,21 @@ final class Daemon {
 
   /// The hinge's status changed (the sampling thread reports it).
   private func hingeChanged(_ status: HingeStatus) {
-    publish(tracker.updateMode { $0.hinge = status }, at: now)
-    modeChanged()
+    updateMode { $0.hinge = status }
   }
 
   /// What the switches say changed (the tablet-mode switch, the lid).
   private func switchesChanged(tablet: Bool?, lidClosed: Bool?) {
-    publish(tracker.updateMode { $0.switchSaysTablet = tablet }, at: now)
+    updateMode { $0.switchSaysTablet = tablet }
     sampler?.send(.lid(closed: lidClosed))
+  }
+
+  /// Changes what the mode's sources say and publishes what that changed; says in the log what
+  /// the cross-check of the switch and the hinge sensor made of it, once as it begins.
+  private func updateMode(_ update: (inout TabletModeState) -> Void) {
+    let before = tracker.mode
+    publish(tracker.updateMode(update), at: now)
+    for note in tracker.mode.crossCheckNotes(from: before) { Log.write(note) }
     modeChanged()
   }
 
@@ -394,9 +407,11 @@ final class Daemon {
   }
 
   /// The reading sensors something needs: a socket client that hears or waits for their
-  /// values, a D-Bus client's claim.
+  /// values, a D-Bus client's claim; and the hinge sensor whenever there is one: it is a
+  /// source of the mode, which every client hears.
   private var readingNeeds: Set<SensorKind> {
-    (server?.wantedReadings ?? []).union(sensorProxy?.claimedReadings ?? [])
+    let needed = (server?.wantedReadings ?? []).union(sensorProxy?.claimedReadings ?? [])
+    return tracker.mode.hingeSensor.available ? needed.union([.hinge]) : needed
   }
 
   /// Tells the sampling thread when the demand changes.
