@@ -101,8 +101,9 @@ package struct HingeSensorModel: ReadingModel {
   package mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
     let degrees = (raw + offset) * scale / Self.degreeInRadians
     guard degrees.isFinite, degrees > -0.5, degrees < 360.5 else {
+      let reading = raw.isFinite ? DecimalFormatting.trimmed(raw, decimals: 3) : "\(raw)"
       let shown = degrees.isFinite ? DecimalFormatting.trimmed(degrees, decimals: 1) : "\(degrees)"
-      return .failure(ValueError("reading \(raw) is \(shown) degrees, not a hinge angle (0 to 360)"))
+      return .failure(ValueError("reading \(reading) is \(shown) degrees, not a hinge angle (0 to 360)"))
     }
     let whole = Int(degrees.rounded())
     guard whole != published else { return .success(nil) }
