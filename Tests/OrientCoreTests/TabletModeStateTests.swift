@@ -150,6 +150,20 @@ struct HingeSensorModeTests {
     #expect(hingeSensorRead(angles).hingeSensor.angle == angles.last)
   }
 
+  @Test("The angle clients see moves by 5 degrees or with the mode; the mode follows every reading")
+  func publishedSteps() {
+    var state = hingeSensorRead([100, 198])
+    #expect(state.hingeSensor.angle == 198 && state.mode == .laptop)
+    state.readHingeSensor(degrees: 199)
+    #expect(state.hingeSensor.angle == 198, "a degree is no move to publish")
+    state.readHingeSensor(degrees: 200)
+    #expect(state.mode == .tablet && state.hingeSensor.angle == 200, "the mode turned at 200, and says so")
+    state.readHingeSensor(degrees: 204)
+    #expect(state.hingeSensor.angle == 200)
+    state.readHingeSensor(degrees: 205)
+    #expect(state.hingeSensor.angle == 205)
+  }
+
   @Test(
     "A switch's tablet is not trusted while the hinge sensor reads a laptop's angle; the log says so once")
   func overruled() {

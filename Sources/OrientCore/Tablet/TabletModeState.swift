@@ -43,11 +43,18 @@ package struct TabletModeState: Equatable, Sendable {
   }
 
   /// The hinge sensor read `degrees` (whole degrees, 0 closed to 360 folded back): the mode
-  /// follows through the thresholds, from the mode it gave before.
+  /// follows through the thresholds, from the mode it gave before. The angle clients see moves
+  /// as two accelerometers' does, by at least `publishStepDegrees` (a sensor that reports each
+  /// degree of a lid being opened makes a few lines, not one a degree), and whenever the mode
+  /// changes, so that it shows the angle the mode turned at.
   package mutating func readHingeSensor(degrees: Int) {
     guard hingeSensor.available else { return }
     let mode = Self.thresholds.mode(at: Double(degrees), after: hingeSensor.mode)
-    hingeSensor = HingeStatus(available: true, mode: mode, angle: degrees)
+    var angle = hingeSensor.angle ?? degrees
+    if mode != hingeSensor.mode || abs(degrees - angle) >= Self.thresholds.publishStepDegrees {
+      angle = degrees
+    }
+    hingeSensor = HingeStatus(available: true, mode: mode, angle: angle)
   }
 
   /// The hinge sensor is present but not read now: its angle and mode are unknown.
