@@ -122,6 +122,7 @@ extension Session {
     report += "Orientation: device \(state["device"] ?? "?"), screen \(state["orientation"] ?? "?").\n"
     if let mode = value("tablet-mode") { report += "Mode: \(mode).\n" }
     if let switches = value("switches"), switches != "none" { report += "  Switches: \(switches).\n" }
+    if let hinge = value("hinge-sensor"), hinge != "none" { report += "  Hinge sensor: \(hinge).\n" }
     let lock = state["lock"] ?? "off"
     report += lock == "off" ? "Lock: off; the screen follows the device.\n" : "Lock: locked to \(lock).\n"
     report += "Allowed: \((state["allowed"] ?? "").replacingCommas)"

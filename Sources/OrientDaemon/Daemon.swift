@@ -148,7 +148,10 @@ final class Daemon {
     if let path = options.recordPath { recorder = try TraceRecorder(path: path) }
     demand.needs = { [unowned self] in self.needs }
     readingDemand.needed = { [unowned self] in self.readingNeeds }
-    readingDemand.stopped = { [unowned self] kind in self.publish(self.readings.stopped(kind), at: self.now) }
+    readingDemand.stopped = { [unowned self] kind in
+      if kind == .hinge { return self.updateMode { $0.hingeSensorStopped() } }
+      self.publish(self.readings.stopped(kind), at: self.now)
+    }
     publisher.currentState = { [unowned self] in self.tracker }
     demand.modeSummary = { [unowned self] in self.tracker.mode.summary }
     guard let persistence else { return }
@@ -352,12 +355,15 @@ final class Daemon {
     case .inventory(let findings, let reading):
       inventory = (findings, reading)
       startBus()
+    case .present(.hinge, let present):
+      updateMode { $0.setHingeSensor(present: present) }
     case .present(let kind, let present):
       publish(readings.setPresent(kind, present), at: now)
       server?.readingsChanged()
     case .value(let value):
       // A value read just before the sensor was told to stop is not current any more.
       guard readingDemand.running.contains(value.kind) else { return }
+      if case .hinge(let degrees) = value { return updateMode { $0.readHingeSensor(degrees: degrees) } }
       publish(readings.take(value), at: now)
       server?.readingsChanged()
     }
@@ -401,22 +407,30 @@ final class Daemon {
 
   /// The hinge's status changed (the sampling thread reports it).
   private func hingeChanged(_ status: HingeStatus) {
-    publish(tracker.updateMode { $0.hinge = status }, at: now)
-    modeChanged()
+    updateMode { $0.hinge = status }
   }
 
   /// What the switches say changed (the tablet-mode switch, the lid).
   private func switchesChanged(tablet: Bool?, lidClosed: Bool?) {
-    publish(tracker.updateMode { $0.switchSaysTablet = tablet }, at: now)
+    updateMode { $0.switchSaysTablet = tablet }
     self.lidClosed = lidClosed
     sampler?.send(.lid(closed: lidClosed))
+  }
+
+  /// Changes what the mode's sources say and publishes what that changed; says in the log what
+  /// the cross-check of the switch and the hinge sensor made of it, once as it begins.
+  private func updateMode(_ update: (inout TabletModeState) -> Void) {
+    let before = tracker.mode
+    publish(tracker.updateMode(update), at: now)
+    for note in tracker.mode.crossCheckNotes(from: before) { Log.write(note) }
     modeChanged()
   }
 
   /// Looks again at whether the display reads upright in laptop use (`MountMatrixCheck`):
   /// after a change of the device orientation, the mode or the lid, and when its wait ends.
-  /// Only a tablet-mode switch counts as saying laptop: a hinge from two accelerometers reads
-  /// the display sensor through the same matrix, and a client's `mode laptop` is a wish.
+  /// Only a tablet-mode switch or a hinge sensor counts as saying laptop: a hinge from two
+  /// accelerometers reads the display sensor through the same matrix, and a client's `mode
+  /// laptop` is a wish.
   private func checkMountMatrix() {
     let unchecked = matrixCheck.finding == nil
     defer { if unchecked, matrixCheck.finding != nil { updateDemand() } }
@@ -433,8 +447,8 @@ final class Daemon {
     case .found(.wrong(let reads, _)):
       matrixCheckTimer?.cancel()
       var message =
-        "the display sensor reads \(reads.name) while the machine is a laptop in use (tablet-mode "
-        + "switch off, lid open) for \(Int(MountMatrixCheck.persistence.inSeconds)) s: its mount matrix looks "
+        "the display sensor reads \(reads.name) while the machine is a laptop in use (\(tracker.mode.source.rawValue) "
+        + "says laptop, lid open) for \(Int(MountMatrixCheck.persistence.inSeconds)) s: its mount matrix looks "
         + (reads == .bottomUp ? "a half turn" : "a quarter turn") + " off"
       if let fix = matrixFix {
         message +=
@@ -447,7 +461,8 @@ final class Daemon {
 
   /// Whether the machine is a laptop in use, as the mount matrix check needs it said.
   private var laptopInUse: Bool {
-    tracker.mode.source == .tabletSwitch && tracker.mode.mode == .laptop && lidClosed != true
+    [.tabletSwitch, .hingeSensor].contains(tracker.mode.source) && tracker.mode.mode == .laptop
+      && lidClosed != true
   }
 
   /// The hwdb key and the corrected mount matrix that `matrixCheck`'s finding calls for.
@@ -463,7 +478,7 @@ final class Daemon {
       return [
         InfoItem(
           "matrix-check",
-          "not yet: needs \(Int(MountMatrixCheck.persistence.inSeconds)) s of laptop use (tablet-mode switch off, lid open)"
+          "not yet: needs \(Int(MountMatrixCheck.persistence.inSeconds)) s of laptop use (a tablet-mode switch or hinge sensor saying laptop, lid open)"
         )
       ]
     case .agrees:
@@ -510,9 +525,11 @@ final class Daemon {
   }
 
   /// The reading sensors something needs: a socket client that hears or waits for their
-  /// values, a D-Bus client's claim.
+  /// values, a D-Bus client's claim; and the hinge sensor whenever there is one: it is a
+  /// source of the mode, which every client hears.
   private var readingNeeds: Set<SensorKind> {
-    (server?.wantedReadings ?? []).union(sensorProxy?.claimedReadings ?? [])
+    let needed = (server?.wantedReadings ?? []).union(sensorProxy?.claimedReadings ?? [])
+    return tracker.mode.hingeSensor.available ? needed.union([.hinge]) : needed
   }
 
   /// Tells the sampling thread when the demand changes.

@@ -3,7 +3,7 @@ import CUdev
 import OrientCore
 import OrientSystem
 
-/// Finds the devices that may carry readings (light, proximity, heading): IIO devices with
+/// Finds the devices that may carry readings (light, proximity, heading, a hinge): IIO devices with
 /// the channels `ReadingChannels` names, and hwmon devices with Apple's `light` file. What it
 /// finds are facts; `SensorInventory` decides what they are.
 package enum ReadingDiscovery {
@@ -20,8 +20,8 @@ package enum ReadingDiscovery {
     let triggers = Set(devices.filter(\.isTrigger).map(\.name))
     // The magnetometer's own channels too, to say why one without a heading is no compass.
     let files = Set(
-      SensorKind.readingKinds.flatMap { ReadingChannels.polled($0).map(\.file) } + ["in_magn_x_raw"])
-    let scans = Set(SensorKind.readingKinds.flatMap(ReadingChannels.scanned) + ["magn_x"])
+      SensorKind.valueKinds.flatMap { ReadingChannels.polled($0).map(\.file) } + ["in_magn_x_raw"])
+    let scans = Set(SensorKind.valueKinds.flatMap(ReadingChannels.scanned) + ["magn_x"])
     return devices.compactMap { device in
       guard !device.isTrigger else { return nil }
       var facts = SensorDeviceFacts(source: .iio(id: device.id, name: device.name))
@@ -34,6 +34,12 @@ package enum ReadingDiscovery {
       {
         facts.nearLevelProperty = udev?.value("PROXIMITY_NEAR_LEVEL", ofIIODevice: device.id)
         if case .text(let text) = device.read("in_proximity_nearlevel") { facts.nearLevelAttribute = text }
+      }
+      // A label is a file of its own: reading it asks nothing of the sensor.
+      if device.name == ReadingChannels.hingeDeviceName,
+        case .text(let text) = device.read(ReadingChannels.hingeLabelFile)
+      {
+        facts.angleLabel = text
       }
       return Found(facts: facts, device: device)
     }

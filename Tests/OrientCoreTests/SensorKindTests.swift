@@ -4,12 +4,14 @@ import Testing
 
 @Suite("Sensor kinds: their D-Bus names, state keys and order")
 struct SensorKindTests {
-  @Test("Claim and Release name kinds as iio-sensor-proxy does")
+  @Test("Claim and Release name kinds as iio-sensor-proxy does; the hinge sensor is never claimed")
   func busNames() {
-    #expect(SensorKind.allCases.map(\.busName) == ["Accelerometer", "Light", "Proximity", "Compass"])
-    for kind in SensorKind.allCases {
+    #expect(
+      SensorKind.allCases.map(\.busName) == ["Accelerometer", "Light", "Proximity", "Compass", "Hinge"])
+    for kind in SensorKind.allCases where kind != .hinge {
       #expect(SensorKind(busName: kind.busName) == kind)
     }
+    #expect(SensorKind(busName: "Hinge") == nil)
     #expect(SensorKind(busName: "light") == nil)
     #expect(SensorKind(busName: "Heading") == nil)
   }
@@ -24,11 +26,13 @@ struct SensorKindTests {
       #expect(key?.readingKind == kind)
     }
     #expect(SensorKind.compass.readingKey == .heading)
+    #expect(SensorKind.hinge.readingKey == nil, "the hinge's angle is part of the orientation state")
+    #expect(SensorKind.valueKinds == [.light, .proximity, .compass, .hinge])
   }
 
   @Test("Kinds order as declared")
   func order() {
-    #expect(SensorKind.allCases.sorted() == [.accelerometer, .light, .proximity, .compass])
+    #expect(SensorKind.allCases.sorted() == [.accelerometer, .light, .proximity, .compass, .hinge])
     #expect(SensorKind.compass > .light)
   }
 

@@ -108,3 +108,146 @@ struct TabletModeStateTests {
       ProtocolRendering.line(for: .hinge(nil), format: .json) == #"{"event":"hinge","value":null}"# + "\n")
   }
 }
+
+/// A state whose hinge sensor read `angles` in turn.
+private func hingeSensorRead(_ angles: [Int], policy: RotatePolicy = .auto) -> TabletModeState {
+  var state = TabletModeState(policy: policy)
+  state.setHingeSensor(present: true)
+  for angle in angles { state.readHingeSensor(degrees: angle) }
+  return state
+}
+
+@Suite("The hinge sensor as a mode source, and its cross-check of the switch")
+struct HingeSensorModeTests {
+  @Test("The hinge sensor is preferred over two accelerometers' hinge, and its angle is the one published")
+  func preferred() {
+    var state = TabletModeState()
+    state.hinge = HingeStatus(available: true, mode: .tablet, angle: 250)
+    state.setHingeSensor(present: true)
+    #expect(state.source == .hingeSensor)
+    #expect(state.mode == .unknown, "found, not read yet")
+    #expect(state.hingeAngle == nil)
+    state.readHingeSensor(degrees: 100)
+    #expect(state.mode == .laptop && state.hingeAngle == 100)
+    state.setHingeSensor(present: false)
+    #expect(state.source == .hinge && state.mode == .tablet && state.hingeAngle == 250)
+  }
+
+  @Test(
+    "A sweep up and back turns tablet at 200 and laptop again at 160, the two accelerometers' thresholds",
+    arguments: [
+      ([100, 150, 170, 190, 199], TabletMode.laptop),
+      ([100, 200], .tablet),
+      ([100, 250, 190, 170, 161], .tablet),
+      ([100, 250, 160], .laptop),
+      ([185], .tablet),
+      ([175], .laptop),
+      ([360], .tablet),
+      ([0], .laptop),
+    ])
+  func thresholds(angles: [Int], mode: TabletMode) {
+    #expect(hingeSensorRead(angles).mode == mode)
+    #expect(hingeSensorRead(angles).hingeSensor.angle == angles.last)
+  }
+
+  @Test("The angle clients see moves by 5 degrees or with the mode; the mode follows every reading")
+  func publishedSteps() {
+    var state = hingeSensorRead([100, 198])
+    #expect(state.hingeSensor.angle == 198 && state.mode == .laptop)
+    state.readHingeSensor(degrees: 199)
+    #expect(state.hingeSensor.angle == 198, "a degree is no move to publish")
+    state.readHingeSensor(degrees: 200)
+    #expect(state.mode == .tablet && state.hingeSensor.angle == 200, "the mode turned at 200, and says so")
+    state.readHingeSensor(degrees: 204)
+    #expect(state.hingeSensor.angle == 200)
+    state.readHingeSensor(degrees: 205)
+    #expect(state.hingeSensor.angle == 205)
+  }
+
+  @Test(
+    "A switch's tablet is not trusted while the hinge sensor reads a laptop's angle; the log says so once")
+  func overruled() {
+    var state = hingeSensorRead([172], policy: .auto)
+    var before = state
+    state.switchSaysTablet = true
+    #expect(state.switchOverruled)
+    #expect(state.source == .hingeSensor && state.mode == .laptop && state.holdsNormal)
+    let notes = state.crossCheckNotes(from: before)
+    #expect(notes.count == 1 && notes.first?.level == .warning)
+    #expect(
+      notes.first?.text
+        == "tablet-mode switch says tablet while the hinge sensor reads 172 degrees, a laptop's angle "
+        + "(some switches fire when a laptop stands on its side): not trusted while the hinge reads so; the mode is laptop"
+    )
+    #expect(
+      state.summary
+        == "laptop (from hinge sensor at 172 degrees; switch says tablet, not trusted: the hinge reads a laptop's angle; rotate tablet, from auto)"
+    )
+    before = state
+    state.readHingeSensor(degrees: 150)
+    #expect(state.crossCheckNotes(from: before) == [], "said once, not at every angle")
+    // Opened past 200, the hinge agrees with the switch: the switch is trusted again.
+    state.readHingeSensor(degrees: 250)
+    #expect(!state.switchOverruled && state.source == .tabletSwitch && state.mode == .tablet)
+    #expect(state.summary == "tablet (from switch; rotate tablet, from auto)")
+  }
+
+  @Test("A switch's laptop is kept against a hinge sensor that reads a tablet's angle, and info says both")
+  func disputed() {
+    var state = hingeSensorRead([250])
+    let before = state
+    state.switchSaysTablet = false
+    #expect(state.switchDisputed && !state.switchOverruled)
+    #expect(state.source == .tabletSwitch && state.mode == .laptop)
+    let notes = state.crossCheckNotes(from: before)
+    #expect(
+      notes == [
+        LogNote(
+          .info,
+          "tablet-mode switch says laptop while the hinge sensor reads 250 degrees, a tablet's angle: "
+            + "the switch is kept (the keyboard follows it too)")
+      ])
+    #expect(
+      state.summary
+        == "laptop (from switch; hinge sensor says tablet at 250 degrees, the switch's laptop is kept; rotate tablet, from auto)"
+    )
+  }
+
+  @Test("A hinge sensor not read yet, or stopped, overrules no switch; without a switch its mode is unknown")
+  func unreadOverrulesNothing() {
+    var state = TabletModeState()
+    state.setHingeSensor(present: true)
+    state.switchSaysTablet = true
+    #expect(!state.switchOverruled && state.mode == .tablet)
+    state.readHingeSensor(degrees: 120)
+    #expect(state.switchOverruled && state.mode == .laptop)
+    state.hingeSensorStopped()
+    #expect(!state.switchOverruled && state.mode == .tablet)
+    state.switchSaysTablet = nil
+    #expect(state.source == .hingeSensor && state.mode == .unknown && !state.holdsNormal)
+  }
+
+  @Test("The hinge sensor lets the accelerometer rest while the screen is held; two accelerometers do not")
+  func samplesNotNeeded() {
+    let state = hingeSensorRead([100], policy: .tablet)
+    #expect(state.holdsNormal && state.modeNeedsNoSamples)
+    #expect(state.summary == "laptop (from hinge sensor at 100 degrees; rotate tablet)")
+  }
+
+  @Test("The tracker publishes the hinge sensor's angle, then the mode, then the screen it holds")
+  func trackerPublishes() {
+    var tracker = OrientationTracker(mode: TabletModeState(policy: .tablet))
+    _ = tracker.setDevice(.leftUp, at: .zero)
+    #expect(tracker.updateMode { $0.setHingeSensor(present: true) } == [])
+    #expect(tracker.snapshot.last == .hinge(nil), "a hinge sensor is stated, its angle unknown yet")
+    #expect(tracker.updateMode { $0.readHingeSensor(degrees: 250) } == [.hinge(250), .mode(.tablet)])
+    #expect(
+      tracker.updateMode { $0.readHingeSensor(degrees: 120) } == [
+        .hinge(120), .mode(.laptop), .orientation(.normal),
+      ])
+    #expect(
+      tracker.updateMode { $0.setHingeSensor(present: false) } == [
+        .hinge(nil), .mode(.unknown), .orientation(.leftUp),
+      ])
+  }
+}

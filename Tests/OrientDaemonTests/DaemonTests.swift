@@ -213,6 +213,37 @@ struct DaemonTests {
     #expect(running.next(3, of: client) == ["hinge 300", "mode tablet", "orientation left-up"])
   }
 
+  @Test(
+    "A hinge sensor is read while it is there; its angle and mode reach the clients before the two accelerometers' hinge"
+  )
+  func hingeSensorGivesTheMode() throws {
+    let running = try InProcessDaemon()
+    running.sensorStandsNormal()
+    running.report(.detected(.device(.leftUp, time: zero)))
+    running.report(.hinge(HingeStatus(available: true, mode: .tablet, angle: 300)))
+    let client = try running.connect(greeting: 7)
+    #expect(client.lines.suffix(2) == ["mode tablet", "hinge 300"])
+    #expect(running.sampler.readingNeeds == [], "no hinge sensor, nothing to read")
+    running.report(.readings(.present(.hinge, true)))
+    #expect(running.next(2, of: client) == ["hinge undefined", "mode unknown"])
+    #expect(
+      running.turn(until: { running.sampler.readingNeeds == [[.hinge]] }), "the hinge sensor is read at once")
+    running.report(.readings(.value(.hinge(degrees: 120))))
+    #expect(running.next(3, of: client) == ["hinge 120", "mode laptop", "orientation normal"])
+    running.report(.readings(.value(.hinge(degrees: 250))))
+    #expect(running.next(3, of: client) == ["hinge 250", "mode tablet", "orientation left-up"])
+    let asker = try running.connect(greeting: 7)
+    asker.send("info\n")
+    let line = "info tablet-mode tablet (from hinge sensor at 250 degrees; rotate tablet, from auto)"
+    #expect(running.turn(until: { asker.lines.contains("ok") }))
+    #expect(asker.lines.contains(line), "\(asker.lines)")
+    // Gone, the two accelerometers' hinge gives the mode again.
+    running.report(.readings(.present(.hinge, false)))
+    #expect(running.next(1, of: client) == ["hinge 300"])
+    running.clock.advance(by: ReadingDemand.linger)
+    #expect(running.turn(until: { running.sampler.readingNeeds == [[.hinge], []] }))
+  }
+
   @Test("A socket file replaced while the daemon runs is left to its new owner when it shuts down")
   func replacedSocketFileIsLeftAlone() throws {
     let running = try InProcessDaemon()

@@ -36,7 +36,7 @@ package struct OrientationTracker: Sendable {
     [
       .sensor(online: sensorOnline), .device(device), .orientation(orientation),
       .lock(policy.lock), .allowed(policy.allowed), .mode(mode.mode),
-    ] + (mode.hinge.available || mode.hinge.angle != nil ? [.hinge(mode.hinge.angle)] : [])
+    ] + (mode.hasHinge ? [.hinge(mode.hingeAngle)] : [])
   }
 
   /// Takes a new device orientation, at `time`; its change comes before the screen change it
@@ -75,7 +75,7 @@ package struct OrientationTracker: Sendable {
     let before = mode
     update(&mode)
     var changes: [StateChange] = []
-    if mode.hinge.angle != before.hinge.angle { changes.append(.hinge(mode.hinge.angle)) }
+    if mode.hingeAngle != before.hingeAngle { changes.append(.hinge(mode.hingeAngle)) }
     if mode.mode != before.mode { changes.append(.mode(mode.mode)) }
     changes += policy.hold(mode.holdsNormal)
     return changes + suggestion.screenOffers(policy.suggestion(for: device))

@@ -39,6 +39,15 @@ package enum ReadingChannels {
   ]
   package static let compassScan = ["rot_from_north_magnetic_tilt_comp"]
 
+  /// The hinge sensor's own angle (Intel's `hinge`: `in_angl0` is labelled `hinge`, beside the
+  /// screen's and the keyboard's, `in_angl1` and `in_angl2`), in radians through its scale.
+  package static let hinge: [Polled] = [Polled(file: "in_angl0_raw", prefix: "in_angl0", processed: false)]
+  package static let hingeScan = ["angl0"]
+  /// The IIO device name of the kernel's driver for it (hid-sensor-custom-intel-hinge), and
+  /// the label of the channel that is the hinge.
+  package static let hingeDeviceName = "hinge"
+  package static let hingeLabelFile = "in_angl0_label"
+
   /// The files a value's scale may be in, most specific first: `in_intensity_both_scale`,
   /// then the one its type shares, `in_intensity_scale` (`in_rot_scale` for the heading).
   package static func scaleFiles(_ prefix: String) -> [String] { sharedFiles(prefix, "scale") }
@@ -60,6 +69,7 @@ package enum ReadingChannels {
     case .light: light
     case .proximity: proximity
     case .compass: compass
+    case .hinge: hinge
     case .accelerometer: []
     }
   }
@@ -70,6 +80,7 @@ package enum ReadingChannels {
     case .light: lightScan
     case .proximity: proximityScan
     case .compass: compassScan
+    case .hinge: hingeScan
     case .accelerometer: []
     }
   }

@@ -1,4 +1,5 @@
-/// Which reading sensors (light, proximity, compass) are read, as what needs them changes.
+/// Which reading sensors (light, proximity, compass, the hinge sensor) are read, as what needs
+/// them changes.
 ///
 /// A sensor starts at once when something needs it (a D-Bus claim, a socket subscription, a
 /// `get` waiting for its value), and stops once nothing has needed it for `linger`: a client
@@ -31,7 +32,7 @@ package struct ReadingDemand: Equatable, Sendable {
   /// What is needed now: returns what to start, and which lingers to arm or cancel.
   package mutating func update(_ needed: Set<SensorKind>) -> [Action] {
     var actions: [Action] = []
-    for kind in SensorKind.readingKinds {
+    for kind in SensorKind.valueKinds {
       if needed.contains(kind) {
         if lingering.remove(kind) != nil {
           actions.append(.cancelLinger(kind))

@@ -78,3 +78,38 @@ package struct CompassModel: ReadingModel {
 
   package mutating func reset() { filter.reset() }
 }
+
+/// The hinge sensor: a reading is radians through its scale and offset, `(raw + offset) *
+/// scale`, as the kernel's ABI has angles, and is published in whole degrees from 0 (closed)
+/// through 180 (open flat) to 360 (folded back) when the whole degree changes. The sensor
+/// measures the hinge itself: unlike two accelerometers' angle, closed and folded back read
+/// apart, and the angle holds wherever gravity lies. What the angle means for the mode is
+/// `TabletModeState`'s to decide.
+package struct HingeSensorModel: ReadingModel {
+  /// One degree in radians: the scale of the Intel hinge driver, whose counts are degrees.
+  package static let degreeInRadians = Double.pi / 180
+
+  package let scale: Double
+  package let offset: Double
+  private var published: Int?
+
+  package init(scale: Double = degreeInRadians, offset: Double = 0) {
+    self.scale = scale
+    self.offset = offset
+  }
+
+  package mutating func take(raw: Double) -> Result<ReadingValue?, ValueError> {
+    let degrees = (raw + offset) * scale / Self.degreeInRadians
+    guard degrees.isFinite, degrees > -0.5, degrees < 360.5 else {
+      let reading = raw.isFinite ? DecimalFormatting.trimmed(raw, decimals: 3) : "\(raw)"
+      let shown = degrees.isFinite ? DecimalFormatting.trimmed(degrees, decimals: 1) : "\(degrees)"
+      return .failure(ValueError("reading \(reading) is \(shown) degrees, not a hinge angle (0 to 360)"))
+    }
+    let whole = Int(degrees.rounded())
+    guard whole != published else { return .success(nil) }
+    published = whole
+    return .success(.hinge(degrees: whole))
+  }
+
+  package mutating func reset() { published = nil }
+}

@@ -24,6 +24,8 @@ package struct SensorDeviceFacts: Equatable, Sendable {
   package var nearLevelProperty: String?
   /// sysfs `in_proximity_nearlevel`, if the driver gives it.
   package var nearLevelAttribute: String?
+  /// sysfs `in_angl0_label` of a device named `hinge`, if the driver gives it.
+  package var angleLabel: String?
 
   package init(source: Source) { self.source = source }
 
@@ -92,7 +94,8 @@ package struct SensorFinding: Equatable, Sendable {
 
 /// Decides which of the devices found carry light, proximity and heading readings, how each
 /// is read, and which one of each kind orientd reads, as iio-sensor-proxy's udev rule and
-/// drivers recognise them. Pure: the shell hands over what it saw.
+/// drivers recognise them; and which is a hinge sensor (the kernel's Intel hinge driver, an
+/// IIO device named `hinge`). Pure: the shell hands over what it saw.
 package enum SensorInventory {
   /// Every kind each device carries, in the devices' order, with the first usable one of
   /// each kind chosen.
@@ -122,7 +125,7 @@ package enum SensorInventory {
       plan.proximity = .presence
       return [SensorFinding(kind: .proximity, device: device, plan: plan)]
     case .iio(_, let name):
-      var found = SensorKind.readingKinds.compactMap { kind in iioFinding(kind, device, name: name) }
+      var found = SensorKind.valueKinds.compactMap { kind in iioFinding(kind, device, name: name) }
       // A magnetometer that gives no heading is said, not passed over in silence: a compass
       // needs the tilt-compensated heading its driver works out (HID `magn_3d`).
       if !found.contains(where: { $0.kind == .compass }),
@@ -141,6 +144,9 @@ package enum SensorInventory {
   private static func iioFinding(_ kind: SensorKind, _ device: SensorDeviceFacts, name: String)
     -> SensorFinding?
   {
+    // An angle channel is a hinge only on the hinge driver's device: other IIO devices have
+    // angles too (resolvers, inclinometers), none of them a convertible's hinge.
+    if kind == .hinge, name != ReadingChannels.hingeDeviceName { return nil }
     let poll = ReadingChannels.polled(kind).first { device.files.contains($0.file) }
     let scanChannel = ReadingChannels.scanned(kind).first { device.scanElements.contains($0) }
     guard poll != nil || scanChannel != nil else { return nil }
@@ -151,6 +157,12 @@ package enum SensorInventory {
     guard poll != nil || plan.scan != nil else {
       finding.problem =
         "its \(scanChannel ?? "") scan element has no trigger of its own (\(name)-devN) and no attribute to poll"
+      return finding
+    }
+    if kind == .hinge, let label = device.angleLabel, label.trimmingSpaces != "hinge" {
+      finding.problem =
+        "its in_angl0 is labelled '\(String(label.trimmingSpaces.prefix(64)).escapingControlCharacters)', not 'hinge': "
+        + "not the layout of the Intel hinge driver"
       return finding
     }
     if kind == .proximity {

@@ -4,6 +4,8 @@ package enum ReadingValue: Equatable, Sendable {
   case light(LightLevel)
   case proximity(near: Bool)
   case heading(Double)
+  /// The hinge sensor's angle in whole degrees (0 closed, 360 folded back).
+  case hinge(degrees: Int)
 
   /// The sensor it comes from.
   package var kind: SensorKind {
@@ -11,6 +13,7 @@ package enum ReadingValue: Equatable, Sendable {
     case .light: .light
     case .proximity: .proximity
     case .heading: .compass
+    case .hinge: .hinge
     }
   }
 }
@@ -39,7 +42,7 @@ package struct SensorReadings: Equatable, Sendable {
     case .light: .light(light)
     case .proximity: .proximity(proximity)
     case .compass: .heading(heading)
-    case .accelerometer: nil
+    case .accelerometer, .hinge: nil
     }
   }
 
@@ -63,7 +66,7 @@ package struct SensorReadings: Equatable, Sendable {
   /// A sensor of `kind` was found (true) or went away (false). The first word of discovery
   /// on a kind is always published, so that every sink hears whether there is one.
   package mutating func setPresent(_ kind: SensorKind, _ present: Bool) -> [StateChange] {
-    guard kind != .accelerometer else { return [] }
+    guard kind.readingKey != nil else { return [] }
     if reported.insert(kind).inserted {
       _ = set(kind, value: nil, present: present)
       return change(kind).map { [$0] } ?? []
@@ -98,7 +101,7 @@ package struct SensorReadings: Equatable, Sendable {
     case (.proximity, _): proximity = present ? .unknown : .absent
     case (.compass, .heading(let degrees)?): heading = .value(degrees)
     case (.compass, _): heading = present ? .unknown : .absent
-    case (.accelerometer, _): return []
+    case (.accelerometer, _), (.hinge, _): return []
     }
     let after = change(kind)
     return after != before ? after.map { [$0] } ?? [] : []

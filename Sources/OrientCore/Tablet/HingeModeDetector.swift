@@ -20,6 +20,17 @@ package struct HingeModeDetector: Equatable, Sendable {
     var publishStepDegrees = 5
 
     package init() {}
+
+    /// The mode an angle (degrees) the hinge can be told at gives, after `current`: tablet from
+    /// `enterTabletDegrees`, laptop at `leaveTabletDegrees` or less; in the band between the
+    /// mode holds, and with none yet it is a laptop below flat and a tablet from there. The
+    /// hinge sensor's angle goes through the same thresholds.
+    package func mode(at angle: Double, after current: TabletMode) -> TabletMode {
+      if angle >= enterTabletDegrees { return .tablet }
+      if angle <= leaveTabletDegrees { return .laptop }
+      guard current == .unknown else { return current }
+      return angle < 180 ? .laptop : .tablet
+    }
   }
 
   /// Why a pair of readings was not used.
@@ -80,12 +91,7 @@ package struct HingeModeDetector: Equatable, Sendable {
     if settings.stableDegrees.contains(angle) {
       unstableSince = nil
       lastStableAngle = angle
-      if angle >= settings.enterTabletDegrees {
-        mode = .tablet
-      } else if angle <= settings.leaveTabletDegrees || mode == .unknown {
-        // In the band between, the mode holds; with none yet, a laptop, as ChromeOS starts.
-        mode = angle <= settings.leaveTabletDegrees || angle < 180 ? .laptop : .tablet
-      }
+      mode = settings.mode(at: angle, after: mode)
       step.angle = roundedIfMoved(angle)
       return step
     }

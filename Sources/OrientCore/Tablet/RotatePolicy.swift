@@ -4,7 +4,7 @@ package enum RotatePolicy: String, CaseIterable, Sendable {
   case always
   /// Only in tablet mode: in laptop mode the screen stays `normal`.
   case tablet
-  /// `tablet` when something says the mode (a switch, the hinge, `mode tablet|laptop`),
+  /// `tablet` when something says the mode (a switch, a hinge, `mode tablet|laptop`),
   /// `always` otherwise, as GNOME does.
   case auto
 }
@@ -15,6 +15,8 @@ package enum ModeSource: String, Sendable {
   case manual
   /// A tablet-mode switch (`SW_TABLET_MODE`).
   case tabletSwitch = "switch"
+  /// A hinge sensor's angle (Intel's `hinge`).
+  case hingeSensor = "hinge sensor"
   /// The angle between the display and base accelerometers.
   case hinge
   /// Nothing says: the mode is `unknown`.

@@ -57,8 +57,8 @@ enum SensorListing {
     return report + readingSensors(in: context, udev: udev)
   }
 
-  /// The light sensors, proximity sensors and compasses found, how each would be read, and
-  /// why one that cannot be is not used.
+  /// The light sensors, proximity sensors, compasses and hinge sensors found, how each would
+  /// be read, and why one that cannot be is not used.
   private static func readingSensors(in context: IIOContext, udev: UdevProperties?) -> String {
     var facts = ReadingDiscovery.iioDevices(in: context, udev: udev).map(\.facts)
     if context.isLocal {
@@ -68,8 +68,8 @@ enum SensorListing {
       }
     }
     let findings = SensorInventory.findings(facts)
-    var report = "\nOther sensors (read while a client needs them):\n"
-    for kind in SensorKind.readingKinds {
+    var report = "\nOther sensors (read while a client needs them; a hinge sensor always):\n"
+    for kind in SensorKind.valueKinds {
       let found = findings.filter { $0.kind == kind }
       guard !found.isEmpty else {
         report += "  \(kind.noun): none\n"

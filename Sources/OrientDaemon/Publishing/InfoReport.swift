@@ -83,12 +83,12 @@ struct InfoReport {
     return items
   }
 
-  /// `light-sensor`, `proximity-sensor` and `compass`: the device read and how, whether it is
-  /// read now, or `none`; then a `sensor-skipped` line for each device found that cannot be
-  /// read, and why.
+  /// `light-sensor`, `proximity-sensor`, `compass` and `hinge-sensor`: the device read and
+  /// how, whether it is read now, or `none`; then a `sensor-skipped` line for each device
+  /// found that cannot be read, and why.
   private var readingItems: [InfoItem] {
     var items: [InfoItem] = []
-    for kind in SensorKind.readingKinds {
+    for kind in SensorKind.valueKinds {
       let key = kind == .compass ? "compass" : "\(kind.rawValue)-sensor"
       guard let finding = inventory.findings.first(where: { $0.kind == kind && $0.chosen }),
         let how = inventory.reading[kind]

@@ -22,7 +22,7 @@ enum SamplerEvent: Sendable {
   case finished
   /// Sampling cannot go on; the daemon exits with this failure.
   case failed(Failure)
-  /// News of the reading sensors (light, proximity, compass).
+  /// News of the reading sensors (light, proximity, compass, the hinge sensor).
   case readings(ReadingReport)
 }
 
@@ -66,6 +66,7 @@ extension SamplerEvent {
   static let lightValue = MailboxKind("light level", limit: 1)
   static let proximityValue = MailboxKind("proximity", limit: 1)
   static let headingValue = MailboxKind("heading", limit: 1)
+  static let hingeValue = MailboxKind("hinge angle", limit: 1)
 
   /// The kind this event is bounded with.
   var mailboxKind: MailboxKind {
@@ -85,6 +86,7 @@ extension SamplerEvent {
     case .readings(.value(.light)): return Self.lightValue
     case .readings(.value(.proximity)): return Self.proximityValue
     case .readings(.value(.heading)): return Self.headingValue
+    case .readings(.value(.hinge)): return Self.hingeValue
     }
   }
 }

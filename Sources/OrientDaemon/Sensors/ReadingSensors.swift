@@ -3,7 +3,8 @@ import OrientIIO
 import OrientInput
 import OrientSystem
 
-/// The light sensor, the proximity sensor and the compass on the sampling thread: finds them
+/// The light sensor, the proximity sensor, the compass and the hinge sensor on the sampling
+/// thread: finds them
 /// (`SensorInventory` over what libiio, udev and libevdev show), opens a driver for the one of
 /// each kind it reads, tells each driver whether it is needed (the daemon decides), and
 /// follows hot-plug through udev's events. Nothing is polled while nothing changes: a sensor
@@ -171,7 +172,7 @@ final class ReadingSensors {
       first, _ in first
     }
     self.context = context
-    for kind in SensorKind.readingKinds {
+    for kind in SensorKind.valueKinds {
       let finding = chosen[kind]
       if let entry = open[kind], entry.finding == finding { continue }
       if open[kind] != nil { close(kind) }

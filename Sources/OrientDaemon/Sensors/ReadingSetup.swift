@@ -29,6 +29,15 @@ enum ReadingSetup {
       return CompassModel(scale: scale ?? 1, offset: offset ?? 0)
     case .proximity:
       return ProximityModel(rule: rule ?? .presence)
+    case .hinge:
+      let scale = number(ReadingChannels.scaleFiles(prefix), of: device, valid: { $0 > 0 }, warn: warn)
+      if scale == nil {
+        warn(
+          "\(device.summary): no usable scale for \(prefix)_raw (\(ReadingChannels.scaleFiles(prefix).joined(separator: ", "))); "
+            + "taking a count as a degree, as the Intel hinge driver counts")
+      }
+      let offset = number(ReadingChannels.offsetFiles(prefix), of: device, valid: { _ in true }, warn: warn)
+      return HingeSensorModel(scale: scale ?? HingeSensorModel.degreeInRadians, offset: offset ?? 0)
     case .accelerometer:
       return ProximityModel(rule: .presence)
     }

@@ -37,6 +37,9 @@ enum ReadingIntervals {
   static let proximity = Duration.milliseconds(500)
   /// A polled compass.
   static let compass = Duration.milliseconds(500)
+  /// A polled hinge sensor: the mode follows the hinge within half a second. Each read of a
+  /// HID sensor hub's is a request to the hub, so not much more often.
+  static let hinge = Duration.milliseconds(500)
   /// Apple's SMC light sensor: each read is a request to the SMC.
   static let hwmonLight = Duration.seconds(1)
 
@@ -49,6 +52,7 @@ enum ReadingIntervals {
       return min(max(wanted, lightRange.lowerBound), lightRange.upperBound)
     case .proximity: return proximity
     case .compass: return compass
+    case .hinge: return hinge
     case .accelerometer: return .milliseconds(200)
     }
   }

@@ -4,7 +4,7 @@ import OrientSystem
 
 /// The mode's inputs and outputs on the main loop beside the sensors: the hardware
 /// tablet-mode and lid switches, read through OrientInput's watcher, and the virtual
-/// tablet-mode switch that shows a mode given by the hinge to libinput and the desktop.
+/// tablet-mode switch that shows a mode given by a hinge to libinput and the desktop.
 final class TabletInputs {
   /// Whether a mode from the hinge is shown as a virtual switch (`--tablet-switch`).
   private let showsHingeMode: Bool
@@ -27,15 +27,18 @@ final class TabletInputs {
   /// The switches read, for `info`.
   var summary: String { switches?.summary ?? "none" }
 
-  /// Shows `mode` on the virtual switch when the hinge gives it and no hardware switch does
-  /// (the two would disagree, and libinput would see both).
+  /// Shows `mode` on the virtual switch when a hinge (the hinge sensor, or two
+  /// accelerometers) gives it and no hardware switch does (the two would disagree, and
+  /// libinput would see both).
   func show(_ mode: TabletModeState) {
-    guard showsHingeMode, mode.switchSaysTablet == nil, mode.hinge.available else { return }
+    guard showsHingeMode, mode.switchSaysTablet == nil else { return }
+    let hinge = mode.hingeSensor.available ? mode.hingeSensor : mode.hinge
+    guard hinge.available else { return }
     if !virtualSwitchTried {
       virtualSwitchTried = true
       virtualSwitch = VirtualTabletSwitch()
     }
-    if mode.hinge.mode != .unknown { virtualSwitch?.set(tablet: mode.hinge.mode == .tablet) }
+    if hinge.mode != .unknown { virtualSwitch?.set(tablet: hinge.mode == .tablet) }
   }
 
   /// Stops reading the switches and removes the virtual one.

@@ -90,6 +90,31 @@ extension FakeDevice {
       ])
   }
 
+  /// The Intel ISH hinge sensor as hid-sensor-custom-intel-hinge shows it (`hinge`): the
+  /// hinge's, the screen's and the keyboard's angles (`in_angl0_raw` to `in_angl2_raw`, in
+  /// degrees, labelled), the radians a count in `in_angl_scale`, and the three as 16-bit scan
+  /// elements in 32-bit storage at 0 to 2 with a timestamp at 3; its own trigger is
+  /// `hinge-devN`.
+  static func hingeSensor(angle: Int = 100, id: String = "iio:device1") -> FakeDevice {
+    FakeDevice(
+      sysfsPath: "/devices/platform/HID-SENSOR-INT-020b.0.auto/\(id)", id: id,
+      attributes: [
+        ("name", "hinge"), ("in_angl0_raw", "\(angle)"), ("in_angl1_raw", "90"), ("in_angl2_raw", "0"),
+        ("in_angl0_label", "hinge"), ("in_angl1_label", "screen"), ("in_angl2_label", "keyboard"),
+        ("in_angl_scale", "0.017453293"), ("in_angl_hysteresis", "0"), ("sampling_frequency", "10"),
+        ("scan_elements/in_angl0_en", "0"), ("scan_elements/in_angl0_index", "0"),
+        ("scan_elements/in_angl0_type", "le:s16/32>>0"),
+        ("scan_elements/in_angl1_en", "0"), ("scan_elements/in_angl1_index", "1"),
+        ("scan_elements/in_angl1_type", "le:s16/32>>0"),
+        ("scan_elements/in_angl2_en", "0"), ("scan_elements/in_angl2_index", "2"),
+        ("scan_elements/in_angl2_type", "le:s16/32>>0"),
+        ("scan_elements/in_timestamp_en", "1"), ("scan_elements/in_timestamp_index", "3"),
+        ("scan_elements/in_timestamp_type", "le:s64/64>>0"),
+        ("buffer/enable", "0"), ("buffer/length", "2"), ("buffer/watermark", "1"),
+        ("trigger/current_trigger", "hinge-dev0"),
+      ])
+  }
+
   /// Apple's SMC light sensor: the platform device with `light` holding `(LEFT,RIGHT)`, and its
   /// hwmon device. iio-sensor-proxy finds the platform device by the udev property its rules
   /// would set; orientd finds the hwmon device through udev and reads its parent's file.

@@ -158,6 +158,7 @@ hub_product() {
   display) echo 0x0A11 ;;
   base) echo 0xBA5E ;;
   sensors) echo 0x5E45 ;;
+  hinge) echo 0x1A6E ;;
   *) fail "no hub $1" ;;
   esac
 }
