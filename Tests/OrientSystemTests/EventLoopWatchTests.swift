@@ -33,7 +33,7 @@ struct EventLoopWatchTests {
     loop.unwatch(watch)
   }
 
-  @Test("Changing the events of a descriptor closed while watched fails with EBADF, not silently")
+  @Test("Changing the events of a descriptor closed while watched fails, not silently")
   func changeOfClosedDescriptorThrows() throws {
     let loop = try EventLoop()
     let ends = try pipeEnds()
@@ -41,10 +41,13 @@ struct EventLoopWatchTests {
     close(ends.read)
     close(ends.write)
     #expect(throws: SystemError.self) { try loop.change(watch, to: [.readable, .writable]) }
+    // EBADF while the number stays free; ENOENT once another test's thread has opened a file
+    // that took it (the tests run in parallel, and the new file is not in this epoll set).
     do {
       try loop.change(watch, to: .readable)
+      Issue.record("changing a closed descriptor's events did not fail")
     } catch {
-      #expect(error.code == .badDescriptor)
+      #expect(error.code == .badDescriptor || error.code == .noSuchFile, "\(error)")
     }
     // Nothing is left to undo: unwatching it still works and does not trap.
     loop.unwatch(watch)
