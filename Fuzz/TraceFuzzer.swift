@@ -14,7 +14,7 @@ public func fuzzTrace(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     precondition(sample.time <= TraceFormat.latestTime, "a parsed time is never past the latest")
     previous = sample.time
     if classifier.classify(sample.gravity, at: sample.time).changed {
-      _ = tracker.setDevice(classifier.current)
+      _ = tracker.setDevice(classifier.current, at: sample.time)
     }
     // What the recorder writes parses back (times up to the latest round to at most it).
     let line = TraceFormat.line(for: sample)
