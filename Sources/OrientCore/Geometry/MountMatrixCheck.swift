@@ -6,7 +6,7 @@
 /// (the user may, after all, hold the laptop on its side).
 ///
 /// Pure: every input carries its time; the shell looks again at `Step.checkAt`.
-package struct MountMatrixCheck: Equatable, Sendable {
+package struct MountMatrixCheck: Sendable {
   /// How long the display must read one orientation in laptop use for a finding.
   package static let persistence = Duration.seconds(10)
 
@@ -37,11 +37,6 @@ package struct MountMatrixCheck: Equatable, Sendable {
   /// A check that has seen nothing.
   package init() {}
 
-  package static func == (lhs: MountMatrixCheck, rhs: MountMatrixCheck) -> Bool {
-    lhs.finding == rhs.finding && lhs.reading?.orientation == rhs.reading?.orientation
-      && lhs.reading?.since == rhs.reading?.since
-  }
-
   /// Takes the display's orientation (`device`) and whether the machine is a laptop in use
   /// (`laptopInUse`), as they are at `time`.
   package mutating func observe(device: DeviceOrientation?, laptopInUse: Bool, at time: SampleTime) -> Step {
@@ -50,9 +45,9 @@ package struct MountMatrixCheck: Equatable, Sendable {
       reading = nil
       return .idle
     }
-    if reading?.orientation != device { reading = (device, time) }
-    guard let reading else { return .idle }
-    guard time - reading.since >= Self.persistence else { return .checkAt(reading.since + Self.persistence) }
+    let since = reading?.orientation == device ? reading?.since ?? time : time
+    reading = (device, since)
+    guard time - since >= Self.persistence else { return .checkAt(since + Self.persistence) }
     let found = device == .normal ? Finding.agrees : .wrong(reads: device, turn: Self.turn(from: device))
     guard found != finding else { return .idle }
     finding = found

@@ -10,7 +10,7 @@ import Glibc
 /// down (the angle between gravity and the screen's plane, signed by which side faces up).
 ///
 /// Pure: times are the samples' own.
-package struct PostureWatch: Equatable, Sendable {
+package struct PostureWatch: Sendable {
   /// A tilt at or above this is lying flat (face-up).
   package static let flatTilt = 80.0
   /// How long the tilt must stay flat for the device to count as laid down: a tablet carried
@@ -46,11 +46,6 @@ package struct PostureWatch: Equatable, Sendable {
 
   /// A watch that has seen no sample.
   package init() {}
-
-  package static func == (lhs: PostureWatch, rhs: PostureWatch) -> Bool {
-    lhs.flatSince == rhs.flatSince && lhs.flatAt == rhs.flatAt && lhs.swingAt == rhs.swingAt
-      && lhs.overhead == rhs.overhead && lhs.history.elementsEqual(rhs.history) { $0 == $1 }
-  }
 
   /// The tilt in degrees of a gravity vector in the corrected frame (face-up reads z = -1 g);
   /// nil for a vector too short to have a direction.
